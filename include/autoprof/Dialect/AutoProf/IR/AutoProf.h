@@ -1,0 +1,24 @@
+//===- AutoProf.h - The profiling-tree dialect ------------------*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_DIALECT_AUTOPROF_IR_AUTOPROF_H
+#define AUTOPROF_DIALECT_AUTOPROF_IR_AUTOPROF_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "autoprof/Dialect/AutoProf/IR/AutoProfEnums.h.inc"
+
+#include "autoprof/Dialect/AutoProf/IR/AutoProfOpsDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "autoprof/Dialect/AutoProf/IR/AutoProfOps.h.inc"
+
+#endif // AUTOPROF_DIALECT_AUTOPROF_IR_AUTOPROF_H

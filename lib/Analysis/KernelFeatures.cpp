@@ -1,0 +1,631 @@
+//===- KernelFeatures.cpp - Static features of GPU kernels ----------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Analysis/KernelFeatures.h"
+
+#include "autoprof/Analysis/FeatureSchema.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+//===----------------------------------------------------------------------===//
+// Types and memory spaces
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class MemorySpace { Global, Shared, Private, Other };
+} // namespace
+
+static MemorySpace getMemorySpace(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return MemorySpace::Global;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return MemorySpace::Global;
+    case gpu::AddressSpace::Workgroup:
+      return MemorySpace::Shared;
+    case gpu::AddressSpace::Private:
+      return MemorySpace::Private;
+    }
+  }
+  // NVPTX numbering, as produced by some pipelines.
+  if (auto integer = dyn_cast<IntegerAttr>(space)) {
+    switch (integer.getInt()) {
+    case 0:
+    case 1:
+      return MemorySpace::Global;
+    case 3:
+      return MemorySpace::Shared;
+    case 5:
+      return MemorySpace::Private;
+    }
+  }
+  return MemorySpace::Other;
+}
+
+/// Size in bytes of a scalar or vector value; index counts as 64-bit.
+static int64_t getTypeBytes(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() * getTypeBytes(vector.getElementType());
+  if (type.isIndex())
+    return 8;
+  if (type.isIntOrFloat())
+    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  return 0;
+}
+
+static int64_t getMemRefBytes(MemRefType type) {
+  return type.getNumElements() * getTypeBytes(type.getElementType());
+}
+
+/// Number of scalar lanes in a value of `type`.
+static int64_t getLanes(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements();
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Feature computation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Walks one kernel and accumulates its features.
+class FeatureCounter {
+public:
+  FeatureCounter(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch)
+      : kernel(kernel), launch(launch) {}
+
+  LogicalResult run(KernelFeatures &features);
+
+private:
+  LogicalResult checkSignature();
+  LogicalResult addLaunchFeatures(KernelFeatures &features);
+  void computeThreadDependence();
+  std::optional<int64_t> getConstantInt(Value value, unsigned depth = 0);
+  std::optional<int64_t> getTripCount(scf::ForOp loop);
+  LogicalResult countBlock(Block &block, double weight, unsigned depth);
+  LogicalResult countOp(Operation *op, double weight, unsigned depth);
+  LogicalResult countLoopBody(Operation *loop, std::optional<int64_t> trips,
+                              bool divergent, double weight, unsigned depth);
+  void countMemoryAccess(MemRefType type, Type valueType, bool isStore,
+                         double weight);
+  void countArithmetic(Operation *op, double weight);
+  bool isThreadDependent(Value value) const {
+    return threadDependent.contains(value);
+  }
+  void add(StringRef name, double amount) { counts[name] += amount; }
+
+  gpu::GPUFuncOp kernel;
+  gpu::LaunchFuncOp launch;
+  llvm::StringMap<double> counts;
+  llvm::DenseSet<Value> threadDependent;
+  unsigned maxLoopDepth = 0;
+  int64_t maxVectorBits = 0;
+  int64_t localBytes = 0;
+};
+} // namespace
+
+LogicalResult FeatureCounter::checkSignature() {
+  for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    if (isa<UnrankedMemRefType>(type))
+      return kernel.emitError("kernel argument #")
+             << index << " has unranked type " << type
+             << "; AutoProf needs statically shaped buffers (bare-pointer ABI)";
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref)
+      continue;
+    if (!memref.hasStaticShape())
+      return kernel.emitError("kernel argument #")
+             << index << " has dynamic shape " << type
+             << "; AutoProf needs statically shaped buffers (bare-pointer ABI)";
+    if (!memref.getLayout().isIdentity())
+      return kernel.emitError("kernel argument #")
+             << index << " has a non-identity layout " << type
+             << "; the bare-pointer ABI needs contiguous buffers";
+  }
+  return success();
+}
+
+LogicalResult FeatureCounter::addLaunchFeatures(KernelFeatures &features) {
+  auto requireConstant = [&](Value value, StringRef what,
+                             int64_t &result) -> LogicalResult {
+    APInt constant;
+    if (!matchPattern(value, m_ConstantInt(&constant)))
+      return launch.emitError("launch of @")
+             << kernel.getName() << " has a non-constant " << what
+             << "; AutoProf needs static launch sizes";
+    result = constant.getSExtValue();
+    if (result < (what.contains("shared") ? 0 : 1))
+      return launch.emitError("launch of @")
+             << kernel.getName() << " has an invalid " << what << " of "
+             << result;
+    return success();
+  };
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  int64_t gx, gy, gz, bx, by, bz, dynamicShared = 0;
+  if (failed(requireConstant(grid.x, "grid size x", gx)) ||
+      failed(requireConstant(grid.y, "grid size y", gy)) ||
+      failed(requireConstant(grid.z, "grid size z", gz)) ||
+      failed(requireConstant(block.x, "block size x", bx)) ||
+      failed(requireConstant(block.y, "block size y", by)) ||
+      failed(requireConstant(block.z, "block size z", bz)))
+    return failure();
+  if (Value shared = launch.getDynamicSharedMemorySize())
+    if (failed(requireConstant(shared, "dynamic shared memory size",
+                               dynamicShared)))
+      return failure();
+  if (bx * by * bz > 1024)
+    return launch.emitError("launch of @")
+           << kernel.getName() << " uses " << bx * by * bz
+           << " threads per block; NVIDIA GPUs allow at most 1024";
+  features.set("grid_x", gx);
+  features.set("grid_y", gy);
+  features.set("grid_z", gz);
+  features.set("block_x", bx);
+  features.set("block_y", by);
+  features.set("block_z", bz);
+  features.set("grid_blocks", double(gx) * gy * gz);
+  features.set("block_threads", double(bx) * by * bz);
+  features.set("total_threads", double(gx) * gy * gz * bx * by * bz);
+  features.set("dynamic_shared_bytes", dynamicShared);
+  return success();
+}
+
+/// Marks every value that may differ between the threads of a block: the
+/// thread and lane ids and everything computed from them, including loop
+/// and region values fed by them.
+void FeatureCounter::computeThreadDependence() {
+  SmallVector<Value> worklist;
+  auto mark = [&](Value value) {
+    if (threadDependent.insert(value).second)
+      worklist.push_back(value);
+  };
+  kernel.walk([&](Operation *op) {
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp>(op) ||
+        op->getName().getStringRef().starts_with("nvvm.read.ptx.sreg.tid") ||
+        op->getName().getStringRef() == "nvvm.read.ptx.sreg.laneid")
+      for (Value result : op->getResults())
+        mark(result);
+  });
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      for (Value result : user->getResults())
+        mark(result);
+      // Values flowing into regions (iteration arguments) or out of them
+      // (yields) make the region arguments and the parent's results depend
+      // on the thread too.
+      Operation *regionOwner =
+          user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp() : user;
+      if (!regionOwner || regionOwner == kernel.getOperation())
+        continue;
+      if (regionOwner != user)
+        for (Value result : regionOwner->getResults())
+          mark(result);
+      for (Region &region : regionOwner->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            mark(arg);
+    }
+  }
+}
+
+/// Folds `value` to a constant through casts and integer arithmetic; kernel
+/// arguments count as constant when the launch passes a host constant.
+std::optional<int64_t> FeatureCounter::getConstantInt(Value value,
+                                                      unsigned depth) {
+  if (depth > 8)
+    return std::nullopt;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (!launch || arg.getOwner() != &kernel.getBody().front() ||
+        arg.getArgNumber() >= kernel.getNumArguments() ||
+        arg.getArgNumber() >= launch.getNumKernelOperands())
+      return std::nullopt;
+    if (matchPattern(launch.getKernelOperand(arg.getArgNumber()),
+                     m_ConstantInt(&constant)))
+      return constant.getSExtValue();
+    return std::nullopt;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(def))
+    return getConstantInt(def->getOperand(0), depth + 1);
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    std::optional<int64_t> lhs = getConstantInt(def->getOperand(0), depth + 1);
+    std::optional<int64_t> rhs = getConstantInt(def->getOperand(1), depth + 1);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    if (isa<arith::AddIOp>(def))
+      return *lhs + *rhs;
+    if (isa<arith::SubIOp>(def))
+      return *lhs - *rhs;
+    return *lhs * *rhs;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> FeatureCounter::getTripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantInt(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantInt(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantInt(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  if (*ub <= *lb)
+    return 0;
+  return llvm::divideCeil(*ub - *lb, *step);
+}
+
+void FeatureCounter::countMemoryAccess(MemRefType type, Type valueType,
+                                       bool isStore, double weight) {
+  int64_t bytes = getTypeBytes(valueType);
+  if (isa<VectorType>(valueType))
+    maxVectorBits = std::max(maxVectorBits, bytes * 8);
+  switch (getMemorySpace(type)) {
+  case MemorySpace::Global:
+    add(isStore ? "global_stores" : "global_loads", weight);
+    add(isStore ? "global_store_bytes" : "global_load_bytes", weight * bytes);
+    break;
+  case MemorySpace::Shared:
+    add(isStore ? "shared_stores" : "shared_loads", weight);
+    break;
+  case MemorySpace::Private:
+  case MemorySpace::Other:
+    break;
+  }
+}
+
+/// Counts floating-point, special-function, conversion and integer work.
+void FeatureCounter::countArithmetic(Operation *op, double weight) {
+  if (op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
+    return;
+  StringRef name = op->getName().stripDialect();
+  if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
+          arith::FPToSIOp, arith::FPToUIOp, arith::BitcastOp,
+          arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(op)) {
+    add("conversions", weight * getLanes(op->getResult(0).getType()));
+    return;
+  }
+  if (isa<arith::SelectOp>(op))
+    return;
+  // Comparisons produce i1; classify them by their operands.
+  Type type = isa<arith::CmpFOp, arith::CmpIOp>(op)
+                  ? op->getOperand(0).getType()
+                  : op->getResult(0).getType();
+  Type element = getElementTypeOrSelf(type);
+  double lanes = getLanes(type);
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    if (op->getDialect()->getNamespace() == "math") {
+      bool special = llvm::StringSwitch<bool>(name)
+                         .Cases({"exp", "exp2", "expm1", "log", "log2",
+                                 "log10", "log1p", "sin", "cos", "tan"},
+                                true)
+                         .Cases({"tanh", "sinh", "cosh", "asin", "acos",
+                                 "atan", "atan2", "sqrt", "rsqrt", "cbrt"},
+                                true)
+                         .Cases({"powf", "fpowi", "erf", "erfc", "asinh",
+                                 "acosh", "atanh", "sincos"},
+                                true)
+                         .Default(false);
+      if (special) {
+        add("special_functions", weight * lanes);
+        return;
+      }
+    }
+    double flops = name == "fma" ? 2 : 1;
+    StringRef feature = floatType.isF64()    ? "flops_f64"
+                        : floatType.isF32()  ? "flops_f32"
+                        : floatType.isF16()  ? "flops_f16"
+                        : floatType.isBF16() ? "flops_bf16"
+                                             : "flops_f32";
+    add(feature, weight * lanes * flops);
+    return;
+  }
+  if (isa<IntegerType, IndexType>(element))
+    add("int_ops", weight * lanes);
+}
+
+LogicalResult FeatureCounter::countLoopBody(Operation *loop,
+                                            std::optional<int64_t> trips,
+                                            bool divergent, double weight,
+                                            unsigned depth) {
+  maxLoopDepth = std::max(maxLoopDepth, depth + 1);
+  if (!trips)
+    add("unknown_trip_loops", 1);
+  double bodyWeight = weight * (trips ? double(*trips) : 1.0);
+  // One loop-exit test per iteration.
+  add("branches", bodyWeight);
+  if (divergent)
+    add("divergent_branches", bodyWeight);
+  for (Region &region : loop->getRegions())
+    for (Block &block : region)
+      if (failed(countBlock(block, bodyWeight, depth + 1)))
+        return failure();
+  return success();
+}
+
+LogicalResult FeatureCounter::countBlock(Block &block, double weight,
+                                         unsigned depth) {
+  for (Operation &op : block)
+    if (failed(countOp(&op, weight, depth)))
+      return failure();
+  return success();
+}
+
+LogicalResult FeatureCounter::countOp(Operation *op, double weight,
+                                      unsigned depth) {
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  bool supportedDialect =
+      llvm::is_contained({"arith", "math", "memref", "scf", "cf", "gpu",
+                          "vector", "nvvm", "index", "affine", "ub"},
+                         dialect);
+  if (!supportedDialect ||
+      isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp,
+          gpu::LaunchFuncOp, gpu::LaunchOp>(op))
+    return op->emitError("'")
+           << op->getName() << "' in kernel @" << kernel.getName()
+           << " is not supported by AutoProf's kernel analysis";
+
+  // Loops.
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    bool divergent = isThreadDependent(loop.getLowerBound()) ||
+                     isThreadDependent(loop.getUpperBound()) ||
+                     isThreadDependent(loop.getStep());
+    return countLoopBody(op, getTripCount(loop), divergent, weight, depth);
+  }
+  if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
+    std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
+    return countLoopBody(op,
+                         trips ? std::optional<int64_t>(*trips) : std::nullopt,
+                         false, weight, depth);
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    bool divergent = isThreadDependent(loop.getConditionOp().getCondition());
+    return countLoopBody(op, std::nullopt, divergent, weight, depth);
+  }
+  if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+    std::optional<int64_t> trips = 1;
+    for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                         loop.getUpperBound(), loop.getStep())) {
+      std::optional<int64_t> l = getConstantInt(lb), u = getConstantInt(ub),
+                             s = getConstantInt(step);
+      if (!trips || !l || !u || !s || *s <= 0) {
+        trips = std::nullopt;
+        break;
+      }
+      *trips *= *u <= *l ? 0 : llvm::divideCeil(*u - *l, *s);
+    }
+    return countLoopBody(op, trips, false, weight, depth);
+  }
+
+  // Branches: both sides are counted, so counts are upper bounds.
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    add("branches", weight);
+    if (isThreadDependent(branch.getCondition()))
+      add("divergent_branches", weight);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (failed(countBlock(block, weight, depth)))
+          return failure();
+    return success();
+  }
+  if (isa<cf::CondBranchOp, cf::SwitchOp>(op)) {
+    add("branches", weight);
+    if (isThreadDependent(op->getOperand(0)))
+      add("divergent_branches", weight);
+    return success();
+  }
+  if (op->getNumRegions() != 0 && !isa<memref::GenericAtomicRMWOp>(op)) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (failed(countBlock(block, weight, depth)))
+          return failure();
+  }
+
+  // Memory.
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    countMemoryAccess(load.getMemRefType(), load.getType(), false, weight);
+    return success();
+  }
+  if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    countMemoryAccess(store.getMemRefType(), store.getValueToStore().getType(),
+                      true, weight);
+    return success();
+  }
+  if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+    countMemoryAccess(load.getMemRefType(), load.getType(), false, weight);
+    return success();
+  }
+  if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
+    countMemoryAccess(store.getMemRefType(), store.getValueToStore().getType(),
+                      true, weight);
+    return success();
+  }
+  if (auto load = dyn_cast<vector::LoadOp>(op)) {
+    countMemoryAccess(load.getMemRefType(), load.getVectorType(), false,
+                      weight);
+    return success();
+  }
+  if (auto store = dyn_cast<vector::StoreOp>(op)) {
+    countMemoryAccess(store.getMemRefType(), store.getVectorType(), true,
+                      weight);
+    return success();
+  }
+  if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
+    auto type = cast<MemRefType>(op->getOperand(0).getType());
+    add("atomics", weight);
+    if (getMemorySpace(type) == MemorySpace::Global)
+      add("global_atomic_bytes", weight * getTypeBytes(type.getElementType()));
+    return success();
+  }
+  if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+    localBytes += getMemRefBytes(alloca.getType());
+    return success();
+  }
+
+  // Synchronization and warp-level operations.
+  StringRef name = op->getName().getStringRef();
+  if (isa<gpu::BarrierOp>(op) || name == "nvvm.barrier0" ||
+      name == "nvvm.barrier") {
+    add("barriers", weight);
+    return success();
+  }
+  if (isa<gpu::ShuffleOp>(op) || name.starts_with("nvvm.shfl")) {
+    add("warp_shuffles", weight);
+    return success();
+  }
+  if (name.starts_with("nvvm.wmma") || name.starts_with("nvvm.mma") ||
+      name.starts_with("nvvm.wgmma") || name.starts_with("nvgpu.mma") ||
+      name.starts_with("gpu.subgroup_mma_compute")) {
+    add("tensor_core_ops", weight);
+    return success();
+  }
+
+  if (llvm::is_contained({"arith", "math", "index", "affine"}, dialect))
+    countArithmetic(op, weight);
+  return success();
+}
+
+LogicalResult FeatureCounter::run(KernelFeatures &features) {
+  if (failed(checkSignature()))
+    return failure();
+  if (launch && failed(addLaunchFeatures(features)))
+    return failure();
+  computeThreadDependence();
+
+  // Shared memory: workgroup attributions plus module-level globals in the
+  // workgroup address space.
+  int64_t sharedBytes = 0;
+  for (BlockArgument attribution : kernel.getWorkgroupAttributions())
+    sharedBytes += getMemRefBytes(cast<MemRefType>(attribution.getType()));
+  llvm::SmallPtrSet<Operation *, 4> sharedGlobals;
+  kernel.walk([&](memref::GetGlobalOp getGlobal) {
+    if (getMemorySpace(getGlobal.getType()) != MemorySpace::Shared)
+      return;
+    Operation *global =
+        SymbolTable::lookupNearestSymbolFrom(getGlobal, getGlobal.getNameAttr());
+    if (global && sharedGlobals.insert(global).second)
+      sharedBytes += getMemRefBytes(getGlobal.getType());
+  });
+  for (BlockArgument attribution : kernel.getPrivateAttributions())
+    localBytes += getMemRefBytes(cast<MemRefType>(attribution.getType()));
+
+  int64_t argBytes = 0;
+  for (Type type : kernel.getArgumentTypes())
+    argBytes += isa<MemRefType>(type) ? 8 : getTypeBytes(type);
+
+  if (failed(countBlock(kernel.getBody().front(), 1.0, 0)))
+    return failure();
+  // Multi-block kernel bodies (cf-based control flow) are counted once per
+  // block.
+  for (Block &block : llvm::drop_begin(kernel.getBody()))
+    if (failed(countBlock(block, 1.0, 0)))
+      return failure();
+
+  auto count = [&](StringRef name) { return counts.lookup(name); };
+  for (StringRef name :
+       {"global_loads", "global_stores", "global_load_bytes",
+        "global_store_bytes", "shared_loads", "shared_stores", "atomics",
+        "barriers", "branches", "divergent_branches", "flops_f64", "flops_f32",
+        "flops_f16", "flops_bf16", "special_functions", "int_ops",
+        "conversions", "tensor_core_ops", "warp_shuffles",
+        "unknown_trip_loops"})
+    features.set(name, count(name));
+  double flops = count("flops_f64") + count("flops_f32") + count("flops_f16") +
+                 count("flops_bf16");
+  double bytes = count("global_load_bytes") + count("global_store_bytes") +
+                 count("global_atomic_bytes");
+  features.set("flops", flops);
+  features.set("global_bytes_per_thread", bytes);
+  features.set("static_shared_bytes", sharedBytes);
+  features.set("local_bytes", localBytes);
+  features.set("arg_bytes", argBytes);
+  features.set("loop_depth", maxLoopDepth);
+  features.set("max_vector_bits", maxVectorBits);
+  if (bytes > 0)
+    features.set("arith_intensity", flops / bytes);
+  if (std::optional<double> threads = features.lookup("total_threads")) {
+    features.set("global_bytes_total", bytes * *threads);
+    features.set("flops_total", flops * *threads);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelFeatures
+//===----------------------------------------------------------------------===//
+
+FailureOr<KernelFeatures> KernelFeatures::compute(gpu::GPUFuncOp kernel,
+                                                  gpu::LaunchFuncOp launch) {
+  KernelFeatures features;
+  FeatureCounter counter(kernel, launch);
+  if (failed(counter.run(features)))
+    return failure();
+  return features;
+}
+
+std::optional<double> KernelFeatures::lookup(StringRef name) const {
+  auto it = values.find(name);
+  if (it == values.end())
+    return std::nullopt;
+  return it->second;
+}
+
+void KernelFeatures::set(StringRef name, double value) {
+  const FeatureInfo *info = lookupFeature(name);
+  assert(info && "setting a feature that is not in the schema");
+  values[info->name] = value;
+}
+
+DictionaryAttr KernelFeatures::toAttr(MLIRContext *context) const {
+  Builder builder(context);
+  SmallVector<NamedAttribute> entries;
+  for (const auto &[name, value] : values) {
+    Attribute attr = lookupFeature(name)->integral
+                         ? Attribute(builder.getI64IntegerAttr(
+                               static_cast<int64_t>(std::llround(value))))
+                         : Attribute(builder.getF64FloatAttr(value));
+    entries.push_back(builder.getNamedAttr(name, attr));
+  }
+  return builder.getDictionaryAttr(entries);
+}
+
+llvm::DenseMap<Operation *, gpu::LaunchFuncOp>
+mlir::autoprof::findKernelLaunches(ModuleOp module) {
+  llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    if (kernel)
+      launches.try_emplace(kernel, launch);
+  });
+  return launches;
+}

@@ -1,0 +1,172 @@
+//===- LowerToPTX.cpp - Lower gpu.modules to PTX --------------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::autoprof {
+#define GEN_PASS_DEF_LOWERTOPTXPASS
+#include "autoprof/Transforms/Passes.h.inc"
+} // namespace mlir::autoprof
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+/// The lowest PTX ISA version (times ten) that can target each architecture
+/// AutoProf supports; CUDA 13 no longer supports anything older than sm_75.
+static std::optional<unsigned> getMinimumPtxVersion(StringRef chip) {
+  return llvm::StringSwitch<std::optional<unsigned>>(chip)
+      .Case("sm_75", 63)
+      .Case("sm_80", 70)
+      .Case("sm_86", 71)
+      .Case("sm_87", 74)
+      .Cases({"sm_89", "sm_90"}, 78)
+      .Case("sm_90a", 80)
+      .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
+      .Cases({"sm_120", "sm_120a"}, 87)
+      .Cases({"sm_103", "sm_103a", "sm_121", "sm_121a"}, 88)
+      .Default(std::nullopt);
+}
+
+/// PTX ISA versions (times ten) the LLVM 22 NVPTX backend can emit.
+static bool isKnownPtxVersion(unsigned version) {
+  static const unsigned known[] = {60, 61, 62, 63, 64, 65, 70, 71, 72, 73, 74,
+                                   75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86,
+                                   87, 88, 90};
+  return llvm::is_contained(known, version);
+}
+
+namespace {
+struct LowerToPTXPass : public mlir::autoprof::impl::LowerToPTXPassBase<LowerToPTXPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  /// Rejects option combinations the NVPTX backend would abort on.
+  LogicalResult validateOptions(Location loc);
+  /// Writes the PTX of every gpu.binary to `ptxDir`.
+  LogicalResult writePtxFiles(ModuleOp module);
+};
+} // namespace
+
+LogicalResult LowerToPTXPass::validateOptions(Location loc) {
+  std::optional<unsigned> minimum = getMinimumPtxVersion(chip);
+  if (!minimum)
+    return emitError(loc, "unsupported chip '")
+           << chip
+           << "'; expected an NVIDIA architecture from sm_75 to sm_121a "
+              "supported by CUDA 13, e.g. sm_90";
+  SmallVector<StringRef> entries;
+  StringRef(features).split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::optional<unsigned> ptx;
+  for (StringRef entry : entries) {
+    entry = entry.trim();
+    unsigned version;
+    if (!entry.consume_front("+ptx") || entry.getAsInteger(10, version))
+      return emitError(loc, "unsupported feature '")
+             << entry << "' in features=\"" << features
+             << "\"; expected one PTX version such as +ptx80";
+    if (ptx)
+      return emitError(loc, "features=\"")
+             << features << "\" names more than one PTX version";
+    ptx = version;
+  }
+  if (!ptx)
+    return emitError(loc, "features=\"")
+           << features
+           << "\" names no PTX version; the backend's default is too old for "
+           << chip << ", pass e.g. +ptx" << *minimum;
+  if (!isKnownPtxVersion(*ptx))
+    return emitError(loc, "PTX version ")
+           << *ptx / 10 << "." << *ptx % 10
+           << " is not known to the LLVM NVPTX backend (6.0 to 9.0)";
+  if (*ptx < *minimum)
+    return emitError(loc, "chip ")
+           << chip << " needs PTX " << *minimum / 10 << "." << *minimum % 10
+           << " or newer, but features=\"" << features << "\" asks for "
+           << *ptx / 10 << "." << *ptx % 10;
+  if (optLevel > 3)
+    return emitError(loc, "opt-level must be between 0 and 3, got ")
+           << optLevel;
+  return success();
+}
+
+LogicalResult LowerToPTXPass::writePtxFiles(ModuleOp module) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir))
+    return emitError(module.getLoc(), "cannot create ptx-dir '")
+           << ptxDir << "': " << ec.message();
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+        continue;
+      SmallString<128> path(ptxDir);
+      llvm::sys::path::append(path, binary.getSymName() + ".ptx");
+      std::string error;
+      auto file = openOutputFile(path, &error);
+      if (!file)
+        return emitError(binary.getLoc(), "cannot write '")
+               << path << "': " << error;
+      file->os() << object.getObject().getValue();
+      file->keep();
+    }
+  }
+  return success();
+}
+
+void LowerToPTXPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (failed(validateOptions(module.getLoc())))
+    return signalPassFailure();
+  if (module.getOps<gpu::GPUModuleOp>().empty()) {
+    module.emitWarning("no gpu.module to lower to PTX");
+    return;
+  }
+
+  // The device half of upstream's gpu-lower-to-nvvm-pipeline, applied to the
+  // gpu.modules only, so the host code keeps its launches and buffers.
+  OpPassManager pm(ModuleOp::getOperationName());
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createStripDebugInfoPass());
+  device.addPass(createLowerAffinePass());
+  device.addPass(createConvertVectorToSCFPass());
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createConvertNVGPUToNVVMPass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = true;
+  toNVVM.indexBitwidth = 64;
+  device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  device.addPass(createConvertNVVMToLLVMPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = chip;
+  target.features = features;
+  target.optLevel = optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+
+  if (failed(runPipeline(pm, module)))
+    return signalPassFailure();
+  if (!ptxDir.empty() && failed(writePtxFiles(module)))
+    return signalPassFailure();
+}

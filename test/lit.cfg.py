@@ -1,0 +1,50 @@
+# -*- Python -*-
+# Lit configuration of the AutoProf regression tests.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "AutoProf"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.autoprof_obj_root, "test")
+config.excludes = ["Unit", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py", "Inputs"]
+
+# Strict FileCheck, as upstream MLIR uses it.
+config.environment["FILECHECK_OPTS"] = (
+    "-enable-var-scope --allow-unused-prefixes=false")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["autoprof-opt"],
+                                   [config.autoprof_tools_dir])
+
+# `cuda-toolkit`: ptxas is available, so generated PTX is assembled.
+if config.have_ptxas and os.path.exists(config.ptxas_executable):
+    config.available_features.add("cuda-toolkit")
+    config.available_features.add("ptxas")
+    config.substitutions.append(
+        ("%ptxas", config.ptxas_executable + " --gpu-name sm_90"))
+
+
+# `cuda-device`: an NVIDIA GPU and its driver are present; GPU tests are gated
+# on it and do not run on machines without one (such as CI).
+def has_cuda_device():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        result = subprocess.run([smi, "-L"], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0 and b"GPU" in result.stdout
+
+
+if has_cuda_device():
+    config.available_features.add("cuda-device")
