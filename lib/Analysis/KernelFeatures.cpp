@@ -480,7 +480,10 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
     return success();
   }
   if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
-    auto type = cast<MemRefType>(op->getOperand(0).getType());
+    MemRefType type = isa<memref::AtomicRMWOp>(op)
+                          ? cast<memref::AtomicRMWOp>(op).getMemRefType()
+                          : cast<memref::GenericAtomicRMWOp>(op).getMemref()
+                                .getType();
     add("atomics", weight);
     if (getMemorySpace(type) == MemorySpace::Global)
       add("global_atomic_bytes", weight * getTypeBytes(type.getElementType()));

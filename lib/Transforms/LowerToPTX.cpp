@@ -6,7 +6,21 @@
 
 #include "autoprof/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -15,6 +29,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::autoprof {
@@ -55,9 +70,41 @@ struct LowerToPTXPass : public mlir::autoprof::impl::LowerToPTXPassBase<LowerToP
 
   void runOnOperation() override;
 
+  /// The nested pipeline creates ops of many dialects (cf, llvm, nvvm, ...);
+  /// they must be loaded before the pass runs multithreaded.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildPipeline(pm);
+    pm.getDependentDialects(registry);
+    // The conversions find their patterns through these interfaces, and
+    // serialization needs the NVVM target and the LLVM IR translations.
+    arith::registerConvertArithToLLVMInterface(registry);
+    cf::registerConvertControlFlowToLLVMInterface(registry);
+    registerConvertFuncToLLVMInterface(registry);
+    index::registerConvertIndexToLLVMInterface(registry);
+    registerConvertMathToLLVMInterface(registry);
+    registerConvertMemRefToLLVMInterface(registry);
+    registerConvertNVVMToLLVMInterface(registry);
+    ub::registerConvertUBToLLVMInterface(registry);
+    vector::registerConvertVectorToLLVMInterface(registry);
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    registerBuiltinDialectTranslation(registry);
+    registerGPUDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    registerNVVMDialectTranslation(registry);
+  }
+
 private:
+  /// The device half of upstream's gpu-lower-to-nvvm-pipeline, applied to the
+  /// gpu.modules only, so host code keeps its launches and buffers.
+  void buildPipeline(OpPassManager &pm) const;
   /// Rejects option combinations the NVPTX backend would abort on.
   LogicalResult validateOptions(Location loc);
+  /// The CUDA toolkit to take libdevice from, or "" when none is found.
+  std::string findCudaToolkit() const;
+  /// Rejects PTX that still calls libdevice functions nobody linked.
+  LogicalResult checkResolvedCalls(ModuleOp module);
   /// Writes the PTX of every gpu.binary to `ptxDir`.
   LogicalResult writePtxFiles(ModuleOp module);
 };
@@ -99,9 +146,60 @@ LogicalResult LowerToPTXPass::validateOptions(Location loc) {
            << chip << " needs PTX " << *minimum / 10 << "." << *minimum % 10
            << " or newer, but features=\"" << features << "\" asks for "
            << *ptx / 10 << "." << *ptx % 10;
+  if (!cudaPath.empty()) {
+    SmallString<128> libdevice(cudaPath);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (!llvm::sys::fs::exists(libdevice))
+      return emitError(loc, "cuda-path '")
+             << cudaPath << "' is not a CUDA toolkit: " << libdevice
+             << " does not exist";
+  }
   if (optLevel > 3)
     return emitError(loc, "opt-level must be between 0 and 3, got ")
            << optLevel;
+  return success();
+}
+
+std::string LowerToPTXPass::findCudaToolkit() const {
+  if (!cudaPath.empty())
+    return cudaPath;
+  SmallVector<std::string> candidates;
+  for (const char *variable : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(variable))
+      candidates.push_back(*value);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &candidate : candidates) {
+    SmallString<128> libdevice(candidate);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(libdevice))
+      return candidate;
+  }
+  return "";
+}
+
+LogicalResult LowerToPTXPass::checkResolvedCalls(ModuleOp module) {
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object)
+        continue;
+      StringRef ptx = object.getObject().getValue();
+      size_t pos = ptx.find(".extern .func");
+      if (pos == StringRef::npos)
+        continue;
+      StringRef rest = ptx.substr(pos);
+      size_t name = rest.find("__nv_");
+      if (name == StringRef::npos)
+        continue;
+      StringRef function = rest.substr(name).take_until(
+          [](char c) { return !(llvm::isAlnum(c) || c == '_'); });
+      return emitError(binary.getLoc(), "kernels in @")
+             << binary.getSymName() << " call libdevice function '"
+             << function
+             << "' but no CUDA toolkit with nvvm/libdevice/libdevice.10.bc "
+                "was found; set CUDA_HOME or pass cuda-path=";
+    }
+  }
   return success();
 }
 
@@ -128,18 +226,9 @@ LogicalResult LowerToPTXPass::writePtxFiles(ModuleOp module) {
   return success();
 }
 
-void LowerToPTXPass::runOnOperation() {
-  ModuleOp module = getOperation();
-  if (failed(validateOptions(module.getLoc())))
-    return signalPassFailure();
-  if (module.getOps<gpu::GPUModuleOp>().empty()) {
-    module.emitWarning("no gpu.module to lower to PTX");
-    return;
-  }
-
+void LowerToPTXPass::buildPipeline(OpPassManager &pm) const {
   // The device half of upstream's gpu-lower-to-nvvm-pipeline, applied to the
   // gpu.modules only, so the host code keeps its launches and buffers.
-  OpPassManager pm(ModuleOp::getOperationName());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createStripDebugInfoPass());
   device.addPass(createLowerAffinePass());
@@ -163,9 +252,24 @@ void LowerToPTXPass::runOnOperation() {
   pm.addPass(createGpuNVVMAttachTarget(target));
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = "isa";
+  toBinary.toolkitPath = findCudaToolkit();
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
+}
 
+void LowerToPTXPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (failed(validateOptions(module.getLoc())))
+    return signalPassFailure();
+  if (module.getOps<gpu::GPUModuleOp>().empty()) {
+    module.emitWarning("no gpu.module to lower to PTX");
+    return;
+  }
+
+  OpPassManager pm(ModuleOp::getOperationName());
+  buildPipeline(pm);
   if (failed(runPipeline(pm, module)))
+    return signalPassFailure();
+  if (failed(checkResolvedCalls(module)))
     return signalPassFailure();
   if (!ptxDir.empty() && failed(writePtxFiles(module)))
     return signalPassFailure();

@@ -91,6 +91,9 @@ def LowerToPTXPass : Pass<"autoprof-lower-to-ptx", "ModuleOp"> {
     The chip, PTX features and optimization level are checked before any
     lowering: an unknown chip, a PTX version the chip cannot use or that the
     toolchain does not know is a diagnostic, not a crash in the backend.
+    Math functions (`math.exp`, `math.rsqrt`, ...) lower to libdevice calls
+    that are linked from the CUDA toolkit found through `cuda-path`; PTX that
+    still calls an unresolved libdevice function is a diagnostic.
     With `ptx-dir`, the PTX of each module is also written to
     `<ptx-dir>/<module name>.ptx`, e.g. for `ptxas`.
 
@@ -108,6 +111,9 @@ def LowerToPTXPass : Pass<"autoprof-lower-to-ptx", "ModuleOp"> {
            "LLVM optimization level for the NVPTX backend (0-3)">,
     Option<"ptxDir", "ptx-dir", "std::string", /*default=*/"\"\"",
            "Directory that receives one <module>.ptx file per gpu.module">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit whose libdevice implements math functions (default: "
+           "$CUDA_HOME, $CUDA_ROOT, $CUDA_PATH, then /usr/local/cuda)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
