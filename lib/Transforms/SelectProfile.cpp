@@ -145,6 +145,19 @@ void SelectProfilePass::runOnOperation() {
       entries.push_back(
           builder.getNamedAttr("summary", builder.getStringAttr(*summary)));
     kernel->setAttr("autoprof.profile", builder.getDictionaryAttr(entries));
+
+    if (emitRemarks) {
+      InFlightDiagnostic remark = mlir::emitRemark(kernel.getLoc(), "leaf ")
+                                  << leaf.getId() << " of tree @"
+                                  << tree.getSymName() << ": ";
+      llvm::interleaveComma(groups, remark);
+      if (!groups.empty() && !metrics.empty())
+        remark << ", ";
+      llvm::interleaveComma(metrics, remark);
+      remark << " (" << collect.size() << " metrics)";
+      for (const TreeDecision &decision : evaluation.decisions)
+        remark << "; " << describeDecision(decision);
+    }
   });
   if (anyFailed)
     signalPassFailure();

@@ -71,6 +71,8 @@ def SelectProfilePass : Pass<"autoprof-select-profile", "ModuleOp"> {
            "MLIR file holding the profiling tree (default: the shipped tree)">,
     Option<"treeName", "tree", "std::string", /*default=*/"\"\"",
            "Name of the tree to use when the file holds several">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the leaf chosen for each kernel as a remark">,
   ];
   let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
 }

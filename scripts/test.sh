@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every AutoProf test (lit regression tests and the
+# GoogleTest unit tests). Ends with the line "N passed, N failed, N skipped";
+# skipped tests are those gated on a CUDA toolkit or GPU this machine lacks.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${AUTOPROF_BUILD_DIR:-build}
+
+scripts/setup.sh || exit 1
+scripts/build.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+log=$(mktemp)
+/usr/lib/llvm-22/bin/lit -v "$build/test" "$build/test/Unit" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+
+# lit's summary lines look like "  Passed: 54 (100.00%)".
+count() {
+  sed -n "s/^ *$1: *\([0-9][0-9]*\) (.*/\1/p" "$log" | head -n 1 | grep . || echo 0
+}
+passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
+failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") +
+           $(count "Unexpectedly Passed") ))
+skipped=$(( $(count Unsupported) ))
+# A lit run that failed without counting a failure (e.g. a broken config).
+if [ "$status" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
+rm -f "$log"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$status" = 0 ] && [ "$failed" = 0 ]
