@@ -156,7 +156,7 @@ LogicalResult LowerToPTXPass::validateOptions(Location loc) {
   }
   if (optLevel > 3)
     return emitError(loc, "opt-level must be between 0 and 3, got ")
-           << optLevel;
+           << static_cast<unsigned>(optLevel);
   return success();
 }
 
