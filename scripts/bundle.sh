@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds a relocatable bundle of the AutoProf tools for GPU hosts that have
+# no LLVM installation: bin/ with the tools, lib/ with libLLVM.so.22.1 and the
+# few shared libraries an Ubuntu 24.04 host may lack; binaries find them
+# through the rpath $ORIGIN/../lib. Output: bundle/autoprof-bundle.tar.xz
+# (or .tar.gz with AUTOPROF_BUNDLE_COMPRESS=gzip).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${AUTOPROF_BUILD_DIR:-build}
+out=bundle
+root=$out/autoprof
+
+scripts/build.sh >/dev/null
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/lib"
+cmake --install "$build" --prefix "$root" >/dev/null
+
+# libLLVM and libz3 (a dependency of Debian's libLLVM that Ubuntu hosts often
+# lack); everything else the tools need is part of a stock Ubuntu 24.04.
+tool=$root/bin/autoprof-opt
+for lib in libLLVM.so.22.1 libz3.so.4; do
+  path=$(ldd "$tool" | awk -v lib="$lib" '$1 == lib {print $3}')
+  [ -n "$path" ] || { echo "bundle: $lib not found in ldd $tool" >&2; exit 1; }
+  cp -L "$path" "$root/lib/$lib"
+done
+
+rpath=$(readelf -d "$tool" | sed -n 's/.*R\(UN\)\?PATH.*\[\(.*\)\]/\2/p')
+case "$rpath" in
+  '$ORIGIN/../lib'*) ;;
+  *) echo "bundle: unexpected rpath '$rpath' in $tool" >&2; exit 1 ;;
+esac
+
+case "${AUTOPROF_BUNDLE_COMPRESS:-xz}" in
+  gzip) tar -C "$out" -czf "$out/autoprof-bundle.tar.gz" autoprof
+        echo "bundle: $out/autoprof-bundle.tar.gz" ;;
+  *)    tar -C "$out" -cf - autoprof | xz -T0 -9 > "$out/autoprof-bundle.tar.xz"
+        echo "bundle: $out/autoprof-bundle.tar.xz" ;;
+esac
