@@ -35,7 +35,8 @@ def check(status, what):
 check(cuda.cuInit(0), "cuInit")
 device, context, module = ctypes.c_int(), ctypes.c_void_p(), ctypes.c_void_p()
 check(cuda.cuDeviceGet(ctypes.byref(device), 0), "cuDeviceGet")
-check(cuda.cuCtxCreate_v4(ctypes.byref(context), None, 0, device), "cuCtxCreate")
+check(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), device), "cuDevicePrimaryCtxRetain")
+check(cuda.cuCtxSetCurrent(context), "cuCtxSetCurrent")
 ptx = open(sys.argv[1], "rb").read() + b"\0"
 check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
 PY
