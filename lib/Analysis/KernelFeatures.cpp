@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -108,9 +109,12 @@ private:
   LogicalResult countOp(Operation *op, double weight, unsigned depth);
   LogicalResult countLoopBody(Operation *loop, std::optional<int64_t> trips,
                               bool divergent, double weight, unsigned depth);
-  void countMemoryAccess(MemRefType type, Type valueType, bool isStore,
+  void countMemoryAccess(Value memref, Type valueType, bool isStore,
                          double weight);
+  MemorySpace getMemorySpaceOf(Value memref);
   void countArithmetic(Operation *op, double weight);
+  /// Adds `amount` floating-point operations of `type`'s precision.
+  void addFlops(Type type, double amount);
   bool isThreadDependent(Value value) const {
     return threadDependent.contains(value);
   }
@@ -176,6 +180,12 @@ LogicalResult FeatureCounter::addLaunchFeatures(KernelFeatures &features) {
     if (failed(requireConstant(shared, "dynamic shared memory size",
                                dynamicShared)))
       return failure();
+  if (bz > 64 || gy > 65535 || gz > 65535 || gx > 2147483647)
+    return launch.emitError("launch of @")
+           << kernel.getName() << " exceeds NVIDIA's limits (grid x < 2^31, "
+           << "grid y and z <= 65535, block z <= 64): grid (" << gx << ", "
+           << gy << ", " << gz << "), block (" << bx << ", " << by << ", "
+           << bz << ")";
   if (bx * by * bz > 1024)
     return launch.emitError("launch of @")
            << kernel.getName() << " uses " << bx * by * bz
@@ -194,41 +204,89 @@ LogicalResult FeatureCounter::addLaunchFeatures(KernelFeatures &features) {
 }
 
 /// Marks every value that may differ between the threads of a block: the
-/// thread and lane ids and everything computed from them, including loop
-/// and region values fed by them.
+/// thread and lane ids and everything computed from them. Values flow into
+/// and out of scf regions position by position, so a thread-dependent
+/// accumulator does not make its loop's induction variable thread-dependent.
 void FeatureCounter::computeThreadDependence() {
   SmallVector<Value> worklist;
   auto mark = [&](Value value) {
     if (threadDependent.insert(value).second)
       worklist.push_back(value);
   };
+  auto markAll = [&](ValueRange values) {
+    for (Value value : values)
+      mark(value);
+  };
   kernel.walk([&](Operation *op) {
     if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp>(op) ||
         op->getName().getStringRef().starts_with("nvvm.read.ptx.sreg.tid") ||
         op->getName().getStringRef() == "nvvm.read.ptx.sreg.laneid")
-      for (Value result : op->getResults())
-        mark(result);
+      markAll(op->getResults());
   });
+
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      for (Value result : user->getResults())
-        mark(result);
-      // Values flowing into regions (iteration arguments) or out of them
-      // (yields) make the region arguments and the parent's results depend
-      // on the thread too.
-      Operation *regionOwner =
-          user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp() : user;
-      if (!regionOwner || regionOwner == kernel.getOperation())
+      unsigned index = use.getOperandNumber();
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        if (index < 3) { // A bound: the iterations differ between threads.
+          mark(loop.getInductionVar());
+          markAll(loop.getResults());
+        } else {
+          mark(loop.getRegionIterArgs()[index - 3]);
+          mark(loop.getResult(index - 3));
+        }
         continue;
-      if (regionOwner != user)
-        for (Value result : regionOwner->getResults())
-          mark(result);
-      for (Region &region : regionOwner->getRegions())
+      }
+      if (auto loop = dyn_cast<scf::WhileOp>(user)) {
+        mark(loop.getBeforeArguments()[index]);
+        continue;
+      }
+      if (isa<scf::IfOp, scf::IndexSwitchOp>(user)) {
+        markAll(user->getResults());
+        continue;
+      }
+      if (auto parallel = dyn_cast<scf::ParallelOp>(user)) {
+        markAll(parallel.getInductionVars());
+        markAll(parallel.getResults());
+        continue;
+      }
+      if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
+        auto loop = cast<scf::WhileOp>(condition->getParentOp());
+        if (index == 0) { // The exit differs: every carried value may too.
+          markAll(loop.getAfterArguments());
+          markAll(loop.getResults());
+        } else {
+          mark(loop.getAfterArguments()[index - 1]);
+          mark(loop.getResult(index - 1));
+        }
+        continue;
+      }
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        Operation *parent = yield->getParentOp();
+        if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+          mark(loop.getRegionIterArgs()[index]);
+          mark(loop.getResult(index));
+        } else if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+          mark(loop.getBeforeArguments()[index]);
+        } else if (index < parent->getNumResults()) {
+          mark(parent->getResult(index));
+        }
+        continue;
+      }
+      // Anything else: its results, and for ops with regions (affine loops,
+      // generic atomics, ...) conservatively every region argument.
+      markAll(user->getResults());
+      if (user->hasTrait<OpTrait::IsTerminator>()) {
+        if (Operation *parent = user->getParentOp();
+            parent && parent != kernel.getOperation())
+          markAll(parent->getResults());
+        continue;
+      }
+      for (Region &region : user->getRegions())
         for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            mark(arg);
+          markAll(block.getArguments());
     }
   }
 }
@@ -255,6 +313,21 @@ std::optional<int64_t> FeatureCounter::getConstantInt(Value value,
   Operation *def = value.getDefiningOp();
   if (!def)
     return std::nullopt;
+  // Block and grid sizes are known from the launch.
+  if (launch && isa<gpu::BlockDimOp, gpu::GridDimOp>(def)) {
+    gpu::Dimension dim = isa<gpu::BlockDimOp>(def)
+                             ? cast<gpu::BlockDimOp>(def).getDimension()
+                             : cast<gpu::GridDimOp>(def).getDimension();
+    gpu::KernelDim3 sizes = isa<gpu::BlockDimOp>(def)
+                                ? launch.getBlockSizeOperandValues()
+                                : launch.getGridSizeOperandValues();
+    Value size = dim == gpu::Dimension::x   ? sizes.x
+                 : dim == gpu::Dimension::y ? sizes.y
+                                            : sizes.z;
+    if (matchPattern(size, m_ConstantInt(&constant)))
+      return constant.getSExtValue();
+    return std::nullopt;
+  }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp, arith::TruncIOp>(def))
     return getConstantInt(def->getOperand(0), depth + 1);
@@ -283,12 +356,23 @@ std::optional<int64_t> FeatureCounter::getTripCount(scf::ForOp loop) {
   return llvm::divideCeil(*ub - *lb, *step);
 }
 
-void FeatureCounter::countMemoryAccess(MemRefType type, Type valueType,
+/// The memory space of a buffer: its type's, except that per-thread allocas
+/// and private attributions are private whatever their type says.
+MemorySpace FeatureCounter::getMemorySpaceOf(Value memref) {
+  if (memref.getDefiningOp<memref::AllocaOp>())
+    return MemorySpace::Private;
+  if (auto arg = dyn_cast<BlockArgument>(memref))
+    if (llvm::is_contained(kernel.getPrivateAttributions(), arg))
+      return MemorySpace::Private;
+  return getMemorySpace(cast<MemRefType>(memref.getType()));
+}
+
+void FeatureCounter::countMemoryAccess(Value memref, Type valueType,
                                        bool isStore, double weight) {
   int64_t bytes = getTypeBytes(valueType);
   if (isa<VectorType>(valueType))
     maxVectorBits = std::max(maxVectorBits, bytes * 8);
-  switch (getMemorySpace(type)) {
+  switch (getMemorySpaceOf(memref)) {
   case MemorySpace::Global:
     add(isStore ? "global_stores" : "global_loads", weight);
     add(isStore ? "global_store_bytes" : "global_load_bytes", weight * bytes);
@@ -302,9 +386,21 @@ void FeatureCounter::countMemoryAccess(MemRefType type, Type valueType,
   }
 }
 
+void FeatureCounter::addFlops(Type type, double amount) {
+  // Other formats (f8, tf32, ...) only count towards the total.
+  StringRef feature = type.isF64()    ? "flops_f64"
+                      : type.isF32()  ? "flops_f32"
+                      : type.isF16()  ? "flops_f16"
+                      : type.isBF16() ? "flops_bf16"
+                                      : "flops_other";
+  add(feature, amount);
+}
+
 /// Counts floating-point, special-function, conversion and integer work.
 void FeatureCounter::countArithmetic(Operation *op, double weight) {
-  if (op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
+  // math.sincos is the one multi-result op here; count it by its first result.
+  if (op->getNumResults() == 0 || op->hasTrait<OpTrait::ConstantLike>() ||
+      (op->getNumResults() > 1 && !isa<math::SincosOp>(op)))
     return;
   StringRef name = op->getName().stripDialect();
   if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
@@ -341,12 +437,7 @@ void FeatureCounter::countArithmetic(Operation *op, double weight) {
       }
     }
     double flops = name == "fma" ? 2 : 1;
-    StringRef feature = floatType.isF64()    ? "flops_f64"
-                        : floatType.isF32()  ? "flops_f32"
-                        : floatType.isF16()  ? "flops_f16"
-                        : floatType.isBF16() ? "flops_bf16"
-                                             : "flops_f32";
-    add(feature, weight * lanes * flops);
+    addFlops(floatType, weight * lanes * flops);
     return;
   }
   if (isa<IntegerType, IndexType>(element))
@@ -403,9 +494,12 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
   }
   if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
     std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
+    bool divergent = llvm::any_of(loop->getOperands(), [&](Value operand) {
+      return isThreadDependent(operand);
+    });
     return countLoopBody(op,
                          trips ? std::optional<int64_t>(*trips) : std::nullopt,
-                         false, weight, depth);
+                         divergent, weight, depth);
   }
   if (auto loop = dyn_cast<scf::WhileOp>(op)) {
     bool divergent = isThreadDependent(loop.getConditionOp().getCondition());
@@ -427,9 +521,10 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
   }
 
   // Branches: both sides are counted, so counts are upper bounds.
-  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+  if (isa<scf::IfOp, scf::IndexSwitchOp, affine::AffineIfOp>(op)) {
     add("branches", weight);
-    if (isThreadDependent(branch.getCondition()))
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value operand) { return isThreadDependent(operand); }))
       add("divergent_branches", weight);
     for (Region &region : op->getRegions())
       for (Block &block : region)
@@ -443,7 +538,7 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
       add("divergent_branches", weight);
     return success();
   }
-  if (op->getNumRegions() != 0 && !isa<memref::GenericAtomicRMWOp>(op)) {
+  if (op->getNumRegions() != 0) {
     for (Region &region : op->getRegions())
       for (Block &block : region)
         if (failed(countBlock(block, weight, depth)))
@@ -452,31 +547,54 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
 
   // Memory.
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    countMemoryAccess(load.getMemRefType(), load.getType(), false, weight);
+    countMemoryAccess(load.getMemRef(), load.getType(), false, weight);
     return success();
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    countMemoryAccess(store.getMemRefType(), store.getValueToStore().getType(),
+    countMemoryAccess(store.getMemRef(), store.getValueToStore().getType(),
                       true, weight);
     return success();
   }
   if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
-    countMemoryAccess(load.getMemRefType(), load.getType(), false, weight);
+    countMemoryAccess(load.getMemRef(), load.getType(), false, weight);
     return success();
   }
   if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
-    countMemoryAccess(store.getMemRefType(), store.getValueToStore().getType(),
+    countMemoryAccess(store.getMemRef(), store.getValueToStore().getType(),
                       true, weight);
     return success();
   }
   if (auto load = dyn_cast<vector::LoadOp>(op)) {
-    countMemoryAccess(load.getMemRefType(), load.getVectorType(), false,
-                      weight);
+    countMemoryAccess(load.getBase(), load.getVectorType(), false, weight);
     return success();
   }
   if (auto store = dyn_cast<vector::StoreOp>(op)) {
-    countMemoryAccess(store.getMemRefType(), store.getVectorType(), true,
+    countMemoryAccess(store.getBase(), store.getVectorType(), true, weight);
+    return success();
+  }
+  if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
+    if (isa<MemRefType>(read.getBase().getType()))
+      countMemoryAccess(read.getBase(), read.getVectorType(), false, weight);
+    return success();
+  }
+  if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
+    if (isa<MemRefType>(write.getBase().getType()))
+      countMemoryAccess(write.getBase(), write.getVectorType(), true, weight);
+    return success();
+  }
+  if (isa<vector::MaskedLoadOp, vector::GatherOp>(op)) {
+    countMemoryAccess(op->getOperand(0), op->getResult(0).getType(), false,
                       weight);
+    return success();
+  }
+  if (auto store = dyn_cast<vector::MaskedStoreOp>(op)) {
+    countMemoryAccess(store.getBase(), store.getValueToStore().getType(), true,
+                      weight);
+    return success();
+  }
+  if (auto scatter = dyn_cast<vector::ScatterOp>(op)) {
+    countMemoryAccess(scatter.getBase(), scatter.getValueToStore().getType(),
+                      true, weight);
     return success();
   }
   if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
@@ -485,7 +603,10 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
                           : cast<memref::GenericAtomicRMWOp>(op).getMemref()
                                 .getType();
     add("atomics", weight);
-    if (getMemorySpace(type) == MemorySpace::Global)
+    if (isa<memref::AtomicRMWOp>(op) && isa<FloatType>(type.getElementType()))
+      addFlops(type.getElementType(), weight);
+    if (getMemorySpaceOf(op->getOperand(isa<memref::AtomicRMWOp>(op) ? 1 : 0)) ==
+        MemorySpace::Global)
       add("global_atomic_bytes", weight * getTypeBytes(type.getElementType()));
     return success();
   }
@@ -512,6 +633,19 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
     return success();
   }
 
+  if (auto fma = dyn_cast<vector::FMAOp>(op)) {
+    addFlops(fma.getVectorType().getElementType(),
+             weight * 2 * fma.getVectorType().getNumElements());
+    return success();
+  }
+  if (auto reduction = dyn_cast<vector::ReductionOp>(op)) {
+    VectorType type = reduction.getSourceVectorType();
+    if (isa<FloatType>(type.getElementType()))
+      addFlops(type.getElementType(), weight * type.getNumElements());
+    else
+      add("int_ops", weight * type.getNumElements());
+    return success();
+  }
   if (llvm::is_contained({"arith", "math", "index", "affine"}, dialect))
     countArithmetic(op, weight);
   return success();
@@ -541,9 +675,12 @@ LogicalResult FeatureCounter::run(KernelFeatures &features) {
   for (BlockArgument attribution : kernel.getPrivateAttributions())
     localBytes += getMemRefBytes(cast<MemRefType>(attribution.getType()));
 
+  // Parameters are laid out at their natural alignment.
   int64_t argBytes = 0;
-  for (Type type : kernel.getArgumentTypes())
-    argBytes += isa<MemRefType>(type) ? 8 : getTypeBytes(type);
+  for (Type type : kernel.getArgumentTypes()) {
+    int64_t size = isa<MemRefType>(type) ? 8 : getTypeBytes(type);
+    argBytes = llvm::alignTo(argBytes, std::max<int64_t>(size, 1)) + size;
+  }
 
   if (failed(countBlock(kernel.getBody().front(), 1.0, 0)))
     return failure();
@@ -563,7 +700,7 @@ LogicalResult FeatureCounter::run(KernelFeatures &features) {
         "unknown_trip_loops"})
     features.set(name, count(name));
   double flops = count("flops_f64") + count("flops_f32") + count("flops_f16") +
-                 count("flops_bf16");
+                 count("flops_bf16") + count("flops_other");
   double bytes = count("global_load_bytes") + count("global_store_bytes") +
                  count("global_atomic_bytes");
   features.set("flops", flops);

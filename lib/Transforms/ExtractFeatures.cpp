@@ -26,6 +26,7 @@ struct ExtractFeaturesPass
         findKernelLaunches(module);
     bool anyFailed = false;
     llvm::DenseMap<Operation *, KernelFeatures> computed;
+    llvm::DenseSet<Operation *> rejected;
 
     module.walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
@@ -34,6 +35,7 @@ struct ExtractFeaturesPass
           KernelFeatures::compute(kernel, firstLaunch.lookup(kernel));
       if (failed(features)) {
         anyFailed = true;
+        rejected.insert(kernel);
         return;
       }
       kernel->setAttr(kFeaturesAttrName, features->toAttr(&getContext()));
@@ -44,7 +46,9 @@ struct ExtractFeaturesPass
     module.walk([&](gpu::LaunchFuncOp launch) {
       auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
           launch, launch.getKernel());
-      if (!kernel || firstLaunch.lookup(kernel) == launch)
+      // A rejected kernel has been diagnosed once already.
+      if (!kernel || firstLaunch.lookup(kernel) == launch ||
+          rejected.contains(kernel))
         return;
       FailureOr<KernelFeatures> other = KernelFeatures::compute(kernel, launch);
       if (failed(other)) {
@@ -54,14 +58,11 @@ struct ExtractFeaturesPass
       auto first = computed.find(kernel);
       if (first == computed.end())
         return;
-      for (StringRef name : {"grid_blocks", "block_threads"})
-        if (other->lookup(name) != first->second.lookup(name)) {
-          launch.emitWarning("kernel @")
-              << kernel.getName()
-              << " is launched with several configurations; its features "
-                 "describe the first launch";
-          break;
-        }
+      if (other->toAttr(&getContext()) != first->second.toAttr(&getContext()))
+        launch.emitWarning("kernel @")
+            << kernel.getName()
+            << " is launched with several configurations; its features "
+               "describe the first launch";
     });
     if (anyFailed)
       signalPassFailure();

@@ -3,7 +3,8 @@
 // Atomics: every memref.atomic_rmw and memref.generic_atomic_rmw counts as one
 // atomic per execution whatever its memory space; only global atomics add
 // their element size to the global bytes (and so to arith_intensity); atomics
-// are not counted as loads or stores.
+// are not counted as loads or stores. A floating-point atomic_rmw (addf, ...)
+// is also one flop.
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -12,12 +13,13 @@ module attributes {gpu.container_module} {
     //   generic_atomic_rmw (f32, an exchange), all on global memory.
     //   global_loads = 1 (4 bytes), global_stores = 0
     //   global_bytes_per_thread = 4 (load) + 4 + 8 + 4 (atomics) = 20
-    //   flops = 1 (mulf %v, %v); arith_intensity = 1 / 20 = 0.05
+    //   flops = 2 (mulf %v, %v and the atomic addf); arith_intensity =
+    //   2 / 20 = 0.1
     //   global_bytes_total = 20 * 4 * 256 = 20480
     // CHECK-LABEL: gpu.func @global_atomics
-    // CHECK-SAME: arith_intensity = 5.000000e-02 : f64
+    // CHECK-SAME: arith_intensity = 1.000000e-01 : f64
     // CHECK-SAME: atomics = 3 : i64
-    // CHECK-SAME: flops = 1 : i64
+    // CHECK-SAME: flops = 2 : i64
     // CHECK-SAME: global_bytes_per_thread = 20 : i64
     // CHECK-SAME: global_bytes_total = 20480 : i64
     // CHECK-SAME: global_load_bytes = 4 : i64, global_loads = 1 : i64
