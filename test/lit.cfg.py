@@ -4,13 +4,14 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
 
 config.name = "AutoProf"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.autoprof_obj_root, "test")
 config.excludes = ["Unit", "CMakeLists.txt", "README.md", "lit.cfg.py",
@@ -21,6 +22,7 @@ config.environment["FILECHECK_OPTS"] = (
     "-enable-var-scope --allow-unused-prefixes=false")
 
 llvm_config.use_default_substitutions()
+config.substitutions.append(("%python", sys.executable))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["autoprof-opt"],
                                    [config.autoprof_tools_dir])

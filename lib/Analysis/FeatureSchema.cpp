@@ -28,8 +28,8 @@ const FeatureInfo kSchema[] = {
     {"grid_blocks", "blocks in the grid", S, true, 1, kInf},
     {"block_threads", "threads per block", S, true, 1, 1024},
     {"total_threads", "threads in the launch", S, true, 1, kInf},
-    {"dynamic_shared_bytes", "dynamic shared memory per block (bytes)", S,
-     true, 0, kInf},
+    {"dynamic_shared_bytes", "dynamic shared memory per block (bytes)", S, true,
+     0, kInf},
     {"arg_bytes", "kernel parameter bytes under the bare-pointer ABI", S, true,
      0, kInf},
     // Memory footprint.
@@ -40,10 +40,10 @@ const FeatureInfo kSchema[] = {
     // Per-thread operation counts.
     {"global_loads", "global memory load instructions per thread", S, true, 0,
      kInf},
-    {"global_stores", "global memory store instructions per thread", S, true,
+    {"global_stores", "global memory store instructions per thread", S, true, 0,
+     kInf},
+    {"global_load_bytes", "bytes loaded from global memory per thread", S, true,
      0, kInf},
-    {"global_load_bytes", "bytes loaded from global memory per thread", S,
-     true, 0, kInf},
     {"global_store_bytes", "bytes stored to global memory per thread", S, true,
      0, kInf},
     {"shared_loads", "shared memory loads per thread", S, true, 0, kInf},
@@ -76,26 +76,23 @@ const FeatureInfo kSchema[] = {
     // Structure.
     {"loop_depth", "deepest loop nest in the kernel", S, true, 0, kInf},
     {"unknown_trip_loops",
-     "loops whose trip count is not a compile-time constant", S, true, 0,
-     kInf},
-    {"max_vector_bits", "widest vector memory access (bits)", S, true, 0,
-     kInf},
+     "loops whose trip count is not a compile-time constant", S, true, 0, kInf},
+    {"max_vector_bits", "widest vector memory access (bits)", S, true, 0, kInf},
     // Derived estimates.
     {"global_bytes_per_thread",
      "global bytes loaded, stored and updated atomically per thread", S, true,
      0, kInf},
-    {"global_bytes_total", "global bytes moved by the whole launch", S, true,
-     0, kInf},
-    {"flops_total", "floating-point operations of the whole launch", S, true,
-     0, kInf},
+    {"global_bytes_total", "global bytes moved by the whole launch", S, true, 0,
+     kInf},
+    {"flops_total", "floating-point operations of the whole launch", S, true, 0,
+     kInf},
     {"arith_intensity", "floating-point operations per global byte", S, false,
      0, kInf},
     // Dynamic: one timed run, no counters.
     {"duration_us", "measured kernel duration (microseconds)", D, false, 0,
      kInf},
     {"dram_bandwidth_fraction",
-     "achieved bytes/s over the measured peak DRAM bandwidth", D, false, 0,
-     1},
+     "achieved bytes/s over the measured peak DRAM bandwidth", D, false, 0, 1},
     {"waves_per_sm", "blocks per SM over the resident blocks per SM", D, false,
      0, kInf},
 };
@@ -116,8 +113,8 @@ std::string mlir::autoprof::suggestFeature(llvm::StringRef name) {
   llvm::StringRef best;
   unsigned bestDistance = std::max<unsigned>(2, name.size() / 3) + 1;
   for (const FeatureInfo &info : kSchema) {
-    unsigned distance = name.edit_distance(info.name, /*AllowReplacements=*/true,
-                                           bestDistance);
+    unsigned distance =
+        name.edit_distance(info.name, /*AllowReplacements=*/true, bestDistance);
     if (distance < bestDistance) {
       bestDistance = distance;
       best = info.name;

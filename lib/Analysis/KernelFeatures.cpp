@@ -184,8 +184,8 @@ LogicalResult FeatureCounter::addLaunchFeatures(KernelFeatures &features) {
     return launch.emitError("launch of @")
            << kernel.getName() << " exceeds NVIDIA's limits (grid x < 2^31, "
            << "grid y and z <= 65535, block z <= 64): grid (" << gx << ", "
-           << gy << ", " << gz << "), block (" << bx << ", " << by << ", "
-           << bz << ")";
+           << gy << ", " << gz << "), block (" << bx << ", " << by << ", " << bz
+           << ")";
   if (bx * by * bz > 1024)
     return launch.emitError("launch of @")
            << kernel.getName() << " uses " << bx * by * bz
@@ -421,11 +421,11 @@ void FeatureCounter::countArithmetic(Operation *op, double weight) {
   if (auto floatType = dyn_cast<FloatType>(element)) {
     if (op->getDialect()->getNamespace() == "math") {
       bool special = llvm::StringSwitch<bool>(name)
-                         .Cases({"exp", "exp2", "expm1", "log", "log2",
-                                 "log10", "log1p", "sin", "cos", "tan"},
+                         .Cases({"exp", "exp2", "expm1", "log", "log2", "log10",
+                                 "log1p", "sin", "cos", "tan"},
                                 true)
-                         .Cases({"tanh", "sinh", "cosh", "asin", "acos",
-                                 "atan", "atan2", "sqrt", "rsqrt", "cbrt"},
+                         .Cases({"tanh", "sinh", "cosh", "asin", "acos", "atan",
+                                 "atan2", "sqrt", "rsqrt", "cbrt"},
                                 true)
                          .Cases({"powf", "fpowi", "erf", "erfc", "asinh",
                                  "acosh", "atanh", "sincos"},
@@ -507,8 +507,8 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
   }
   if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
     std::optional<int64_t> trips = 1;
-    for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
-                                         loop.getUpperBound(), loop.getStep())) {
+    for (auto [lb, ub, step] : llvm::zip(
+             loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
       std::optional<int64_t> l = getConstantInt(lb), u = getConstantInt(ub),
                              s = getConstantInt(step);
       if (!trips || !l || !u || !s || *s <= 0) {
@@ -598,15 +598,15 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
     return success();
   }
   if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
-    MemRefType type = isa<memref::AtomicRMWOp>(op)
-                          ? cast<memref::AtomicRMWOp>(op).getMemRefType()
-                          : cast<memref::GenericAtomicRMWOp>(op).getMemref()
-                                .getType();
+    MemRefType type =
+        isa<memref::AtomicRMWOp>(op)
+            ? cast<memref::AtomicRMWOp>(op).getMemRefType()
+            : cast<memref::GenericAtomicRMWOp>(op).getMemref().getType();
     add("atomics", weight);
     if (isa<memref::AtomicRMWOp>(op) && isa<FloatType>(type.getElementType()))
       addFlops(type.getElementType(), weight);
-    if (getMemorySpaceOf(op->getOperand(isa<memref::AtomicRMWOp>(op) ? 1 : 0)) ==
-        MemorySpace::Global)
+    if (getMemorySpaceOf(op->getOperand(
+            isa<memref::AtomicRMWOp>(op) ? 1 : 0)) == MemorySpace::Global)
       add("global_atomic_bytes", weight * getTypeBytes(type.getElementType()));
     return success();
   }
@@ -667,8 +667,8 @@ LogicalResult FeatureCounter::run(KernelFeatures &features) {
   kernel.walk([&](memref::GetGlobalOp getGlobal) {
     if (getMemorySpace(getGlobal.getType()) != MemorySpace::Shared)
       return;
-    Operation *global =
-        SymbolTable::lookupNearestSymbolFrom(getGlobal, getGlobal.getNameAttr());
+    Operation *global = SymbolTable::lookupNearestSymbolFrom(
+        getGlobal, getGlobal.getNameAttr());
     if (global && sharedGlobals.insert(global).second)
       sharedBytes += getMemRefBytes(getGlobal.getType());
   });
@@ -691,13 +691,16 @@ LogicalResult FeatureCounter::run(KernelFeatures &features) {
       return failure();
 
   auto count = [&](StringRef name) { return counts.lookup(name); };
-  for (StringRef name :
-       {"global_loads", "global_stores", "global_load_bytes",
-        "global_store_bytes", "shared_loads", "shared_stores", "atomics",
-        "barriers", "branches", "divergent_branches", "flops_f64", "flops_f32",
-        "flops_f16", "flops_bf16", "special_functions", "int_ops",
-        "conversions", "tensor_core_ops", "warp_shuffles",
-        "unknown_trip_loops"})
+  for (StringRef name : {"global_loads",      "global_stores",
+                         "global_load_bytes", "global_store_bytes",
+                         "shared_loads",      "shared_stores",
+                         "atomics",           "barriers",
+                         "branches",          "divergent_branches",
+                         "flops_f64",         "flops_f32",
+                         "flops_f16",         "flops_bf16",
+                         "special_functions", "int_ops",
+                         "conversions",       "tensor_core_ops",
+                         "warp_shuffles",     "unknown_trip_loops"})
     features.set(name, count(name));
   double flops = count("flops_f64") + count("flops_f32") + count("flops_f16") +
                  count("flops_bf16") + count("flops_other");

@@ -17,7 +17,8 @@ using namespace mlir::autoprof;
 
 namespace {
 struct ExtractFeaturesPass
-    : public mlir::autoprof::impl::ExtractFeaturesPassBase<ExtractFeaturesPass> {
+    : public mlir::autoprof::impl::ExtractFeaturesPassBase<
+          ExtractFeaturesPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -16,15 +16,15 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -58,14 +58,15 @@ static std::optional<unsigned> getMinimumPtxVersion(StringRef chip) {
 
 /// PTX ISA versions (times ten) the LLVM 22 NVPTX backend can emit.
 static bool isKnownPtxVersion(unsigned version) {
-  static const unsigned known[] = {60, 61, 62, 63, 64, 65, 70, 71, 72, 73, 74,
-                                   75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86,
-                                   87, 88, 90};
+  static const unsigned known[] = {60, 61, 62, 63, 64, 65, 70, 71, 72,
+                                   73, 74, 75, 76, 77, 78, 80, 81, 82,
+                                   83, 84, 85, 86, 87, 88, 90};
   return llvm::is_contained(known, version);
 }
 
 namespace {
-struct LowerToPTXPass : public mlir::autoprof::impl::LowerToPTXPassBase<LowerToPTXPass> {
+struct LowerToPTXPass
+    : public mlir::autoprof::impl::LowerToPTXPassBase<LowerToPTXPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -194,8 +195,7 @@ LogicalResult LowerToPTXPass::checkResolvedCalls(ModuleOp module) {
       StringRef function = rest.substr(name).take_until(
           [](char c) { return !(llvm::isAlnum(c) || c == '_'); });
       return emitError(binary.getLoc(), "kernels in @")
-             << binary.getSymName() << " call libdevice function '"
-             << function
+             << binary.getSymName() << " call libdevice function '" << function
              << "' but no CUDA toolkit with nvvm/libdevice/libdevice.10.bc "
                 "was found; set CUDA_HOME or pass cuda-path=";
     }

@@ -62,7 +62,8 @@ LogicalResult SelectProfilePass::loadTree(Location loc,
   }
   if (!treeModule)
     return emitError(loc, "the profiling tree in '")
-           << (treeFile.empty() ? StringRef("<shipped tree>") : StringRef(treeFile))
+           << (treeFile.empty() ? StringRef("<shipped tree>")
+                                : StringRef(treeFile))
            << "' does not parse or verify (see the errors above)";
 
   SmallVector<TreeOp> trees(treeModule->getOps<TreeOp>());
@@ -76,9 +77,9 @@ LogicalResult SelectProfilePass::loadTree(Location loc,
     return success();
   }
   if (trees.size() != 1) {
-    InFlightDiagnostic diag =
-        emitError(loc, "'") << treeFile << "' holds " << trees.size()
-                            << " profiling trees; pick one with 'tree='";
+    InFlightDiagnostic diag = emitError(loc, "'")
+                              << treeFile << "' holds " << trees.size()
+                              << " profiling trees; pick one with 'tree='";
     for (TreeOp t : trees)
       diag.attachNote(t.getLoc()) << "tree @" << t.getSymName();
     return diag;

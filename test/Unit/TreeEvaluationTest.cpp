@@ -77,8 +77,7 @@ TEST_F(TreeEvaluationTest, ThresholdBoundaries) {
   // `<` excludes the threshold, `>=` and `<=` include it.
   EXPECT_EQ(evaluate({{"arith_intensity", 4.0}, {"duration_us", 1}}).first, 6);
   EXPECT_EQ(evaluate({{"arith_intensity", 0}, {"atomics", 1.0}}).first, 3);
-  EXPECT_EQ(evaluate({{"arith_intensity", 5}, {"duration_us", 20.0}}).first,
-            6);
+  EXPECT_EQ(evaluate({{"arith_intensity", 5}, {"duration_us", 20.0}}).first, 6);
 }
 
 TEST_F(TreeEvaluationTest, MissingFeatureTakesDeclaredBranch) {
@@ -103,8 +102,7 @@ TEST_F(TreeEvaluationTest, RecordsDecisions) {
 }
 
 TEST_F(TreeEvaluationTest, IsDeterministic) {
-  llvm::StringMap<double> features = {{"arith_intensity", 1.5},
-                                      {"atomics", 2}};
+  llvm::StringMap<double> features = {{"arith_intensity", 1.5}, {"atomics", 2}};
   auto first = evaluate(features);
   for (int i = 0; i < 100; ++i)
     EXPECT_EQ(evaluate(features), first);
@@ -118,8 +116,8 @@ TEST_F(TreeEvaluationTest, DictionaryFeatures) {
   });
   EXPECT_EQ(evaluateTree(tree, features).leaf.getId(), 3);
   // A feature of the wrong kind counts as missing.
-  DictionaryAttr wrongKind = builder.getDictionaryAttr({builder.getNamedAttr(
-      "arith_intensity", builder.getStringAttr("low"))});
+  DictionaryAttr wrongKind = builder.getDictionaryAttr(
+      {builder.getNamedAttr("arith_intensity", builder.getStringAttr("low"))});
   EXPECT_EQ(evaluateTree(tree, wrongKind).leaf.getId(), 4);
 }
 
@@ -127,9 +125,8 @@ TEST(ShippedTreeParsing, RejectsUnverifiedTrees) {
   MLIRContext context;
   context.loadDialect<AutoProfDialect>();
   // Diagnostics are expected here; keep them off the test output.
-  ScopedDiagnosticHandler silence(&context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler silence(&context,
+                                  [](Diagnostic &) { return success(); });
   const char *emptyLeaf = R"mlir(
     autoprof.tree @t attributes {chip = "sm_90"} {
       autoprof.collect id(1)

@@ -12,6 +12,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::autoprof::registerAllDialects(registry);
   mlir::autoprof::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "AutoProf optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "AutoProf optimizer driver\n", registry));
 }

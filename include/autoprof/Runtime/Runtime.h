@@ -1,4 +1,5 @@
-/*===- Runtime.h - C ABI of the AutoProf GPU runtime shim -----------*- C -*-===//
+/*===- Runtime.h - C ABI of the AutoProf GPU runtime shim -----------*- C
+ *-*-===//
  *
  * Part of the AutoProf project.
  *
@@ -77,10 +78,10 @@ typedef enum autoprof_role {
 
 /// How generated input data is distributed.
 typedef enum autoprof_distribution {
-  AUTOPROF_DIST_NORMAL = 0,   /* N(0, 1) */
-  AUTOPROF_DIST_UNIFORM,      /* U[-1, 1) */
-  AUTOPROF_DIST_LARGE,        /* U[-1e4, 1e4), clamped to the type's range */
-  AUTOPROF_DIST_SMALL_INT,    /* integers in [-8, 8] (in [0, 8] if unsigned) */
+  AUTOPROF_DIST_NORMAL = 0, /* N(0, 1) */
+  AUTOPROF_DIST_UNIFORM,    /* U[-1, 1) */
+  AUTOPROF_DIST_LARGE,      /* U[-1e4, 1e4), clamped to the type's range */
+  AUTOPROF_DIST_SMALL_INT,  /* integers in [-8, 8] (in [0, 8] if unsigned) */
 } autoprof_distribution;
 
 /// One kernel parameter, in declaration order.
@@ -252,13 +253,11 @@ autoprof_status autoprof_measure_peak_bandwidth(autoprof_session *session,
 autoprof_status autoprof_kernel_load(autoprof_session *session,
                                      autoprof_code_format format,
                                      const char *code, size_t size,
-                                     const char *entry,
-                                     autoprof_kernel **out);
+                                     const char *entry, autoprof_kernel **out);
 void autoprof_kernel_unload(autoprof_kernel *kernel);
 
-autoprof_status
-autoprof_kernel_attributes_get(autoprof_kernel *kernel,
-                               autoprof_kernel_attributes *out);
+autoprof_status autoprof_kernel_attributes_get(autoprof_kernel *kernel,
+                                               autoprof_kernel_attributes *out);
 
 /// Resident blocks per SM for a block size and dynamic shared memory.
 autoprof_status autoprof_kernel_occupancy(autoprof_kernel *kernel,

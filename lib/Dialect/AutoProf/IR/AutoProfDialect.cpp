@@ -53,9 +53,8 @@ static LogicalResult verifySingleNode(Operation *owner, Region &region,
       return op.emitOpError("is not a profiling-tree node; ")
              << what << " may only hold 'autoprof.split' or 'autoprof.collect'";
   if (!llvm::hasSingleElement(block))
-    return owner->emitOpError()
-           << what << " must hold exactly one node, found "
-           << block.getOperations().size();
+    return owner->emitOpError() << what << " must hold exactly one node, found "
+                                << block.getOperations().size();
   return success();
 }
 
@@ -192,9 +191,9 @@ LogicalResult SplitOp::verify() {
   if (!thenReachable || !elseReachable)
     return emitOpError("threshold ")
            << formatNumber(threshold) << " is outside the range ["
-           << formatNumber(lo) << ", " << formatNumber(hi)
-           << "] of feature '" << getFeature() << "': the "
-           << (thenReachable ? "else" : "then") << " branch can never be taken";
+           << formatNumber(lo) << ", " << formatNumber(hi) << "] of feature '"
+           << getFeature() << "': the " << (thenReachable ? "else" : "then")
+           << " branch can never be taken";
   if (failed(verifySingleNode(*this, getThenRegion(),
                               "then branch of split " + Twine(getId()))) ||
       failed(verifySingleNode(*this, getElseRegion(),
@@ -255,7 +254,8 @@ ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(missingLoc, "expected 'then' or 'else', got '")
            << missingKeyword << "'";
 
-  result.addAttribute(getIdAttrName(result.name), builder.getI64IntegerAttr(id));
+  result.addAttribute(getIdAttrName(result.name),
+                      builder.getI64IntegerAttr(id));
   result.addAttribute(getFeatureAttrName(result.name),
                       builder.getStringAttr(feature));
   result.addAttribute(getComparisonAttrName(result.name),

@@ -22,8 +22,8 @@ std::string mlir::autoprof::describeDecision(const TreeDecision &decision) {
     os << " = " << llvm::format("%g", *decision.value) << ": "
        << (split.holds(*decision.value) ? "" : "not ")
        << spellings[static_cast<unsigned>(split.getComparison())] << " "
-       << llvm::format("%g", split.getThreshold().convertToDouble())
-       << " -> " << stringifyBranch(decision.branch);
+       << llvm::format("%g", split.getThreshold().convertToDouble()) << " -> "
+       << stringifyBranch(decision.branch);
   } else {
     os << " missing -> " << stringifyBranch(decision.branch)
        << " (declared default)";

@@ -1,0 +1,260 @@
+//===- RuntimeInternal.h - Internals shared by the runtime shim --*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Session and kernel internals, error reporting and buffer preparation shared
+// by Runtime.cpp (sessions, loading, verification, timing) and
+// CuptiProfiler.cpp (autoprof_profile_collect / autoprof_profile_free).
+//
+// Conventions:
+//  - Every entry point that touches the device opens a ContextScope (pushes
+//    the session's primary context, pops it on scope exit).
+//  - Every failure goes through setError()/cudaFailure(), which store the
+//    message returned by autoprof_last_error() and return the status.
+//  - No exceptions, no abort: device memory is owned by RAII objects
+//    (LaunchBuffers, DeviceAllocation) so every path frees it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LIB_RUNTIME_CUDA_RUNTIMEINTERNAL_H
+#define AUTOPROF_LIB_RUNTIME_CUDA_RUNTIMEINTERNAL_H
+
+#include "CudaApi.h"
+
+#include "autoprof/Runtime/Runtime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/// A session: one device, its primary context and a stream. Used by one
+/// thread at a time.
+struct autoprof_session {
+  /// CUDA device ordinal and handle.
+  int ordinal = 0;
+  CUdevice device = 0;
+  /// The device's primary context, retained for the session's lifetime.
+  CUcontext context = nullptr;
+  /// A non-blocking stream of the primary context; all shim work runs on it.
+  CUstream stream = nullptr;
+  /// Device facts read at creation (sm_clock_khz is refreshed on query).
+  autoprof_device_facts facts = {};
+  /// Device limits read at creation.
+  int maxThreadsPerBlock = 0;
+  int maxBlockDim[3] = {0, 0, 0};
+  int maxGridDim[3] = {0, 0, 0};
+  /// Shared memory per block without and with opt-in (bytes).
+  int maxSharedPerBlock = 0;
+  int maxSharedPerBlockOptin = 0;
+  /// PCI bus id ("0000:xx:yy.z"), used to find the device in NVML.
+  char pciBusId[32] = {0};
+  /// Peak DRAM bandwidth in bytes/s; 0 until measured.
+  double peakBandwidth = 0;
+  /// L2 flush scratch buffer (>= 4x L2), allocated on first use.
+  CUdeviceptr flushBuffer = 0;
+  size_t flushBytes = 0;
+  /// Message of the last failed call.
+  std::string lastError;
+};
+
+/// A loaded kernel. Must be unloaded before its session is destroyed.
+struct autoprof_kernel {
+  autoprof_session *session = nullptr;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  std::string entry;
+  autoprof_code_format format = AUTOPROF_CODE_PTX;
+};
+
+namespace autoprof::runtime {
+
+/// The driver API. Valid (non-null members) whenever a session exists.
+const CudaApi &cuda();
+
+/// Stores a printf-style message as the last error of `session` (or as the
+/// process-wide creation error when `session` is null) and returns `status`.
+autoprof_status setError(autoprof_session *session, autoprof_status status,
+                         const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// Records a failed driver call: "<what>: CUDA_ERROR_X (description)" and
+/// returns the matching status (OUT_OF_MEMORY for allocation failures,
+/// LAUNCH for kernel faults and sticky errors, INVALID_ARGUMENT for launch
+/// configuration errors, NO_DEVICE/NO_DRIVER for those, else LAUNCH).
+autoprof_status cudaFailure(autoprof_session *session, CUresult result,
+                            const char *what);
+
+/// Like cudaFailure but for results of a synchronization after a launch:
+/// every error maps to AUTOPROF_ERROR_LAUNCH ("the kernel faulted").
+autoprof_status launchFailure(autoprof_session *session, CUresult result,
+                              const char *what);
+
+/// Whether `result` is a sticky error that leaves the context unusable.
+bool isStickyError(CUresult result);
+
+/// Pushes the session's primary context for the lifetime of the scope.
+class ContextScope {
+public:
+  explicit ContextScope(autoprof_session *session);
+  ~ContextScope();
+  ContextScope(const ContextScope &) = delete;
+  ContextScope &operator=(const ContextScope &) = delete;
+  /// CUDA_SUCCESS when the push succeeded; check before using the device.
+  CUresult result() const { return pushResult; }
+
+private:
+  CUresult pushResult;
+};
+
+/// One device allocation, freed on destruction (errors ignored).
+class DeviceAllocation {
+public:
+  DeviceAllocation() = default;
+  ~DeviceAllocation() { reset(); }
+  DeviceAllocation(const DeviceAllocation &) = delete;
+  DeviceAllocation &operator=(const DeviceAllocation &) = delete;
+  DeviceAllocation(DeviceAllocation &&other) noexcept;
+  DeviceAllocation &operator=(DeviceAllocation &&other) noexcept;
+  /// Allocates `bytes`; on failure records the error and returns the status.
+  autoprof_status allocate(autoprof_session *session, size_t bytes,
+                           const char *what);
+  /// Frees the allocation (the caller's context must be current).
+  void reset();
+  CUdeviceptr get() const { return ptr; }
+  size_t size() const { return bytes; }
+
+private:
+  CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Data types and input generation
+//===----------------------------------------------------------------------===//
+
+/// Size in bytes of one element of `dtype`; 0 for an invalid value.
+size_t dtypeSize(autoprof_dtype dtype);
+/// True for F32, F64, F16, BF16.
+bool isFloatType(autoprof_dtype dtype);
+/// True for U8..U64.
+bool isUnsignedType(autoprof_dtype dtype);
+/// "f32", "bf16", "i64", ...; "invalid" for unknown values.
+const char *dtypeName(autoprof_dtype dtype);
+/// "normal", "uniform", "large", "small-int"; "invalid" for unknown values.
+const char *distributionName(autoprof_distribution distribution);
+
+/// Fills `out` (count * dtypeSize(param.dtype) bytes) with the deterministic
+/// input data of buffer parameter `paramIndex` for (seed, distribution): the
+/// same triple always gives the same bytes. Never all zero.
+void generateInput(const autoprof_param &param, size_t paramIndex,
+                   uint64_t seed, autoprof_distribution distribution,
+                   uint8_t *out);
+
+/// The byte every element of an output buffer is filled with before a run
+/// (0xFF: NaN for floats, -1 / max for integers).
+constexpr uint8_t PoisonByte = 0xFF;
+
+/// Reads element `index` of a buffer of `dtype` as double (f16/bf16 decoded).
+double loadElement(const uint8_t *data, autoprof_dtype dtype, uint64_t index);
+
+//===----------------------------------------------------------------------===//
+// Launch specs and buffers
+//===----------------------------------------------------------------------===//
+
+/// Checks `spec` against the device and `kernel`: parameter list (dtype,
+/// role, count; and against the kernel's parameter sizes when the driver can
+/// tell them), block and grid dims, shared memory (and sets the kernel's
+/// MAX_DYNAMIC_SHARED_SIZE_BYTES when more than the default is asked), and
+/// `memoryFactor` times the total buffer bytes against free device memory.
+/// Requires a current context (ContextScope). Failures set the last error
+/// and return AUTOPROF_ERROR_INVALID_ARGUMENT (or OUT_OF_MEMORY when the
+/// buffers do not fit).
+autoprof_status checkLaunchSpec(autoprof_session *session,
+                                autoprof_kernel *kernel,
+                                const autoprof_launch_spec *spec,
+                                unsigned memoryFactor);
+
+/// The device buffers of one launch spec and their initial contents.
+///
+/// Typical use (with a ContextScope open):
+///   LaunchBuffers buffers(session);
+///   if (auto s = buffers.prepare(*spec, seed, distribution)) return s;
+///   if (auto s = buffers.launch(kernel, *spec, session->stream)) return s;
+///   if (auto s = buffers.synchronize()) return s; // faults -> LAUNCH
+/// Everything is freed by the destructor.
+class LaunchBuffers {
+public:
+  explicit LaunchBuffers(autoprof_session *session) : session(session) {}
+  ~LaunchBuffers();
+  LaunchBuffers(const LaunchBuffers &) = delete;
+  LaunchBuffers &operator=(const LaunchBuffers &) = delete;
+
+  /// Allocates one device buffer per buffer parameter of `spec`, generates
+  /// the inputs (INPUT and INOUT) for (seed, distribution) on the host,
+  /// fills outputs with PoisonByte, and uploads everything (synchronously).
+  /// Does not check the spec: call checkLaunchSpec first.
+  autoprof_status prepare(const autoprof_launch_spec &spec, uint64_t seed,
+                          autoprof_distribution distribution);
+
+  /// Uploads the initial contents again (synchronously), undoing a run.
+  autoprof_status upload();
+
+  /// Keeps a device copy of every INOUT buffer's initial contents so that
+  /// restoreAsync() can undo a run without host transfers.
+  autoprof_status keepDeviceCopies();
+
+  /// Enqueues on `stream`: outputs back to poison, INOUT buffers back to
+  /// their initial contents (needs keepDeviceCopies()).
+  autoprof_status restoreAsync(CUstream stream);
+
+  /// Enqueues one launch of `kernel` with the grid, block, shared memory and
+  /// scalars of `spec` (whose buffer parameters must match the prepared
+  /// spec) on `stream`. Does not wait.
+  autoprof_status launch(autoprof_kernel *kernel,
+                         const autoprof_launch_spec &spec, CUstream stream);
+
+  /// Waits for the session stream; any error is a kernel fault (LAUNCH).
+  autoprof_status synchronize();
+
+  /// Copies buffer parameter `paramIndex` back to the host.
+  autoprof_status download(size_t paramIndex, std::vector<uint8_t> &out);
+
+  /// The initial host contents of buffer parameter `paramIndex`.
+  const std::vector<uint8_t> &initial(size_t paramIndex) const;
+
+  /// The device pointer of buffer parameter `paramIndex` (0 for scalars).
+  CUdeviceptr devicePointer(size_t paramIndex) const;
+
+  /// Sum of the buffer sizes in bytes.
+  uint64_t totalBytes() const;
+
+private:
+  struct Buffer {
+    DeviceAllocation device;
+    /// Device copy of the initial contents (INOUT, keepDeviceCopies()).
+    DeviceAllocation pristine;
+    std::vector<uint8_t> host;
+    autoprof_role role = AUTOPROF_ROLE_INPUT;
+    bool isBuffer = false;
+  };
+  autoprof_session *session;
+  std::vector<Buffer> buffers;
+};
+
+/// Checks `spec`, prepares its buffers for (seed, distribution), launches
+/// `kernel` once on the session stream and waits. Opens its own
+/// ContextScope. For a profiler that needs nothing but one complete run.
+autoprof_status launchOnce(autoprof_session *session, autoprof_kernel *kernel,
+                           const autoprof_launch_spec *spec, uint64_t seed,
+                           autoprof_distribution distribution);
+
+/// Reads the current SM clock (kHz) from NVML, or the driver's
+/// CU_DEVICE_ATTRIBUTE_CLOCK_RATE (the maximum, not the current clock) when
+/// NVML is unavailable; 0 when neither works.
+int readSmClockKHz(autoprof_session *session);
+
+} // namespace autoprof::runtime
+
+#endif // AUTOPROF_LIB_RUNTIME_CUDA_RUNTIMEINTERNAL_H
