@@ -8,6 +8,7 @@
 #include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
 #include "autoprof/Profiling/MetricCatalog.h"
 #include "autoprof/Transforms/Passes.h"
+#include "autoprof/Transforms/ProfileSelection.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -33,19 +34,15 @@ struct SelectProfilePass
   using Base::Base;
 
   void runOnOperation() override;
-
-private:
-  /// Parses and verifies the tree source into `treeModule` and picks the
-  /// tree to use; diagnostics carry the locations in the tree source.
-  LogicalResult loadTree(Location loc, OwningOpRef<ModuleOp> &treeModule,
-                         TreeOp &tree);
 };
 } // namespace
 
-LogicalResult SelectProfilePass::loadTree(Location loc,
-                                          OwningOpRef<ModuleOp> &treeModule,
-                                          TreeOp &tree) {
-  MLIRContext *context = &getContext();
+FailureOr<LoadedTree> mlir::autoprof::loadProfilingTree(MLIRContext *context,
+                                                        StringRef treeFile,
+                                                        StringRef treeName,
+                                                        Location loc) {
+  LoadedTree loaded;
+  OwningOpRef<ModuleOp> &treeModule = loaded.module;
   ParserConfig config(context);
   if (treeFile.empty()) {
     treeModule = parseSourceString<ModuleOp>(kStartingTree, config,
@@ -53,28 +50,34 @@ LogicalResult SelectProfilePass::loadTree(Location loc,
   } else {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
         llvm::MemoryBuffer::getFile(treeFile);
-    if (std::error_code ec = buffer.getError())
-      return emitError(loc, "cannot read tree file '")
-             << treeFile << "': " << ec.message();
+    if (std::error_code ec = buffer.getError()) {
+      emitError(loc, "cannot read tree file '")
+          << treeFile << "': " << ec.message();
+      return failure();
+    }
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
     treeModule = parseSourceFile<ModuleOp>(sourceMgr, config);
   }
-  if (!treeModule)
-    return emitError(loc, "the profiling tree in '")
+  if (!treeModule) {
+    emitError(loc, "the profiling tree in '")
            << (treeFile.empty() ? StringRef("<shipped tree>")
                                 : StringRef(treeFile))
            << "' does not parse or verify (see the errors above)";
+    return failure();
+  }
 
   SmallVector<TreeOp> trees(treeModule->getOps<TreeOp>());
   if (!treeName.empty()) {
     auto it = llvm::find_if(
         trees, [&](TreeOp t) { return t.getSymName() == treeName; });
-    if (it == trees.end())
-      return emitError(loc, "no profiling tree named @")
-             << treeName << " in '" << treeFile << "'";
-    tree = *it;
-    return success();
+    if (it == trees.end()) {
+      emitError(loc, "no profiling tree named @")
+          << treeName << " in '" << treeFile << "'";
+      return failure();
+    }
+    loaded.tree = *it;
+    return loaded;
   }
   if (trees.size() != 1) {
     InFlightDiagnostic diag = emitError(loc, "'")
@@ -82,80 +85,112 @@ LogicalResult SelectProfilePass::loadTree(Location loc,
                               << " profiling trees; pick one with 'tree='";
     for (TreeOp t : trees)
       diag.attachNote(t.getLoc()) << "tree @" << t.getSymName();
-    return diag;
+    return failure();
   }
-  tree = trees.front();
-  return success();
+  loaded.tree = trees.front();
+  return loaded;
+}
+
+DictionaryAttr mlir::autoprof::buildProfileAttr(TreeOp tree,
+                                                DictionaryAttr features,
+                                                TreeEvaluation *evaluationOut) {
+  const MetricCatalog *catalog = MetricCatalog::forChip(tree.getChip());
+  Builder builder(tree.getContext());
+  TreeEvaluation evaluation = evaluateTree(tree, features);
+  CollectOp leaf = evaluation.leaf;
+
+  SmallVector<Attribute> path, decisions;
+  for (const TreeDecision &decision : evaluation.decisions) {
+    path.push_back(builder.getI64IntegerAttr(SplitOp(decision.split).getId()));
+    decisions.push_back(builder.getStringAttr(describeDecision(decision)));
+  }
+  path.push_back(builder.getI64IntegerAttr(leaf.getId()));
+
+  SmallVector<StringRef> groups, metrics;
+  for (Attribute attr : leaf.getGroups())
+    groups.push_back(cast<StringAttr>(attr).getValue());
+  for (Attribute attr : leaf.getMetrics())
+    metrics.push_back(cast<StringAttr>(attr).getValue());
+  SmallVector<Attribute> collect;
+  for (StringRef name : catalog->expand(groups, metrics))
+    collect.push_back(builder.getStringAttr(name));
+
+  SmallVector<NamedAttribute> entries = {
+      builder.getNamedAttr("tree", builder.getStringAttr(tree.getSymName())),
+      builder.getNamedAttr("leaf", builder.getI64IntegerAttr(leaf.getId())),
+      builder.getNamedAttr("path", builder.getArrayAttr(path)),
+      builder.getNamedAttr("decisions", builder.getArrayAttr(decisions)),
+      builder.getNamedAttr("groups", leaf.getGroups()),
+      builder.getNamedAttr("metrics", builder.getArrayAttr(collect)),
+  };
+  if (std::optional<StringRef> summary = leaf.getSummary())
+    entries.push_back(
+        builder.getNamedAttr("summary", builder.getStringAttr(*summary)));
+  if (evaluationOut)
+    *evaluationOut = std::move(evaluation);
+  return builder.getDictionaryAttr(entries);
+}
+
+/// The features of `kernel`: its attribute, or computed (with diagnostics).
+static FailureOr<DictionaryAttr> getFeatures(gpu::GPUFuncOp kernel,
+                                             gpu::LaunchFuncOp launch) {
+  if (auto features =
+          kernel->getAttrOfType<DictionaryAttr>(kFeaturesAttrName))
+    return features;
+  FailureOr<KernelFeatures> computed = KernelFeatures::compute(kernel, launch);
+  if (failed(computed))
+    return failure();
+  return computed->toAttr(kernel.getContext());
+}
+
+FailureOr<DictionaryAttr>
+mlir::autoprof::getOrSelectProfile(gpu::GPUFuncOp kernel,
+                                   gpu::LaunchFuncOp launch, TreeOp tree) {
+  if (auto profile = kernel->getAttrOfType<DictionaryAttr>(kProfileAttrName))
+    return profile;
+  FailureOr<DictionaryAttr> features = getFeatures(kernel, launch);
+  if (failed(features))
+    return failure();
+  return buildProfileAttr(tree, *features);
 }
 
 void SelectProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
-  OwningOpRef<ModuleOp> treeModule;
-  TreeOp tree;
-  if (failed(loadTree(module.getLoc(), treeModule, tree)))
+  FailureOr<LoadedTree> loaded = loadProfilingTree(
+      &getContext(), treeFile, treeName, module.getLoc());
+  if (failed(loaded))
     return signalPassFailure();
+  TreeOp tree = loaded->tree;
 
-  const MetricCatalog *catalog = MetricCatalog::forChip(tree.getChip());
-  Builder builder(&getContext());
   llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
       findKernelLaunches(module);
   bool anyFailed = false;
-
   module.walk([&](gpu::GPUFuncOp kernel) {
     if (!kernel.isKernel())
       return;
-    auto features = kernel->getAttrOfType<DictionaryAttr>(kFeaturesAttrName);
-    if (!features) {
-      FailureOr<KernelFeatures> computed =
-          KernelFeatures::compute(kernel, launches.lookup(kernel));
-      if (failed(computed)) {
-        anyFailed = true;
-        return;
-      }
-      features = computed->toAttr(&getContext());
+    FailureOr<DictionaryAttr> features =
+        getFeatures(kernel, launches.lookup(kernel));
+    if (failed(features)) {
+      anyFailed = true;
+      return;
     }
-    TreeEvaluation evaluation = evaluateTree(tree, features);
-    CollectOp leaf = evaluation.leaf;
-
-    SmallVector<Attribute> path, decisions;
-    for (const TreeDecision &decision : evaluation.decisions) {
-      SplitOp split = decision.split;
-      path.push_back(builder.getI64IntegerAttr(split.getId()));
-      decisions.push_back(builder.getStringAttr(describeDecision(decision)));
-    }
-    path.push_back(builder.getI64IntegerAttr(leaf.getId()));
-
-    SmallVector<StringRef> groups, metrics;
-    for (Attribute attr : leaf.getGroups())
-      groups.push_back(cast<StringAttr>(attr).getValue());
-    for (Attribute attr : leaf.getMetrics())
-      metrics.push_back(cast<StringAttr>(attr).getValue());
-    SmallVector<Attribute> collect;
-    for (StringRef name : catalog->expand(groups, metrics))
-      collect.push_back(builder.getStringAttr(name));
-
-    SmallVector<NamedAttribute> entries = {
-        builder.getNamedAttr("tree", builder.getStringAttr(tree.getSymName())),
-        builder.getNamedAttr("leaf", builder.getI64IntegerAttr(leaf.getId())),
-        builder.getNamedAttr("path", builder.getArrayAttr(path)),
-        builder.getNamedAttr("decisions", builder.getArrayAttr(decisions)),
-        builder.getNamedAttr("groups", leaf.getGroups()),
-        builder.getNamedAttr("metrics", builder.getArrayAttr(collect)),
-    };
-    if (std::optional<StringRef> summary = leaf.getSummary())
-      entries.push_back(
-          builder.getNamedAttr("summary", builder.getStringAttr(*summary)));
-    kernel->setAttr("autoprof.profile", builder.getDictionaryAttr(entries));
+    TreeEvaluation evaluation;
+    DictionaryAttr profile = buildProfileAttr(tree, *features, &evaluation);
+    kernel->setAttr(kProfileAttrName, profile);
 
     if (emitRemarks) {
+      CollectOp leaf = evaluation.leaf;
       InFlightDiagnostic remark = mlir::emitRemark(kernel.getLoc(), "leaf ")
                                   << leaf.getId() << " of tree @"
                                   << tree.getSymName() << ": ";
-      llvm::interleaveComma(groups, remark);
-      if (!groups.empty() && !metrics.empty())
-        remark << ", ";
-      llvm::interleaveComma(metrics, remark);
-      remark << " (" << collect.size() << " metrics)";
+      SmallVector<StringRef> names;
+      for (Attribute attr : leaf.getGroups())
+        names.push_back(cast<StringAttr>(attr).getValue());
+      for (Attribute attr : leaf.getMetrics())
+        names.push_back(cast<StringAttr>(attr).getValue());
+      llvm::interleaveComma(names, remark);
+      remark << " (" << cast<ArrayAttr>(profile.get("metrics")).size()
+             << " metrics)";
       for (const TreeDecision &decision : evaluation.decisions)
         remark << "; " << describeDecision(decision);
     }

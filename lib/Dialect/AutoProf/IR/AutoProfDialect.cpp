@@ -206,7 +206,7 @@ LogicalResult SplitOp::verify() {
 //     attr-dict-with-keyword <region> else <region>
 ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &builder = parser.getBuilder();
-  int64_t id;
+  int64_t id = 0;
   std::string feature;
   if (parser.parseKeyword("id") || parser.parseLParen() ||
       parser.parseInteger(id) || parser.parseRParen())
@@ -228,7 +228,7 @@ ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
                             "expected a comparison: '<', '<=', '>' or '>='");
 
   // Thresholds are doubles, but whole numbers read naturally for counts.
-  double threshold;
+  double threshold = 0;
   bool negative = succeeded(parser.parseOptionalMinus());
   APInt integer;
   OptionalParseResult parsedInteger = parser.parseOptionalInteger(integer);

@@ -1,0 +1,56 @@
+//===- ProfileSelection.h - Choose the metrics of a kernel ------*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Loading profiling trees and turning a tree evaluation into the
+// `autoprof.profile` attribute; shared by the passes that select, collect and
+// use profiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_TRANSFORMS_PROFILESELECTION_H
+#define AUTOPROF_TRANSFORMS_PROFILESELECTION_H
+
+#include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace mlir::autoprof {
+
+/// Name of the attribute that carries a kernel's selected profile.
+constexpr StringLiteral kProfileAttrName = "autoprof.profile";
+
+/// A parsed, verified profiling tree and the module that owns it.
+struct LoadedTree {
+  OwningOpRef<ModuleOp> module;
+  TreeOp tree;
+};
+
+/// Loads the tree named `treeName` (or the only tree) from `treeFile`, or the
+/// shipped starting tree when `treeFile` is empty. Parse and verification
+/// errors are reported with the tree file's locations, and a summary at
+/// `loc`.
+FailureOr<LoadedTree> loadProfilingTree(MLIRContext *context,
+                                        StringRef treeFile, StringRef treeName,
+                                        Location loc);
+
+/// Evaluates `tree` on `features` and builds the `autoprof.profile`
+/// dictionary: tree, leaf, path, decisions, groups, expanded metric names and
+/// summary. `evaluation`, when given, receives the evaluation.
+DictionaryAttr buildProfileAttr(TreeOp tree, DictionaryAttr features,
+                                TreeEvaluation *evaluation = nullptr);
+
+/// The profile of `kernel`: its `autoprof.profile` attribute when present,
+/// otherwise one selected with `tree` from its features (computed when
+/// absent, with diagnostics on failure).
+FailureOr<DictionaryAttr> getOrSelectProfile(gpu::GPUFuncOp kernel,
+                                             gpu::LaunchFuncOp launch,
+                                             TreeOp tree);
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_TRANSFORMS_PROFILESELECTION_H
