@@ -13,4 +13,8 @@ command -v ccache >/dev/null && args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 command -v ld.lld >/dev/null && args+=(-DLLVM_USE_LINKER=lld)
 
 cmake "${args[@]}" >/dev/null
-ninja -C "$build" autoprof-opt AutoProfUnitTests "$@"
+targets=(autoprof-opt AutoProfUnitTests)
+# autoprof-worker exists when the CUDA toolkit was found.
+ninja -C "$build" -t targets all | grep -q '^autoprof-worker:' &&
+  targets+=(autoprof-worker)
+ninja -C "$build" "${targets[@]}" "$@"

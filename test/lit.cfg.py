@@ -24,8 +24,12 @@ config.environment["FILECHECK_OPTS"] = (
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%python", sys.executable))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["autoprof-opt"],
-                                   [config.autoprof_tools_dir])
+tools = ["autoprof-opt"]
+# The worker exists where the CUDA toolkit was found at configure time.
+if os.path.exists(os.path.join(config.autoprof_tools_dir, "autoprof-worker")):
+    config.available_features.add("autoprof-worker")
+    tools.append("autoprof-worker")
+llvm_config.add_tool_substitutions(tools, [config.autoprof_tools_dir])
 
 # `cuda-toolkit`: ptxas is available, so generated PTX is assembled.
 if config.have_ptxas and os.path.exists(config.ptxas_executable):

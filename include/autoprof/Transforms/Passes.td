@@ -78,6 +78,56 @@ def SelectProfilePass : Pass<"autoprof-select-profile", "ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Profiling
+//===----------------------------------------------------------------------===//
+
+def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
+  let summary = "Time every launched kernel on the GPU and collect its metrics";
+  let description = [{
+    Lowers the module's kernels to PTX, and for every launched kernel runs
+    one evaluation job in `autoprof-worker` (a child process with a
+    deadline): time the kernel with the measurement protocol (warm-up, L2
+    flush before every timed launch, CUDA events, median and spread, SM
+    clock) and collect its metrics with CUPTI. The metrics are the ones the
+    profiling tree selects (the kernel's `autoprof.profile`, or the tree of
+    `tree-file`/the shipped tree), or the explicit `metrics` list. Results
+    are attached as `autoprof.measurement`; a metric that could not be
+    collected is listed under `missing` with the reason, never as 0.
+
+    ```mlir
+    gpu.func @saxpy(...) kernel attributes {autoprof.measurement = {
+        gpu = "NVIDIA H200", median_us = 124.1 : f64, mad_us = 0.4 : f64,
+        metrics = {dram__bytes_read.sum = 2.68e8 : f64, ...},
+        missing = [], replay_passes = 9 : i64, ...}}
+    ```
+
+    Without a GPU (or a worker) the pass fails with a diagnostic that says
+    why; the module is left unchanged.
+  }];
+  let options = [
+    ListOption<"metrics", "metrics", "std::string",
+               "Metrics to collect instead of the tree's selection">,
+    Option<"treeFile", "tree-file", "std::string", /*default=*/"\"\"",
+           "Profiling tree for kernels without autoprof.profile">,
+    Option<"treeName", "tree", "std::string", /*default=*/"\"\"",
+           "Name of the tree when the file holds several">,
+    Option<"workerPath", "worker", "std::string", /*default=*/"\"\"",
+           "autoprof-worker to run (default: next to this tool, then PATH)">,
+    Option<"deadline", "deadline", "unsigned", /*default=*/"120",
+           "Seconds after which a job is killed and its kernel rejected">,
+    Option<"device", "device", "int", /*default=*/"0",
+           "CUDA device ordinal">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU architecture for the PTX">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX ISA version for the PTX">,
+    Option<"timeBudget", "time-budget", "double", /*default=*/"1.0",
+           "Seconds of timed launches per kernel (at least 10 launches)">,
+  ];
+  let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Lowering
 //===----------------------------------------------------------------------===//
 

@@ -48,8 +48,6 @@ struct NvmlLoadState {
 CudaLoadState *createCudaState() {
   auto *state = new CudaLoadState();
   void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    handle = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
     state->error = std::string("the CUDA driver library libcuda.so.1 could "
@@ -84,8 +82,15 @@ CudaLoadState *createCudaState() {
     const char *text = nullptr;
     state->api.cuGetErrorName(init, &name);
     state->api.cuGetErrorString(init, &text);
-    state->error = std::string("cuInit failed: ") +
-                   (name ? name : "unknown error") + " (" +
+    char fallback[64];
+    if (!name) {
+      std::snprintf(fallback, sizeof(fallback), "CUDA error %d",
+                    static_cast<int>(init));
+      name = fallback;
+    }
+    if (!text && init == CUDA_ERROR_STUB_LIBRARY)
+      text = "the toolkit's stub libcuda was loaded instead of the driver's";
+    state->error = std::string("cuInit failed: ") + name + " (" +
                    (text ? text : "no description") + ")";
     state->result.error = state->error.c_str();
     return state;

@@ -1,0 +1,148 @@
+//===- Job.h - Evaluation jobs exchanged with autoprof-worker ---*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The compiler never runs GPU code itself: it writes an evaluation job as JSON,
+// runs `autoprof-worker` on it in a child process with a deadline, and reads
+// the JSON result. A faulting, hanging or crashing candidate therefore costs
+// one job, never the compiler. This header defines both documents and their
+// JSON form (llvm::json); it needs LLVM Support only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_RUNTIME_JOB_H
+#define AUTOPROF_RUNTIME_JOB_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace autoprof::runtime {
+
+/// One kernel parameter in declaration order (bare-pointer ABI).
+struct JobParam {
+  /// A buffer (one device pointer) or a scalar passed by value.
+  bool isScalar = false;
+  /// Element or scalar type: f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16,
+  /// u32, u64.
+  std::string dtype;
+  /// Buffers: elements, and what the kernel does with them: "input",
+  /// "output" or "inout".
+  uint64_t count = 0;
+  std::string role = "input";
+  /// Buffers: integer inputs are generated in [0, indexBound) when > 0.
+  int64_t indexBound = 0;
+  /// Scalars: the value.
+  double value = 0;
+};
+
+/// A launch configuration and its parameters.
+struct JobLaunch {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned dynamicSharedBytes = 0;
+  std::vector<JobParam> params;
+};
+
+/// A kernel variant: code, format ("ptx", "cubin" or "cuda"), entry name and
+/// launch.
+struct JobKernel {
+  std::string code;
+  std::string format = "ptx";
+  std::string entry;
+  JobLaunch launch;
+};
+
+/// What the worker should do; sections that are absent are skipped.
+struct EvaluationJob {
+  int device = 0;
+  /// The kernel to measure (the reference when a candidate is given).
+  JobKernel kernel;
+  /// When set, verify it against `kernel` before timing and profiling it;
+  /// timing and profiling then apply to the candidate.
+  std::optional<JobKernel> candidate;
+  std::vector<uint64_t> verifySeeds = {1, 2};
+  std::vector<std::string> verifyDistributions = {"normal", "uniform", "large",
+                                                  "small_int"};
+  bool time = true;
+  int warmup = 3;
+  int minRepetitions = 10;
+  int maxRepetitions = 200;
+  double timeBudgetSeconds = 1.0;
+  bool flushL2 = true;
+  uint64_t seed = 1;
+  /// Metrics to profile; empty means no profiling.
+  std::vector<std::string> metrics;
+};
+
+/// One collected metric; `collected == false` means missing, never 0.
+struct MetricResult {
+  std::string name;
+  bool collected = false;
+  double value = 0;
+  std::string note;
+};
+
+/// What the worker reports.
+struct EvaluationResult {
+  /// "ok": everything asked for was done; "rejected": the candidate (or the
+  /// kernel) failed verification or faulted; "error": the job could not be
+  /// run (no driver, bad job, spec that does not fit the device, ...).
+  std::string status = "error";
+  /// Why the status is not "ok": a complete sentence.
+  std::string reason;
+  /// Device facts.
+  std::string gpuName;
+  int smCount = 0;
+  int64_t l2Bytes = 0;
+  int driverVersion = 0;
+  /// Kernel attributes from the driver.
+  int registersPerThread = 0;
+  int staticSharedBytes = 0;
+  int localBytesPerThread = 0;
+  /// Verification, when a candidate was given.
+  std::optional<bool> verified;
+  /// Timing statistics in microseconds.
+  std::optional<double> medianUs, minUs, maxUs, madUs, p10Us, p90Us;
+  int samples = 0;
+  int smClockKhzBefore = 0, smClockKhzAfter = 0;
+  /// Profiling.
+  std::vector<MetricResult> metrics;
+  int replayPasses = 0;
+  double profileSeconds = 0;
+};
+
+llvm::json::Value toJSON(const JobParam &param);
+llvm::json::Value toJSON(const JobLaunch &launch);
+llvm::json::Value toJSON(const JobKernel &kernel);
+llvm::json::Value toJSON(const EvaluationJob &job);
+llvm::json::Value toJSON(const MetricResult &metric);
+llvm::json::Value toJSON(const EvaluationResult &result);
+
+bool fromJSON(const llvm::json::Value &value, JobParam &param,
+              llvm::json::Path path);
+bool fromJSON(const llvm::json::Value &value, JobLaunch &launch,
+              llvm::json::Path path);
+bool fromJSON(const llvm::json::Value &value, JobKernel &kernel,
+              llvm::json::Path path);
+bool fromJSON(const llvm::json::Value &value, EvaluationJob &job,
+              llvm::json::Path path);
+bool fromJSON(const llvm::json::Value &value, MetricResult &metric,
+              llvm::json::Path path);
+bool fromJSON(const llvm::json::Value &value, EvaluationResult &result,
+              llvm::json::Path path);
+
+/// Parses a document of type T, or returns a message saying what is wrong
+/// and where (e.g. "job.kernel.launch.params[2].dtype: expected string").
+template <typename T>
+llvm::Expected<T> parseDocument(llvm::StringRef text, llvm::StringRef what);
+
+} // namespace autoprof::runtime
+
+#endif // AUTOPROF_RUNTIME_JOB_H

@@ -1,0 +1,49 @@
+//===- WorkerClient.h - Run evaluation jobs in autoprof-worker --*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs one evaluation job in a fresh `autoprof-worker` child process with a
+// deadline. Whatever the kernel does (fault, hang, crash the process), the
+// caller gets a result: a fault or a hang is a "rejected" result with the
+// reason, a worker that cannot run is an error with a message.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_RUNTIME_WORKERCLIENT_H
+#define AUTOPROF_RUNTIME_WORKERCLIENT_H
+
+#include "autoprof/Runtime/Job.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace autoprof::runtime {
+
+/// How to run the worker.
+struct WorkerOptions {
+  /// Path of autoprof-worker; empty: next to the running executable, then on
+  /// PATH.
+  std::string workerPath;
+  /// Seconds after which the worker's watchdog rejects the job.
+  unsigned deadlineSeconds = 120;
+  /// Extra seconds after which a worker that is still running is killed.
+  unsigned killGraceSeconds = 10;
+};
+
+/// Finds autoprof-worker: `explicitPath` if given, else next to the running
+/// executable, else on PATH. Fails with a message saying where it looked.
+llvm::Expected<std::string> findWorker(llvm::StringRef explicitPath);
+
+/// Runs `job` in a child process and returns its result. A deadline that
+/// passes or a worker killed by a signal gives a "rejected" result whose
+/// reason says so; failing to start the worker or to read its result is an
+/// llvm::Error.
+llvm::Expected<EvaluationResult> runWorker(const EvaluationJob &job,
+                                           const WorkerOptions &options);
+
+} // namespace autoprof::runtime
+
+#endif // AUTOPROF_RUNTIME_WORKERCLIENT_H

@@ -1,0 +1,2145 @@
+//===- Runtime.cpp - C ABI of the AutoProf GPU runtime shim ---------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Sessions, kernel loading (PTX, cubin, CUDA C++ through NVRTC), launch spec
+// checks, input generation, verification (DESIGN.md §9) and timing
+// (DESIGN.md §8) over the dynamically loaded CUDA driver API. Profiling lives
+// in CuptiProfiler.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeInternal.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+
+using namespace autoprof::runtime;
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Error of the last failed session creation on this thread (trivially
+/// constructed, so no global constructor).
+thread_local char creationError[4096];
+
+void formatInto(std::string &out, const char *format, va_list args) {
+  va_list copy;
+  va_copy(copy, args);
+  int length = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  if (length < 0) {
+    out = format;
+    return;
+  }
+  out.resize(static_cast<size_t>(length) + 1);
+  std::vsnprintf(&out[0], out.size(), format, args);
+  out.resize(static_cast<size_t>(length));
+}
+
+} // namespace
+
+autoprof_status autoprof::runtime::setError(autoprof_session *session,
+                                            autoprof_status status,
+                                            const char *format, ...) {
+  std::string message;
+  va_list args;
+  va_start(args, format);
+  formatInto(message, format, args);
+  va_end(args);
+  if (session) {
+    session->lastError = std::move(message);
+  } else {
+    std::snprintf(creationError, sizeof(creationError), "%s",
+                  message.c_str());
+  }
+  return status;
+}
+
+bool autoprof::runtime::isStickyError(CUresult result) {
+  switch (result) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_FAILED:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+  case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    return true;
+  default:
+    return false;
+  }
+}
+
+autoprof_status autoprof::runtime::cudaFailure(autoprof_session *session,
+                                               CUresult result,
+                                               const char *what) {
+  autoprof_status status;
+  switch (result) {
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    status = AUTOPROF_ERROR_OUT_OF_MEMORY;
+    break;
+  case CUDA_ERROR_NO_DEVICE:
+  case CUDA_ERROR_INVALID_DEVICE:
+    status = AUTOPROF_ERROR_NO_DEVICE;
+    break;
+  case CUDA_ERROR_NOT_INITIALIZED:
+  case CUDA_ERROR_DEINITIALIZED:
+  case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+  case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+    status = AUTOPROF_ERROR_NO_DRIVER;
+    break;
+  case CUDA_ERROR_INVALID_VALUE:
+  case CUDA_ERROR_INVALID_HANDLE:
+  case CUDA_ERROR_NOT_FOUND:
+  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+  case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+    status = AUTOPROF_ERROR_INVALID_ARGUMENT;
+    break;
+  default:
+    status = AUTOPROF_ERROR_LAUNCH;
+    break;
+  }
+  std::string description = describeCudaResult(result);
+  if (isStickyError(result))
+    return setError(session, AUTOPROF_ERROR_LAUNCH,
+                    "%s: %s; the kernel faulted and the context is unusable",
+                    what, description.c_str());
+  return setError(session, status, "%s: %s", what, description.c_str());
+}
+
+autoprof_status autoprof::runtime::launchFailure(autoprof_session *session,
+                                                 CUresult result,
+                                                 const char *what) {
+  std::string description = describeCudaResult(result);
+  return setError(session, AUTOPROF_ERROR_LAUNCH,
+                  "%s: %s; the kernel faulted and the context is unusable",
+                  what, description.c_str());
+}
+
+const CudaApi &autoprof::runtime::cuda() { return *loadCudaApi().api; }
+
+//===----------------------------------------------------------------------===//
+// RAII helpers
+//===----------------------------------------------------------------------===//
+
+ContextScope::ContextScope(autoprof_session *session)
+    : pushResult(cuda().cuCtxPushCurrent(session->context)) {}
+
+ContextScope::~ContextScope() {
+  if (pushResult == CUDA_SUCCESS) {
+    CUcontext popped = nullptr;
+    cuda().cuCtxPopCurrent(&popped);
+  }
+}
+
+DeviceAllocation::DeviceAllocation(DeviceAllocation &&other) noexcept
+    : ptr(other.ptr), bytes(other.bytes) {
+  other.ptr = 0;
+  other.bytes = 0;
+}
+
+DeviceAllocation &
+DeviceAllocation::operator=(DeviceAllocation &&other) noexcept {
+  if (this != &other) {
+    reset();
+    ptr = other.ptr;
+    bytes = other.bytes;
+    other.ptr = 0;
+    other.bytes = 0;
+  }
+  return *this;
+}
+
+autoprof_status DeviceAllocation::allocate(autoprof_session *session,
+                                           size_t size, const char *what) {
+  reset();
+  CUresult result = cuda().cuMemAlloc(&ptr, size);
+  if (result != CUDA_SUCCESS) {
+    ptr = 0;
+    std::string context = std::string("cannot allocate ") +
+                          std::to_string(size) + " bytes of device memory " +
+                          "for " + what;
+    return cudaFailure(session, result, context.c_str());
+  }
+  bytes = size;
+  return AUTOPROF_OK;
+}
+
+void DeviceAllocation::reset() {
+  if (ptr)
+    cuda().cuMemFree(ptr); // Errors (e.g. after a fault) are ignored.
+  ptr = 0;
+  bytes = 0;
+}
+
+namespace {
+
+/// CUDA events destroyed on scope exit.
+class EventList {
+public:
+  ~EventList() {
+    for (CUevent event : events)
+      cuda().cuEventDestroy(event);
+  }
+  /// Creates one more event; null on failure (result in `result`).
+  CUevent create(CUresult &result) {
+    CUevent event = nullptr;
+    result = cuda().cuEventCreate(&event, CU_EVENT_DEFAULT);
+    if (result != CUDA_SUCCESS)
+      return nullptr;
+    events.push_back(event);
+    return event;
+  }
+
+private:
+  std::vector<CUevent> events;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Data types
+//===----------------------------------------------------------------------===//
+
+size_t autoprof::runtime::dtypeSize(autoprof_dtype dtype) {
+  switch (dtype) {
+  case AUTOPROF_F64:
+  case AUTOPROF_I64:
+  case AUTOPROF_U64:
+    return 8;
+  case AUTOPROF_F32:
+  case AUTOPROF_I32:
+  case AUTOPROF_U32:
+    return 4;
+  case AUTOPROF_F16:
+  case AUTOPROF_BF16:
+  case AUTOPROF_I16:
+  case AUTOPROF_U16:
+    return 2;
+  case AUTOPROF_I8:
+  case AUTOPROF_U8:
+    return 1;
+  }
+  return 0;
+}
+
+bool autoprof::runtime::isFloatType(autoprof_dtype dtype) {
+  return dtype == AUTOPROF_F32 || dtype == AUTOPROF_F64 ||
+         dtype == AUTOPROF_F16 || dtype == AUTOPROF_BF16;
+}
+
+bool autoprof::runtime::isUnsignedType(autoprof_dtype dtype) {
+  return dtype == AUTOPROF_U8 || dtype == AUTOPROF_U16 ||
+         dtype == AUTOPROF_U32 || dtype == AUTOPROF_U64;
+}
+
+const char *autoprof::runtime::dtypeName(autoprof_dtype dtype) {
+  switch (dtype) {
+  case AUTOPROF_F32:
+    return "f32";
+  case AUTOPROF_F64:
+    return "f64";
+  case AUTOPROF_F16:
+    return "f16";
+  case AUTOPROF_BF16:
+    return "bf16";
+  case AUTOPROF_I8:
+    return "i8";
+  case AUTOPROF_I16:
+    return "i16";
+  case AUTOPROF_I32:
+    return "i32";
+  case AUTOPROF_I64:
+    return "i64";
+  case AUTOPROF_U8:
+    return "u8";
+  case AUTOPROF_U16:
+    return "u16";
+  case AUTOPROF_U32:
+    return "u32";
+  case AUTOPROF_U64:
+    return "u64";
+  }
+  return "invalid";
+}
+
+const char *
+autoprof::runtime::distributionName(autoprof_distribution distribution) {
+  switch (distribution) {
+  case AUTOPROF_DIST_NORMAL:
+    return "normal";
+  case AUTOPROF_DIST_UNIFORM:
+    return "uniform";
+  case AUTOPROF_DIST_LARGE:
+    return "large";
+  case AUTOPROF_DIST_SMALL_INT:
+    return "small-int";
+  }
+  return "invalid";
+}
+
+namespace {
+
+const char *roleName(autoprof_role role) {
+  switch (role) {
+  case AUTOPROF_ROLE_INPUT:
+    return "input";
+  case AUTOPROF_ROLE_OUTPUT:
+    return "output";
+  case AUTOPROF_ROLE_INOUT:
+    return "inout";
+  }
+  return "invalid";
+}
+
+bool isValidDistribution(autoprof_distribution distribution) {
+  return distribution >= AUTOPROF_DIST_NORMAL &&
+         distribution <= AUTOPROF_DIST_SMALL_INT;
+}
+
+/// Rounds `value` to `fractionBits` explicit mantissa bits with round to
+/// nearest even, flushing below 2^minNormalExponent into subnormals of the
+/// same spacing (the exponent range above is not limited here).
+double roundToPrecision(double value, int fractionBits, int minNormalExponent) {
+  if (value == 0 || !std::isfinite(value))
+    return value;
+  int exponent = 0;
+  std::frexp(value, &exponent); // value = m * 2^exponent, 0.5 <= |m| < 1.
+  int unitExponent = std::max(exponent - 1, minNormalExponent) - fractionBits;
+  double scaled = std::ldexp(value, -unitExponent); // Exact.
+  return std::ldexp(std::nearbyint(scaled), unitExponent);
+}
+
+uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+float bitsToFloat(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+/// f32 -> f16 with round to nearest even.
+uint16_t floatToHalf(float value) {
+  uint32_t bits = floatBits(value);
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  uint32_t magnitude = bits & 0x7FFFFFFFu;
+  if (magnitude >= 0x7F800000u) // Inf or NaN.
+    return sign | 0x7C00u | (magnitude > 0x7F800000u ? 0x200u : 0u);
+  if (magnitude >= 0x477FF000u) // >= 65520 rounds to infinity.
+    return sign | 0x7C00u;
+  if (magnitude < 0x38800000u) { // Below 2^-14: subnormal half.
+    float scaled = std::fabs(value) * 16777216.0f; // Units of 2^-24, exact.
+    return sign | static_cast<uint16_t>(std::nearbyint(scaled));
+  }
+  uint32_t exponent = (magnitude >> 23) - 127 + 15;
+  uint32_t mantissa = magnitude & 0x7FFFFFu;
+  uint32_t half = (exponent << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1FFFu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
+    ++half;
+  return sign | static_cast<uint16_t>(half);
+}
+
+float halfToFloat(uint16_t half) {
+  uint32_t sign = static_cast<uint32_t>(half & 0x8000u) << 16;
+  uint32_t exponent = (half >> 10) & 0x1Fu;
+  uint32_t mantissa = half & 0x3FFu;
+  if (exponent == 0) {
+    float value = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -value : value;
+  }
+  if (exponent == 31)
+    return bitsToFloat(sign | 0x7F800000u | (mantissa << 13));
+  return bitsToFloat(sign | ((exponent - 15 + 127) << 23) | (mantissa << 13));
+}
+
+/// Correctly rounded double -> f16 bits.
+uint16_t doubleToHalf(double value) {
+  // Round once to f16's precision; the f32 conversion below is then exact.
+  return floatToHalf(
+      static_cast<float>(roundToPrecision(value, 10, -14)));
+}
+
+/// Correctly rounded double -> bf16 bits.
+uint16_t doubleToBFloat16(double value) {
+  if (std::isnan(value))
+    return 0x7FC0u;
+  float rounded = static_cast<float>(roundToPrecision(value, 7, -126));
+  return static_cast<uint16_t>(floatBits(rounded) >> 16);
+}
+
+float bfloat16ToFloat(uint16_t bits) {
+  return bitsToFloat(static_cast<uint32_t>(bits) << 16);
+}
+
+/// Minimum and maximum of an integer type as doubles (for clamping).
+void integerRange(autoprof_dtype dtype, double &low, double &high) {
+  switch (dtype) {
+  case AUTOPROF_I8:
+    low = -128, high = 127;
+    return;
+  case AUTOPROF_I16:
+    low = -32768, high = 32767;
+    return;
+  case AUTOPROF_I32:
+    low = -2147483648.0, high = 2147483647.0;
+    return;
+  case AUTOPROF_U8:
+    low = 0, high = 255;
+    return;
+  case AUTOPROF_U16:
+    low = 0, high = 65535;
+    return;
+  case AUTOPROF_U32:
+    low = 0, high = 4294967295.0;
+    return;
+  case AUTOPROF_U64:
+    low = 0, high = 1.8e19;
+    return;
+  default:
+    low = -9.2e18, high = 9.2e18;
+    return;
+  }
+}
+
+/// Largest value of an integer type as uint64 (for index_bound checks).
+uint64_t integerMax(autoprof_dtype dtype) {
+  switch (dtype) {
+  case AUTOPROF_I8:
+    return 127;
+  case AUTOPROF_I16:
+    return 32767;
+  case AUTOPROF_I32:
+    return 2147483647;
+  case AUTOPROF_I64:
+    return 9223372036854775807ull;
+  case AUTOPROF_U8:
+    return 255;
+  case AUTOPROF_U16:
+    return 65535;
+  case AUTOPROF_U32:
+    return 4294967295ull;
+  default:
+    return ~0ull;
+  }
+}
+
+/// Stores `value` (already integral and in range) as an integer of `dtype`.
+void storeInteger(uint8_t *out, autoprof_dtype dtype, int64_t value) {
+  switch (dtypeSize(dtype)) {
+  case 1: {
+    uint8_t v = static_cast<uint8_t>(value);
+    std::memcpy(out, &v, 1);
+    return;
+  }
+  case 2: {
+    uint16_t v = static_cast<uint16_t>(value);
+    std::memcpy(out, &v, 2);
+    return;
+  }
+  case 4: {
+    uint32_t v = static_cast<uint32_t>(value);
+    std::memcpy(out, &v, 4);
+    return;
+  }
+  default: {
+    uint64_t v = static_cast<uint64_t>(value);
+    std::memcpy(out, &v, 8);
+    return;
+  }
+  }
+}
+
+/// Stores a double as an element of float type `dtype` (correctly rounded).
+void storeFloat(uint8_t *out, autoprof_dtype dtype, double value) {
+  switch (dtype) {
+  case AUTOPROF_F64:
+    std::memcpy(out, &value, 8);
+    return;
+  case AUTOPROF_F32: {
+    float v = static_cast<float>(value);
+    std::memcpy(out, &v, 4);
+    return;
+  }
+  case AUTOPROF_F16: {
+    uint16_t v = doubleToHalf(value);
+    std::memcpy(out, &v, 2);
+    return;
+  }
+  default: {
+    uint16_t v = doubleToBFloat16(value);
+    std::memcpy(out, &v, 2);
+    return;
+  }
+  }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): small, fast, good enough here.
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1).
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  /// Uniform integer in [0, bound), bound > 0.
+  uint64_t below(uint64_t bound) {
+    return static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(next()) * bound) >> 64);
+  }
+  /// Standard normal (Box-Muller, both values used).
+  double normal() {
+    if (hasSpare) {
+      hasSpare = false;
+      return spare;
+    }
+    double u1 = 1.0 - uniform(); // (0, 1]
+    double u2 = uniform();
+    double radius = std::sqrt(-2.0 * std::log(u1));
+    double angle = 6.283185307179586476925 * u2;
+    spare = radius * std::sin(angle);
+    hasSpare = true;
+    return radius * std::cos(angle);
+  }
+
+private:
+  uint64_t state;
+  double spare = 0;
+  bool hasSpare = false;
+};
+
+uint64_t mix64(uint64_t value) {
+  SplitMix64 mixer(value);
+  return mixer.next();
+}
+
+} // namespace
+
+void autoprof::runtime::generateInput(const autoprof_param &param,
+                                      size_t paramIndex, uint64_t seed,
+                                      autoprof_distribution distribution,
+                                      uint8_t *out) {
+  uint64_t stream = mix64(seed);
+  stream = mix64(stream ^ (0xA0761D6478BD642Full *
+                           (static_cast<uint64_t>(distribution) + 1)));
+  stream = mix64(stream ^ (0xE7037ED1A0B428DBull *
+                           (static_cast<uint64_t>(paramIndex) + 1)));
+  SplitMix64 rng(stream);
+  autoprof_dtype dtype = param.dtype;
+  size_t size = dtypeSize(dtype);
+  uint64_t count = param.count;
+  if (isFloatType(dtype)) {
+    for (uint64_t i = 0; i < count; ++i) {
+      double value;
+      switch (distribution) {
+      case AUTOPROF_DIST_UNIFORM:
+        value = 2.0 * rng.uniform() - 1.0;
+        break;
+      case AUTOPROF_DIST_LARGE:
+        value = (2.0 * rng.uniform() - 1.0) * 1e4;
+        break;
+      case AUTOPROF_DIST_SMALL_INT:
+        value = static_cast<double>(rng.below(17)) - 8.0;
+        break;
+      default:
+        value = rng.normal();
+        break;
+      }
+      storeFloat(out + i * size, dtype, value);
+    }
+  } else {
+    bool isUnsigned = isUnsignedType(dtype);
+    double low, high;
+    integerRange(dtype, low, high);
+    uint64_t bound = param.index_bound > 0
+                         ? std::min<uint64_t>(param.index_bound,
+                                              integerMax(dtype) + 1 == 0
+                                                  ? ~0ull
+                                                  : integerMax(dtype) + 1)
+                         : 0;
+    for (uint64_t i = 0; i < count; ++i) {
+      int64_t value;
+      if (bound) {
+        value = static_cast<int64_t>(rng.below(bound));
+      } else {
+        double raw;
+        switch (distribution) {
+        case AUTOPROF_DIST_UNIFORM: // Integers in [-128, 127] / [0, 255].
+          raw = isUnsigned ? static_cast<double>(rng.below(256))
+                           : static_cast<double>(rng.below(256)) - 128.0;
+          break;
+        case AUTOPROF_DIST_LARGE:
+          raw = std::floor((2.0 * rng.uniform() - 1.0) * 1e4);
+          if (isUnsigned)
+            raw = std::fabs(raw);
+          break;
+        case AUTOPROF_DIST_SMALL_INT:
+          raw = isUnsigned ? static_cast<double>(rng.below(9))
+                           : static_cast<double>(rng.below(17)) - 8.0;
+          break;
+        default: // Rounded N(0, 16^2).
+          raw = std::nearbyint(16.0 * rng.normal());
+          if (isUnsigned)
+            raw = std::fabs(raw);
+          break;
+        }
+        value = static_cast<int64_t>(std::min(std::max(raw, low), high));
+      }
+      storeInteger(out + i * size, dtype, value);
+    }
+  }
+  // Never all zero: make the first element nonzero when everything is
+  // (possible for tiny integer buffers); an index bound of 1 allows only 0.
+  uint64_t bytes = count * size;
+  bool allZero = true;
+  for (uint64_t i = 0; i < bytes && allZero; ++i)
+    allZero = out[i] == 0;
+  if (allZero && count > 0 && !(param.index_bound == 1 && !isFloatType(dtype))) {
+    if (isFloatType(dtype))
+      storeFloat(out, dtype, 1.0);
+    else
+      storeInteger(out, dtype, 1);
+  }
+}
+
+double autoprof::runtime::loadElement(const uint8_t *data, autoprof_dtype dtype,
+                                      uint64_t index) {
+  const uint8_t *p = data + index * dtypeSize(dtype);
+  switch (dtype) {
+  case AUTOPROF_F32: {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case AUTOPROF_F64: {
+    double v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  case AUTOPROF_F16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return halfToFloat(v);
+  }
+  case AUTOPROF_BF16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return bfloat16ToFloat(v);
+  }
+  case AUTOPROF_I8: {
+    int8_t v;
+    std::memcpy(&v, p, 1);
+    return v;
+  }
+  case AUTOPROF_I16: {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case AUTOPROF_I32: {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case AUTOPROF_I64: {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return static_cast<double>(v);
+  }
+  case AUTOPROF_U8:
+    return *p;
+  case AUTOPROF_U16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case AUTOPROF_U32: {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case AUTOPROF_U64: {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return static_cast<double>(v);
+  }
+  }
+  return 0;
+}
+
+namespace {
+
+/// Formats element `index` exactly: integers in full, floats with %.9g.
+std::string formatElement(const uint8_t *data, autoprof_dtype dtype,
+                          uint64_t index) {
+  char text[64];
+  const uint8_t *p = data + index * dtypeSize(dtype);
+  if (dtype == AUTOPROF_I64) {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    std::snprintf(text, sizeof(text), "%lld", static_cast<long long>(v));
+  } else if (dtype == AUTOPROF_U64) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    std::snprintf(text, sizeof(text), "%llu",
+                  static_cast<unsigned long long>(v));
+  } else if (!isFloatType(dtype)) {
+    std::snprintf(text, sizeof(text), "%.0f", loadElement(data, dtype, index));
+  } else {
+    std::snprintf(text, sizeof(text), "%.9g", loadElement(data, dtype, index));
+  }
+  return text;
+}
+
+bool isValidDtype(autoprof_dtype dtype) { return dtypeSize(dtype) != 0; }
+
+bool isValidRole(autoprof_role role) {
+  return role == AUTOPROF_ROLE_INPUT || role == AUTOPROF_ROLE_OUTPUT ||
+         role == AUTOPROF_ROLE_INOUT;
+}
+
+/// Stores scalar parameter `param` into `slot` as the kernel expects it.
+void encodeScalar(const autoprof_param &param, uint64_t &slot) {
+  slot = 0;
+  uint8_t *out = reinterpret_cast<uint8_t *>(&slot);
+  if (isFloatType(param.dtype))
+    storeFloat(out, param.dtype, param.f);
+  else
+    storeInteger(out, param.dtype, param.i);
+}
+
+const char *dimName(int i) { return i == 0 ? "x" : i == 1 ? "y" : "z"; }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Launch spec check
+//===----------------------------------------------------------------------===//
+
+autoprof_status autoprof::runtime::checkLaunchSpec(
+    autoprof_session *session, autoprof_kernel *kernel,
+    const autoprof_launch_spec *spec, unsigned memoryFactor) {
+  if (!kernel)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "no kernel given");
+  if (!spec)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "no launch spec given for kernel '%s'",
+                    kernel->entry.c_str());
+  const char *name = kernel->entry.c_str();
+  if (spec->num_params > 0 && !spec->params)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "the launch spec of kernel '%s' has %zu parameters but "
+                    "no parameter array",
+                    name, spec->num_params);
+  const CudaApi &api = cuda();
+
+  // Block and grid.
+  int kernelMaxThreads = 0;
+  if (CUresult r = api.cuFuncGetAttribute(
+          &kernelMaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+          kernel->function))
+    return cudaFailure(session, r, "cannot read the kernel's thread limit");
+  uint64_t blockThreads = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (spec->block[i] == 0)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "block dimension %s of kernel '%s' is 0; every grid "
+                      "and block dimension must be at least 1",
+                      dimName(i), name);
+    if (spec->block[i] > static_cast<unsigned>(session->maxBlockDim[i]))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "block dimension %s of kernel '%s' is %u but the "
+                      "device allows at most %d",
+                      dimName(i), name, spec->block[i],
+                      session->maxBlockDim[i]);
+    if (spec->grid[i] == 0)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "grid dimension %s of kernel '%s' is 0; every grid and "
+                      "block dimension must be at least 1",
+                      dimName(i), name);
+    if (spec->grid[i] > static_cast<unsigned>(session->maxGridDim[i]))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "grid dimension %s of kernel '%s' is %u but the device "
+                      "allows at most %d",
+                      dimName(i), name, spec->grid[i],
+                      session->maxGridDim[i]);
+    blockThreads *= spec->block[i];
+  }
+  if (blockThreads > static_cast<uint64_t>(kernelMaxThreads))
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "the block of kernel '%s' has %llu threads (%ux%ux%u) but "
+                    "the kernel allows at most %d per block (device limit "
+                    "%d; registers and .maxntid lower it)",
+                    name, static_cast<unsigned long long>(blockThreads),
+                    spec->block[0], spec->block[1], spec->block[2],
+                    kernelMaxThreads, session->maxThreadsPerBlock);
+
+  // Shared memory.
+  int staticShared = 0;
+  if (CUresult r = api.cuFuncGetAttribute(
+          &staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+          kernel->function))
+    return cudaFailure(session, r, "cannot read the kernel's shared memory");
+  uint64_t sharedTotal =
+      static_cast<uint64_t>(staticShared) + spec->dynamic_shared_bytes;
+  if (sharedTotal > static_cast<uint64_t>(session->maxSharedPerBlockOptin))
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "kernel '%s' needs %llu bytes of shared memory per block "
+                    "(%d static + %u dynamic) but the device allows at most "
+                    "%d (with opt-in)",
+                    name, static_cast<unsigned long long>(sharedTotal),
+                    staticShared, spec->dynamic_shared_bytes,
+                    session->maxSharedPerBlockOptin);
+  if (sharedTotal > static_cast<uint64_t>(session->maxSharedPerBlock)) {
+    if (CUresult r = api.cuFuncSetAttribute(
+            kernel->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            static_cast<int>(spec->dynamic_shared_bytes))) {
+      std::string what = "cannot opt kernel '" + kernel->entry + "' into " +
+                         std::to_string(spec->dynamic_shared_bytes) +
+                         " bytes of dynamic shared memory";
+      return cudaFailure(session, r, what.c_str());
+    }
+  }
+
+  // Parameters.
+  uint64_t totalBytes = 0;
+  for (size_t i = 0; i < spec->num_params; ++i) {
+    const autoprof_param &param = spec->params[i];
+    if (!isValidDtype(param.dtype))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "parameter %zu of kernel '%s' has an invalid element "
+                      "type (%d)",
+                      i, name, static_cast<int>(param.dtype));
+    if (param.is_scalar)
+      continue;
+    if (!isValidRole(param.role))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "buffer parameter %zu of kernel '%s' has an invalid "
+                      "role (%d)",
+                      i, name, static_cast<int>(param.role));
+    if (param.count == 0)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "buffer parameter %zu of kernel '%s' has 0 elements",
+                      i, name);
+    size_t size = dtypeSize(param.dtype);
+    if (param.count > std::numeric_limits<uint64_t>::max() / size / 4 ||
+        param.count * size > std::numeric_limits<uint64_t>::max() / 4 -
+                                 totalBytes)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "buffer parameter %zu of kernel '%s' has %llu elements, "
+                      "too many to address",
+                      i, name, static_cast<unsigned long long>(param.count));
+    if (param.index_bound > 0 && !isFloatType(param.dtype) &&
+        static_cast<uint64_t>(param.index_bound) - 1 > integerMax(param.dtype))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "buffer parameter %zu of kernel '%s' has index bound "
+                      "%lld, which does not fit its element type %s",
+                      i, name, static_cast<long long>(param.index_bound),
+                      dtypeName(param.dtype));
+    totalBytes += param.count * size;
+  }
+
+  // The kernel's own parameter list, when the driver can tell it (12.4+).
+  if (api.cuFuncGetParamInfo) {
+    size_t offset = 0, paramSize = 0;
+    for (size_t i = 0; i < spec->num_params; ++i) {
+      CUresult r = api.cuFuncGetParamInfo(kernel->function, i, &offset,
+                                          &paramSize);
+      if (r == CUDA_ERROR_INVALID_VALUE)
+        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                        "kernel '%s' takes %zu parameters but the launch "
+                        "spec has %zu",
+                        name, i, spec->num_params);
+      if (r != CUDA_SUCCESS)
+        break; // Not supported for this module: skip the check.
+      const autoprof_param &param = spec->params[i];
+      size_t expected = param.is_scalar ? dtypeSize(param.dtype)
+                                        : sizeof(CUdeviceptr);
+      if (paramSize != expected)
+        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                        "parameter %zu of kernel '%s' is %zu bytes but the "
+                        "launch spec passes a %s of %zu bytes",
+                        i, name, paramSize,
+                        param.is_scalar ? dtypeName(param.dtype)
+                                        : "buffer pointer",
+                        expected);
+    }
+    if (api.cuFuncGetParamInfo(kernel->function, spec->num_params, &offset,
+                               &paramSize) == CUDA_SUCCESS) {
+      size_t actual = spec->num_params + 1;
+      while (api.cuFuncGetParamInfo(kernel->function, actual, &offset,
+                                    &paramSize) == CUDA_SUCCESS &&
+             actual < 4096)
+        ++actual;
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "kernel '%s' takes %zu parameters but the launch spec "
+                      "has %zu",
+                      name, actual, spec->num_params);
+    }
+  }
+
+  // Memory.
+  size_t freeBytes = 0, totalDevice = 0;
+  if (CUresult r = api.cuMemGetInfo(&freeBytes, &totalDevice))
+    return cudaFailure(session, r, "cannot read free device memory");
+  uint64_t needed = totalBytes * memoryFactor;
+  if (needed >= freeBytes)
+    return setError(session, AUTOPROF_ERROR_OUT_OF_MEMORY,
+                    "the buffers of kernel '%s' need %llu bytes%s but only "
+                    "%zu of %zu bytes of device memory are free",
+                    name, static_cast<unsigned long long>(needed),
+                    memoryFactor > 1 ? " (counting every copy)" : "",
+                    freeBytes, totalDevice);
+  return AUTOPROF_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchBuffers
+//===----------------------------------------------------------------------===//
+
+LaunchBuffers::~LaunchBuffers() = default;
+
+autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
+                                       uint64_t seed,
+                                       autoprof_distribution distribution) {
+  buffers.clear();
+  buffers.resize(spec.num_params);
+  for (size_t i = 0; i < spec.num_params; ++i) {
+    const autoprof_param &param = spec.params[i];
+    Buffer &buffer = buffers[i];
+    if (param.is_scalar)
+      continue;
+    buffer.isBuffer = true;
+    buffer.role = param.role;
+    size_t bytes = param.count * dtypeSize(param.dtype);
+    std::string what = "parameter " + std::to_string(i);
+    if (autoprof_status s =
+            buffer.device.allocate(session, bytes, what.c_str()))
+      return s;
+    buffer.host.resize(bytes);
+    if (param.role == AUTOPROF_ROLE_OUTPUT)
+      std::memset(buffer.host.data(), PoisonByte, bytes);
+    else
+      generateInput(param, i, seed, distribution, buffer.host.data());
+  }
+  return upload();
+}
+
+autoprof_status LaunchBuffers::upload() {
+  const CudaApi &api = cuda();
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &buffer = buffers[i];
+    if (!buffer.isBuffer)
+      continue;
+    if (CUresult r = api.cuMemcpyHtoDAsync(buffer.device.get(),
+                                           buffer.host.data(),
+                                           buffer.host.size(),
+                                           session->stream))
+      return cudaFailure(session, r, "cannot copy inputs to the device");
+  }
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return cudaFailure(session, r, "cannot copy inputs to the device");
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::keepDeviceCopies() {
+  const CudaApi &api = cuda();
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &buffer = buffers[i];
+    if (!buffer.isBuffer || buffer.role != AUTOPROF_ROLE_INOUT ||
+        buffer.pristine.get())
+      continue;
+    std::string what = "a copy of parameter " + std::to_string(i);
+    if (autoprof_status s = buffer.pristine.allocate(
+            session, buffer.host.size(), what.c_str()))
+      return s;
+    if (CUresult r = api.cuMemcpyHtoDAsync(buffer.pristine.get(),
+                                           buffer.host.data(),
+                                           buffer.host.size(),
+                                           session->stream))
+      return cudaFailure(session, r, "cannot copy inputs to the device");
+  }
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return cudaFailure(session, r, "cannot copy inputs to the device");
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::restoreAsync(CUstream stream) {
+  const CudaApi &api = cuda();
+  for (Buffer &buffer : buffers) {
+    if (!buffer.isBuffer)
+      continue;
+    CUresult r = CUDA_SUCCESS;
+    if (buffer.role == AUTOPROF_ROLE_OUTPUT)
+      r = api.cuMemsetD8Async(buffer.device.get(), PoisonByte,
+                              buffer.host.size(), stream);
+    else if (buffer.role == AUTOPROF_ROLE_INOUT && buffer.pristine.get())
+      r = api.cuMemcpyDtoDAsync(buffer.device.get(), buffer.pristine.get(),
+                                buffer.host.size(), stream);
+    if (r != CUDA_SUCCESS)
+      return cudaFailure(session, r, "cannot reset buffers between launches");
+  }
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::launch(autoprof_kernel *kernel,
+                                      const autoprof_launch_spec &spec,
+                                      CUstream stream) {
+  if (spec.num_params != buffers.size())
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "the launch spec has %zu parameters but the buffers were "
+                    "prepared for %zu",
+                    spec.num_params, buffers.size());
+  std::vector<uint64_t> slots(spec.num_params);
+  std::vector<void *> arguments(spec.num_params);
+  for (size_t i = 0; i < spec.num_params; ++i) {
+    const autoprof_param &param = spec.params[i];
+    if (!param.is_scalar != buffers[i].isBuffer)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "parameter %zu is a %s in the launch spec but a %s in "
+                      "the prepared buffers",
+                      i, param.is_scalar ? "scalar" : "buffer",
+                      buffers[i].isBuffer ? "buffer" : "scalar");
+    if (param.is_scalar)
+      encodeScalar(param, slots[i]);
+    else
+      slots[i] = buffers[i].device.get();
+    arguments[i] = &slots[i];
+  }
+  CUresult r = cuda().cuLaunchKernel(
+      kernel->function, spec.grid[0], spec.grid[1], spec.grid[2],
+      spec.block[0], spec.block[1], spec.block[2], spec.dynamic_shared_bytes,
+      stream, arguments.empty() ? nullptr : arguments.data(), nullptr);
+  if (r != CUDA_SUCCESS) {
+    std::string what = "cannot launch kernel '" + kernel->entry + "'";
+    return cudaFailure(session, r, what.c_str());
+  }
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::synchronize() {
+  if (CUresult r = cuda().cuStreamSynchronize(session->stream))
+    return launchFailure(session, r, "the kernel failed");
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::download(size_t paramIndex,
+                                        std::vector<uint8_t> &out) {
+  Buffer &buffer = buffers[paramIndex];
+  out.resize(buffer.host.size());
+  if (!buffer.isBuffer)
+    return AUTOPROF_OK;
+  const CudaApi &api = cuda();
+  if (CUresult r = api.cuMemcpyDtoHAsync(out.data(), buffer.device.get(),
+                                         out.size(), session->stream))
+    return cudaFailure(session, r, "cannot copy results from the device");
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return launchFailure(session, r, "cannot copy results from the device");
+  return AUTOPROF_OK;
+}
+
+const std::vector<uint8_t> &LaunchBuffers::initial(size_t paramIndex) const {
+  return buffers[paramIndex].host;
+}
+
+CUdeviceptr LaunchBuffers::devicePointer(size_t paramIndex) const {
+  return buffers[paramIndex].device.get();
+}
+
+uint64_t LaunchBuffers::totalBytes() const {
+  uint64_t total = 0;
+  for (const Buffer &buffer : buffers)
+    total += buffer.host.size();
+  return total;
+}
+
+autoprof_status autoprof::runtime::launchOnce(
+    autoprof_session *session, autoprof_kernel *kernel,
+    const autoprof_launch_spec *spec, uint64_t seed,
+    autoprof_distribution distribution) {
+  ContextScope scope(session);
+  if (scope.result() != CUDA_SUCCESS)
+    return cudaFailure(session, scope.result(), "cannot make the context "
+                                                "current");
+  if (autoprof_status s = checkLaunchSpec(session, kernel, spec, 1))
+    return s;
+  LaunchBuffers buffers(session);
+  if (autoprof_status s = buffers.prepare(*spec, seed, distribution))
+    return s;
+  if (autoprof_status s = buffers.launch(kernel, *spec, session->stream))
+    return s;
+  return buffers.synchronize();
+}
+
+int autoprof::runtime::readSmClockKHz(autoprof_session *session) {
+  if (const NvmlApi *nvml = loadNvmlApi()) {
+    NvmlApi::Device device = nullptr;
+    unsigned mhz = 0;
+    if (nvml->nvmlDeviceGetHandleByPciBusId(session->pciBusId, &device) == 0 &&
+        nvml->nvmlDeviceGetClockInfo(device, NvmlApi::ClockSM, &mhz) == 0 &&
+        mhz > 0)
+      return static_cast<int>(mhz) * 1000;
+  }
+  // Without NVML the driver only reports the maximum (boost) clock.
+  int khz = 0;
+  if (cuda().cuDeviceGetAttribute(&khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+                                  session->device) != CUDA_SUCCESS)
+    return 0;
+  return khz;
+}
+
+//===----------------------------------------------------------------------===//
+// Sessions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads a device attribute; 0 when the driver does not know it.
+int deviceAttribute(autoprof_session *session, CUdevice_attribute attribute) {
+  int value = 0;
+  if (cuda().cuDeviceGetAttribute(&value, attribute, session->device) !=
+      CUDA_SUCCESS)
+    return 0;
+  return value;
+}
+
+#define AUTOPROF_CHECK_SESSION(session)                                        \
+  do {                                                                         \
+    if (!(session))                                                            \
+      return setError(nullptr, AUTOPROF_ERROR_INVALID_ARGUMENT,                \
+                      "%s: no session given", __func__);                       \
+  } while (false)
+
+#define AUTOPROF_PUSH_CONTEXT(session, scope)                                  \
+  ContextScope scope(session);                                                 \
+  if (scope.result() != CUDA_SUCCESS)                                          \
+  return cudaFailure(session, scope.result(),                                  \
+                     "cannot make the device's primary context current")
+
+} // namespace
+
+extern "C" autoprof_status autoprof_session_create(int ordinal,
+                                                   autoprof_session **out) {
+  if (!out)
+    return setError(nullptr, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_session_create: no output pointer given");
+  *out = nullptr;
+  const CudaLoadResult &loaded = loadCudaApi();
+  if (!loaded.api) {
+    bool noDevice = loaded.initResult == CUDA_ERROR_NO_DEVICE;
+    return setError(nullptr,
+                    noDevice ? AUTOPROF_ERROR_NO_DEVICE
+                             : AUTOPROF_ERROR_NO_DRIVER,
+                    "%s", loaded.error);
+  }
+  const CudaApi &api = *loaded.api;
+  int count = 0;
+  if (CUresult r = api.cuDeviceGetCount(&count))
+    return cudaFailure(nullptr, r, "cannot count CUDA devices");
+  if (ordinal < 0 || ordinal >= count)
+    return setError(nullptr, AUTOPROF_ERROR_NO_DEVICE,
+                    "CUDA device %d does not exist (%d device%s visible)",
+                    ordinal, count, count == 1 ? "" : "s");
+
+  auto *session = new (std::nothrow) autoprof_session();
+  if (!session)
+    return setError(nullptr, AUTOPROF_ERROR_OUT_OF_MEMORY,
+                    "cannot allocate a session");
+  session->ordinal = ordinal;
+  if (CUresult r = api.cuDeviceGet(&session->device, ordinal)) {
+    delete session;
+    return cudaFailure(nullptr, r, "cannot open the CUDA device");
+  }
+  if (CUresult r =
+          api.cuDevicePrimaryCtxRetain(&session->context, session->device)) {
+    delete session;
+    return cudaFailure(nullptr, r,
+                       "cannot retain the device's primary context");
+  }
+  {
+    ContextScope scope(session);
+    CUresult r = scope.result();
+    if (r == CUDA_SUCCESS)
+      r = api.cuStreamCreate(&session->stream, CU_STREAM_NON_BLOCKING);
+    if (r != CUDA_SUCCESS) {
+      session->stream = nullptr;
+      api.cuDevicePrimaryCtxRelease(session->device);
+      delete session;
+      return cudaFailure(nullptr, r, "cannot create a stream");
+    }
+  }
+
+  autoprof_device_facts &facts = session->facts;
+  api.cuDeviceGetName(facts.name, sizeof(facts.name), session->device);
+  facts.ordinal = ordinal;
+  facts.compute_capability_major =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  facts.compute_capability_minor =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  facts.sm_count =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  facts.max_threads_per_sm = deviceAttribute(
+      session, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  facts.max_shared_bytes_per_sm = deviceAttribute(
+      session, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  facts.l2_bytes = deviceAttribute(session, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  size_t totalMemory = 0;
+  api.cuDeviceTotalMem(&totalMemory, session->device);
+  facts.global_memory_bytes = static_cast<int64_t>(totalMemory);
+  facts.memory_clock_khz =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  facts.memory_bus_width_bits =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  api.cuDriverGetVersion(&facts.driver_version);
+
+  session->maxThreadsPerBlock =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  session->maxBlockDim[0] =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  session->maxBlockDim[1] =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+  session->maxBlockDim[2] =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  session->maxGridDim[0] =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+  session->maxGridDim[1] =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+  session->maxGridDim[2] =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  session->maxSharedPerBlock =
+      deviceAttribute(session, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  session->maxSharedPerBlockOptin = std::max(
+      session->maxSharedPerBlock,
+      deviceAttribute(session,
+                      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN));
+  if (api.cuDeviceGetPCIBusId(session->pciBusId, sizeof(session->pciBusId),
+                              session->device) != CUDA_SUCCESS)
+    session->pciBusId[0] = 0;
+  facts.sm_clock_khz = readSmClockKHz(session);
+  *out = session;
+  return AUTOPROF_OK;
+}
+
+extern "C" void autoprof_session_destroy(autoprof_session *session) {
+  if (!session)
+    return;
+  const CudaApi &api = cuda();
+  {
+    ContextScope scope(session);
+    if (scope.result() == CUDA_SUCCESS) {
+      if (session->flushBuffer)
+        api.cuMemFree(session->flushBuffer);
+      if (session->stream)
+        api.cuStreamDestroy(session->stream);
+    }
+  }
+  api.cuDevicePrimaryCtxRelease(session->device);
+  delete session;
+}
+
+extern "C" const char *autoprof_last_error(autoprof_session *session) {
+  if (!session)
+    return creationError;
+  return session->lastError.c_str();
+}
+
+extern "C" autoprof_status
+autoprof_device_facts_get(autoprof_session *session,
+                          autoprof_device_facts *out) {
+  AUTOPROF_CHECK_SESSION(session);
+  if (!out)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_device_facts_get: no output given");
+  session->facts.sm_clock_khz = readSmClockKHz(session);
+  *out = session->facts;
+  return AUTOPROF_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Peak bandwidth
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/// Linear interpolation between closest ranks of sorted `values`.
+double percentile(const std::vector<double> &sorted, double fraction) {
+  if (sorted.empty())
+    return 0;
+  double position = fraction * static_cast<double>(sorted.size() - 1);
+  size_t below = static_cast<size_t>(std::floor(position));
+  size_t above = std::min(below + 1, sorted.size() - 1);
+  double weight = position - static_cast<double>(below);
+  return sorted[below] * (1 - weight) + sorted[above] * weight;
+}
+
+} // namespace
+
+extern "C" autoprof_status
+autoprof_measure_peak_bandwidth(autoprof_session *session,
+                                double *bytesPerSecond) {
+  AUTOPROF_CHECK_SESSION(session);
+  if (!bytesPerSecond)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_measure_peak_bandwidth: no output given");
+  if (session->peakBandwidth > 0) {
+    *bytesPerSecond = session->peakBandwidth;
+    return AUTOPROF_OK;
+  }
+  AUTOPROF_PUSH_CONTEXT(session, scope);
+  const CudaApi &api = cuda();
+  size_t freeBytes = 0, totalBytes = 0;
+  if (CUresult r = api.cuMemGetInfo(&freeBytes, &totalBytes))
+    return cudaFailure(session, r, "cannot read free device memory");
+  // 1 GiB copied (2 GiB of DRAM traffic: read + write) is far beyond L2;
+  // shrink on a device with little free memory but stay >= 16x L2.
+  size_t bytes = size_t(1) << 30;
+  while (bytes * 2 > freeBytes / 2 && bytes > (size_t(64) << 20))
+    bytes /= 2;
+  uint64_t l2 = static_cast<uint64_t>(std::max<int64_t>(
+      session->facts.l2_bytes, 1));
+  if (bytes * 2 > freeBytes || bytes < 8 * l2)
+    return setError(session, AUTOPROF_ERROR_OUT_OF_MEMORY,
+                    "not enough free device memory (%zu bytes) to measure "
+                    "the copy bandwidth with buffers far larger than L2",
+                    freeBytes);
+  DeviceAllocation source, destination;
+  if (autoprof_status s =
+          source.allocate(session, bytes, "the bandwidth test source"))
+    return s;
+  if (autoprof_status s = destination.allocate(
+          session, bytes, "the bandwidth test destination"))
+    return s;
+  if (CUresult r = api.cuMemsetD8Async(source.get(), 0x5A, bytes,
+                                       session->stream))
+    return cudaFailure(session, r, "cannot fill the bandwidth test buffer");
+  constexpr int Warmup = 3, Repetitions = 20;
+  EventList events;
+  std::vector<CUevent> starts, ends;
+  for (int i = 0; i < Repetitions; ++i) {
+    CUresult r;
+    CUevent start = events.create(r);
+    CUevent end = start ? events.create(r) : nullptr;
+    if (!end)
+      return cudaFailure(session, r, "cannot create CUDA events");
+    starts.push_back(start);
+    ends.push_back(end);
+  }
+  for (int i = 0; i < Warmup + Repetitions; ++i) {
+    int timed = i - Warmup;
+    if (timed >= 0)
+      if (CUresult r = api.cuEventRecord(starts[timed], session->stream))
+        return cudaFailure(session, r, "cannot record an event");
+    if (CUresult r = api.cuMemcpyDtoDAsync(destination.get(), source.get(),
+                                           bytes, session->stream))
+      return cudaFailure(session, r, "cannot copy device memory");
+    if (timed >= 0)
+      if (CUresult r = api.cuEventRecord(ends[timed], session->stream))
+        return cudaFailure(session, r, "cannot record an event");
+  }
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return launchFailure(session, r, "the bandwidth test failed");
+  std::vector<double> seconds;
+  for (int i = 0; i < Repetitions; ++i) {
+    float ms = 0;
+    if (CUresult r = api.cuEventElapsedTime(&ms, starts[i], ends[i]))
+      return cudaFailure(session, r, "cannot read event times");
+    seconds.push_back(ms * 1e-3);
+  }
+  double time = median(seconds);
+  if (time <= 0)
+    return setError(session, AUTOPROF_ERROR_LAUNCH,
+                    "the bandwidth test measured no time");
+  session->peakBandwidth = 2.0 * static_cast<double>(bytes) / time;
+  *bytesPerSecond = session->peakBandwidth;
+  return AUTOPROF_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool directoryExists(const std::string &path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/// Compiles CUDA C++ to a cubin for the session's device with NVRTC.
+autoprof_status compileCuda(autoprof_session *session, const char *code,
+                            size_t size, const char *entry,
+                            std::vector<char> &cubin) {
+  const char *loadError = "";
+  const NvrtcApi *nvrtc = loadNvrtcApi(&loadError);
+  if (!nvrtc)
+    return setError(session, AUTOPROF_ERROR_COMPILE, "%s", loadError);
+  std::string source = size ? std::string(code, size) : std::string(code);
+  nvrtcProgram program = nullptr;
+  std::string name = std::string(entry) + ".cu";
+  if (nvrtcResult r = nvrtc->nvrtcCreateProgram(
+          &program, source.c_str(), name.c_str(), 0, nullptr, nullptr))
+    return setError(session, AUTOPROF_ERROR_COMPILE,
+                    "NVRTC cannot create a program for '%s': %s", entry,
+                    nvrtc->nvrtcGetErrorString(r));
+  std::vector<std::string> options;
+  options.push_back("--gpu-architecture=sm_" +
+                    std::to_string(session->facts.compute_capability_major) +
+                    std::to_string(session->facts.compute_capability_minor));
+  options.push_back("--std=c++17");
+  options.push_back("-lineinfo");
+  // Toolkit headers (cuda_fp16.h, ...) when a toolkit is installed.
+  const char *home = std::getenv("CUDA_HOME");
+  std::string include;
+  if (home && *home && directoryExists(std::string(home) + "/include"))
+    include = std::string(home) + "/include";
+  else if (directoryExists("/usr/local/cuda/include"))
+    include = "/usr/local/cuda/include";
+  if (!include.empty())
+    options.push_back("--include-path=" + include);
+  std::vector<const char *> optionPointers;
+  for (const std::string &option : options)
+    optionPointers.push_back(option.c_str());
+  nvrtcResult compiled = nvrtc->nvrtcCompileProgram(
+      program, static_cast<int>(optionPointers.size()), optionPointers.data());
+  size_t logSize = 0;
+  std::string log;
+  if (nvrtc->nvrtcGetProgramLogSize(program, &logSize) == NVRTC_SUCCESS &&
+      logSize > 1) {
+    log.resize(logSize);
+    nvrtc->nvrtcGetProgramLog(program, &log[0]);
+    log.resize(std::strlen(log.c_str()));
+  }
+  if (compiled != NVRTC_SUCCESS) {
+    nvrtc->nvrtcDestroyProgram(&program);
+    return setError(session, AUTOPROF_ERROR_COMPILE,
+                    "NVRTC could not compile '%s' for %s: %s\n%s", entry,
+                    options[0].c_str() + 19,
+                    nvrtc->nvrtcGetErrorString(compiled), log.c_str());
+  }
+  size_t cubinSize = 0;
+  nvrtcResult r = nvrtc->nvrtcGetCUBINSize(program, &cubinSize);
+  if (r == NVRTC_SUCCESS && cubinSize > 0) {
+    cubin.resize(cubinSize);
+    r = nvrtc->nvrtcGetCUBIN(program, cubin.data());
+  }
+  nvrtc->nvrtcDestroyProgram(&program);
+  if (r != NVRTC_SUCCESS || cubinSize == 0)
+    return setError(session, AUTOPROF_ERROR_COMPILE,
+                    "NVRTC compiled '%s' but produced no cubin: %s", entry,
+                    nvrtc->nvrtcGetErrorString(r));
+  return AUTOPROF_OK;
+}
+
+} // namespace
+
+extern "C" autoprof_status
+autoprof_kernel_load(autoprof_session *session, autoprof_code_format format,
+                     const char *code, size_t size, const char *entry,
+                     autoprof_kernel **out) {
+  AUTOPROF_CHECK_SESSION(session);
+  if (!out)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_load: no output pointer given");
+  *out = nullptr;
+  if (!code || !entry || !*entry)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_load: no code or no entry name given");
+  if (format != AUTOPROF_CODE_PTX && format != AUTOPROF_CODE_CUBIN &&
+      format != AUTOPROF_CODE_CUDA)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_load: invalid code format %d",
+                    static_cast<int>(format));
+  if (format == AUTOPROF_CODE_CUBIN && size == 0)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_load: a cubin needs its size");
+  AUTOPROF_PUSH_CONTEXT(session, scope);
+
+  // The image: NUL-terminated PTX text, a cubin, or NVRTC's cubin.
+  std::vector<char> image;
+  if (format == AUTOPROF_CODE_CUDA) {
+    if (autoprof_status s = compileCuda(session, code, size, entry, image))
+      return s;
+  } else if (format == AUTOPROF_CODE_PTX) {
+    size_t length = size ? size : std::strlen(code);
+    image.assign(code, code + length);
+    image.push_back('\0');
+  } else {
+    image.assign(code, code + size);
+  }
+
+  constexpr unsigned LogSize = 1 << 16;
+  std::vector<char> errorLog(LogSize, '\0'), infoLog(LogSize, '\0');
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(),
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(LogSize)),
+                    infoLog.data(),
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(LogSize))};
+  const CudaApi &api = cuda();
+  CUmodule module = nullptr;
+  CUresult r = api.cuModuleLoadDataEx(&module, image.data(), 4, options,
+                                      values);
+  if (r != CUDA_SUCCESS) {
+    errorLog.back() = '\0';
+    if (isStickyError(r))
+      return cudaFailure(session, r, "cannot load the module");
+    std::string description = describeCudaResult(r);
+    const char *what = format == AUTOPROF_CODE_PTX     ? "PTX"
+                       : format == AUTOPROF_CODE_CUBIN ? "cubin"
+                                                       : "NVRTC's cubin";
+    return setError(session,
+                    r == CUDA_ERROR_OUT_OF_MEMORY ? AUTOPROF_ERROR_OUT_OF_MEMORY
+                                                  : AUTOPROF_ERROR_LOAD,
+                    "the driver rejected the %s of '%s': %s\n%s", what, entry,
+                    description.c_str(), errorLog.data());
+  }
+  CUfunction function = nullptr;
+  r = api.cuModuleGetFunction(&function, module, entry);
+  if (r != CUDA_SUCCESS) {
+    api.cuModuleUnload(module);
+    std::string description = describeCudaResult(r);
+    return setError(session, AUTOPROF_ERROR_LOAD,
+                    "the module has no kernel named '%s': %s", entry,
+                    description.c_str());
+  }
+  // Force the (lazily loaded) function to load now so errors surface here.
+  int registers = 0;
+  r = api.cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
+  if (r != CUDA_SUCCESS) {
+    api.cuModuleUnload(module);
+    return cudaFailure(session, r, "cannot load the kernel's code");
+  }
+  auto *kernel = new (std::nothrow) autoprof_kernel();
+  if (!kernel) {
+    api.cuModuleUnload(module);
+    return setError(session, AUTOPROF_ERROR_OUT_OF_MEMORY,
+                    "cannot allocate a kernel");
+  }
+  kernel->session = session;
+  kernel->module = module;
+  kernel->function = function;
+  kernel->entry = entry;
+  kernel->format = format;
+  *out = kernel;
+  return AUTOPROF_OK;
+}
+
+extern "C" void autoprof_kernel_unload(autoprof_kernel *kernel) {
+  if (!kernel)
+    return;
+  {
+    ContextScope scope(kernel->session);
+    if (scope.result() == CUDA_SUCCESS && kernel->module)
+      cuda().cuModuleUnload(kernel->module);
+  }
+  delete kernel;
+}
+
+extern "C" autoprof_status
+autoprof_kernel_attributes_get(autoprof_kernel *kernel,
+                               autoprof_kernel_attributes *out) {
+  if (!kernel)
+    return setError(nullptr, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_attributes_get: no kernel given");
+  autoprof_session *session = kernel->session;
+  if (!out)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_attributes_get: no output given");
+  AUTOPROF_PUSH_CONTEXT(session, scope);
+  struct {
+    CUfunction_attribute attribute;
+    int *slot;
+  } queries[] = {
+      {CU_FUNC_ATTRIBUTE_NUM_REGS, &out->registers_per_thread},
+      {CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &out->static_shared_bytes},
+      {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &out->local_bytes_per_thread},
+      {CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, &out->const_bytes},
+      {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &out->max_threads_per_block},
+      {CU_FUNC_ATTRIBUTE_PTX_VERSION, &out->ptx_version},
+      {CU_FUNC_ATTRIBUTE_BINARY_VERSION, &out->binary_version},
+  };
+  for (auto &query : queries) {
+    *query.slot = 0;
+    if (CUresult r = cuda().cuFuncGetAttribute(query.slot, query.attribute,
+                                               kernel->function))
+      return cudaFailure(session, r, "cannot read a kernel attribute");
+  }
+  return AUTOPROF_OK;
+}
+
+extern "C" autoprof_status autoprof_kernel_occupancy(autoprof_kernel *kernel,
+                                                     int blockThreads,
+                                                     size_t dynamicShared,
+                                                     int *blocksPerSm) {
+  if (!kernel)
+    return setError(nullptr, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_occupancy: no kernel given");
+  autoprof_session *session = kernel->session;
+  if (!blocksPerSm || blockThreads <= 0)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_kernel_occupancy: needs a positive block size "
+                    "and an output (block size %d)",
+                    blockThreads);
+  AUTOPROF_PUSH_CONTEXT(session, scope);
+  if (CUresult r = cuda().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          blocksPerSm, kernel->function, blockThreads, dynamicShared))
+    return cudaFailure(session, r, "cannot compute the occupancy");
+  return AUTOPROF_OK;
+}
+
+extern "C" autoprof_status
+autoprof_launch_spec_check(autoprof_session *session, autoprof_kernel *kernel,
+                           const autoprof_launch_spec *spec) {
+  AUTOPROF_CHECK_SESSION(session);
+  AUTOPROF_PUSH_CONTEXT(session, scope);
+  return checkLaunchSpec(session, kernel, spec, 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Why a candidate's buffer does not match.
+enum class Mismatch {
+  None,
+  WrongResult,
+  DidNotWrite,
+  WroteOutside,
+  UnexpectedNaN,
+  WroteInput,
+};
+
+bool isPoison(const uint8_t *element, size_t size) {
+  for (size_t i = 0; i < size; ++i)
+    if (element[i] != PoisonByte)
+      return false;
+  return true;
+}
+
+/// Compares one element of a float buffer: tolerance, NaN and infinities.
+Mismatch compareFloat(double actual, double expected, double tolerance) {
+  if (std::isnan(expected))
+    return std::isnan(actual) ? Mismatch::None : Mismatch::WrongResult;
+  if (std::isnan(actual))
+    return Mismatch::UnexpectedNaN;
+  if (std::isinf(expected) || std::isinf(actual))
+    return actual == expected ? Mismatch::None : Mismatch::WrongResult;
+  return std::fabs(actual - expected) <= tolerance * (1 + std::fabs(expected))
+             ? Mismatch::None
+             : Mismatch::WrongResult;
+}
+
+/// Classifies element `j` of buffer parameter `param`.
+Mismatch classify(const autoprof_param &param, const uint8_t *initial,
+                  const uint8_t *reference, const uint8_t *candidate,
+                  uint64_t j, double tolerance) {
+  size_t size = dtypeSize(param.dtype);
+  const uint8_t *ref = reference + j * size;
+  const uint8_t *cand = candidate + j * size;
+  if (std::memcmp(ref, cand, size) == 0)
+    return Mismatch::None;
+  if (param.role == AUTOPROF_ROLE_INPUT)
+    return std::memcmp(cand, initial + j * size, size) == 0
+               ? Mismatch::None
+               : Mismatch::WroteInput;
+  if (param.role == AUTOPROF_ROLE_OUTPUT) {
+    if (isPoison(ref, size))
+      return Mismatch::WroteOutside;
+    if (isPoison(cand, size))
+      return Mismatch::DidNotWrite;
+  }
+  if (!isFloatType(param.dtype))
+    return Mismatch::WrongResult; // Integers compare exactly.
+  return compareFloat(loadElement(candidate, param.dtype, j),
+                      loadElement(reference, param.dtype, j), tolerance);
+}
+
+/// Checks that two specs describe the same problem (launch shapes may
+/// differ).
+autoprof_status checkSameParameters(autoprof_session *session,
+                                    const autoprof_launch_spec &reference,
+                                    const autoprof_launch_spec &candidate) {
+  if (reference.num_params != candidate.num_params)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "the reference has %zu parameters but the candidate has "
+                    "%zu; both must have the same parameter list",
+                    reference.num_params, candidate.num_params);
+  for (size_t i = 0; i < reference.num_params; ++i) {
+    const autoprof_param &a = reference.params[i];
+    const autoprof_param &b = candidate.params[i];
+    bool same = (!a.is_scalar) == (!b.is_scalar) && a.dtype == b.dtype;
+    if (same && !a.is_scalar)
+      same = a.count == b.count && a.role == b.role &&
+             a.index_bound == b.index_bound;
+    if (same && a.is_scalar)
+      same = isFloatType(a.dtype) ? (a.f == b.f || (a.f != a.f && b.f != b.f))
+                                  : a.i == b.i;
+    if (!same)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "parameter %zu differs between the reference and the "
+                      "candidate launch specs (kind, element type, count, "
+                      "role, index bound or scalar value); both must have "
+                      "the same parameter list",
+                      i);
+  }
+  return AUTOPROF_OK;
+}
+
+void clearVerifyResult(autoprof_verify_result &out) {
+  std::memset(&out, 0, sizeof(out));
+  out.passed = 0;
+  out.param_index = -1;
+}
+
+} // namespace
+
+extern "C" autoprof_status
+autoprof_verify(autoprof_session *session, autoprof_kernel *reference,
+                const autoprof_launch_spec *referenceSpec,
+                autoprof_kernel *candidate,
+                const autoprof_launch_spec *candidateSpec,
+                const autoprof_verify_options *options,
+                autoprof_verify_result *out) {
+  AUTOPROF_CHECK_SESSION(session);
+  if (!out)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_verify: no result given");
+  clearVerifyResult(*out);
+  if (!reference || !candidate || !referenceSpec || !candidateSpec)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_verify: needs a reference and a candidate "
+                    "kernel with their launch specs");
+  // Defaults: two seeds, all four distributions.
+  static const uint64_t DefaultSeeds[] = {1, 2};
+  static const autoprof_distribution DefaultDistributions[] = {
+      AUTOPROF_DIST_NORMAL, AUTOPROF_DIST_UNIFORM, AUTOPROF_DIST_LARGE,
+      AUTOPROF_DIST_SMALL_INT};
+  const uint64_t *seeds = DefaultSeeds;
+  size_t numSeeds = 2;
+  const autoprof_distribution *distributions = DefaultDistributions;
+  size_t numDistributions = 4;
+  double tolerance32 = 1e-4, tolerance16 = 1e-2;
+  if (options) {
+    if (options->num_seeds > 0) {
+      if (!options->seeds)
+        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                        "autoprof_verify: num_seeds is %zu but no seeds are "
+                        "given",
+                        options->num_seeds);
+      seeds = options->seeds;
+      numSeeds = options->num_seeds;
+    }
+    if (options->num_distributions > 0) {
+      if (!options->distributions)
+        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                        "autoprof_verify: num_distributions is %zu but no "
+                        "distributions are given",
+                        options->num_distributions);
+      distributions = options->distributions;
+      numDistributions = options->num_distributions;
+    }
+    if (options->tolerance_f32 > 0)
+      tolerance32 = options->tolerance_f32;
+    if (options->tolerance_f16 > 0)
+      tolerance16 = options->tolerance_f16;
+  }
+  for (size_t d = 0; d < numDistributions; ++d)
+    if (!isValidDistribution(distributions[d]))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "autoprof_verify: invalid distribution %d",
+                      static_cast<int>(distributions[d]));
+  if (autoprof_status s =
+          checkSameParameters(session, *referenceSpec, *candidateSpec))
+    return s;
+  AUTOPROF_PUSH_CONTEXT(session, scope);
+  // One set of device buffers serves both kernels (re-uploaded in between).
+  if (autoprof_status s = checkLaunchSpec(session, reference, referenceSpec, 1))
+    return s;
+  if (autoprof_status s = checkLaunchSpec(session, candidate, candidateSpec, 1))
+    return s;
+
+  const autoprof_launch_spec &spec = *referenceSpec;
+  std::vector<std::vector<uint8_t>> referenceOut(spec.num_params);
+  std::vector<uint8_t> candidateOut;
+  for (size_t si = 0; si < numSeeds; ++si) {
+    for (size_t di = 0; di < numDistributions; ++di) {
+      uint64_t seed = seeds[si];
+      autoprof_distribution distribution = distributions[di];
+      out->seed = seed;
+      out->distribution = distribution;
+      const char *distName = distributionName(distribution);
+      LaunchBuffers buffers(session);
+      if (autoprof_status s = buffers.prepare(spec, seed, distribution))
+        return s;
+
+      // Reference.
+      if (autoprof_status s =
+              buffers.launch(reference, *referenceSpec, session->stream)) {
+        std::snprintf(out->reason, sizeof(out->reason),
+                      "the reference kernel '%s' could not be launched: %s",
+                      reference->entry.c_str(), session->lastError.c_str());
+        return s;
+      }
+      if (autoprof_status s = buffers.synchronize()) {
+        std::snprintf(out->reason, sizeof(out->reason),
+                      "the reference kernel '%s' faulted for seed %llu and "
+                      "distribution %s: %s",
+                      reference->entry.c_str(),
+                      static_cast<unsigned long long>(seed), distName,
+                      session->lastError.c_str());
+        return s;
+      }
+      for (size_t i = 0; i < spec.num_params; ++i) {
+        if (spec.params[i].is_scalar)
+          continue;
+        if (autoprof_status s = buffers.download(i, referenceOut[i]))
+          return s;
+        const autoprof_param &param = spec.params[i];
+        if (param.role == AUTOPROF_ROLE_INPUT &&
+            referenceOut[i] != buffers.initial(i))
+          return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                          "the reference kernel '%s' writes into parameter "
+                          "%zu, which the launch spec marks as an input; "
+                          "mark it inout or output",
+                          reference->entry.c_str(), i);
+      }
+
+      // Candidate, on the same initial contents.
+      if (autoprof_status s = buffers.upload())
+        return s;
+      if (autoprof_status s =
+              buffers.launch(candidate, *candidateSpec, session->stream)) {
+        std::snprintf(out->reason, sizeof(out->reason),
+                      "the candidate kernel '%s' could not be launched: %s",
+                      candidate->entry.c_str(), session->lastError.c_str());
+        return s;
+      }
+      if (autoprof_status s = buffers.synchronize()) {
+        std::snprintf(out->reason, sizeof(out->reason),
+                      "the candidate kernel '%s' faulted for seed %llu and "
+                      "distribution %s: %s",
+                      candidate->entry.c_str(),
+                      static_cast<unsigned long long>(seed), distName,
+                      session->lastError.c_str());
+        return s;
+      }
+      for (size_t i = 0; i < spec.num_params; ++i) {
+        const autoprof_param &param = spec.params[i];
+        if (param.is_scalar)
+          continue;
+        if (autoprof_status s = buffers.download(i, candidateOut))
+          return s;
+        const std::vector<uint8_t> &expected = referenceOut[i];
+        if (candidateOut == expected)
+          continue;
+        double tolerance =
+            param.dtype == AUTOPROF_F16 || param.dtype == AUTOPROF_BF16
+                ? tolerance16
+                : tolerance32;
+        const uint8_t *initial = buffers.initial(i).data();
+        Mismatch first = Mismatch::None;
+        uint64_t firstElement = 0, bad = 0;
+        for (uint64_t j = 0; j < param.count; ++j) {
+          Mismatch m = classify(param, initial, expected.data(),
+                                candidateOut.data(), j, tolerance);
+          if (m == Mismatch::None)
+            continue;
+          if (bad++ == 0) {
+            first = m;
+            firstElement = j;
+          }
+        }
+        if (first == Mismatch::None)
+          continue; // Differences within tolerance.
+        out->passed = 0;
+        out->param_index = static_cast<int>(i);
+        out->element = firstElement;
+        out->expected = loadElement(expected.data(), param.dtype, firstElement);
+        out->actual =
+            loadElement(candidateOut.data(), param.dtype, firstElement);
+        std::string exp =
+            formatElement(expected.data(), param.dtype, firstElement);
+        std::string act =
+            formatElement(candidateOut.data(), param.dtype, firstElement);
+        std::string was = formatElement(initial, param.dtype, firstElement);
+        char where[160];
+        std::snprintf(where, sizeof(where), "parameter %zu (%s %s) element %llu",
+                      i, dtypeName(param.dtype), roleName(param.role),
+                      static_cast<unsigned long long>(firstElement));
+        char tail[200];
+        std::snprintf(tail, sizeof(tail),
+                      "%llu of %llu elements differ; seed %llu, distribution "
+                      "%s",
+                      static_cast<unsigned long long>(bad),
+                      static_cast<unsigned long long>(param.count),
+                      static_cast<unsigned long long>(seed), distName);
+        switch (first) {
+        case Mismatch::WrongResult:
+          if (isFloatType(param.dtype))
+            std::snprintf(out->reason, sizeof(out->reason),
+                          "wrong result: %s is %s but the reference computed "
+                          "%s (tolerance %g x (1 + |expected|); %s)",
+                          where, act.c_str(), exp.c_str(), tolerance, tail);
+          else
+            std::snprintf(out->reason, sizeof(out->reason),
+                          "wrong result: %s is %s but the reference computed "
+                          "%s (integers compare exactly; %s)",
+                          where, act.c_str(), exp.c_str(), tail);
+          break;
+        case Mismatch::DidNotWrite:
+          std::snprintf(out->reason, sizeof(out->reason),
+                        "did not write: %s still holds the poison value where "
+                        "the reference computed %s (%s)",
+                        where, exp.c_str(), tail);
+          break;
+        case Mismatch::WroteOutside:
+          std::snprintf(out->reason, sizeof(out->reason),
+                        "wrote outside the reference's outputs: %s is %s but "
+                        "the reference left it unwritten (poison) (%s)",
+                        where, act.c_str(), tail);
+          break;
+        case Mismatch::UnexpectedNaN:
+          std::snprintf(out->reason, sizeof(out->reason),
+                        "NaN where the reference has none: %s is %s but the "
+                        "reference computed %s (%s)",
+                        where, act.c_str(), exp.c_str(), tail);
+          break;
+        case Mismatch::WroteInput:
+          out->expected = loadElement(initial, param.dtype, firstElement);
+          std::snprintf(out->reason, sizeof(out->reason),
+                        "wrote into an input: %s is %s but was %s before the "
+                        "run (%s)",
+                        where, act.c_str(), was.c_str(), tail);
+          break;
+        case Mismatch::None:
+          break;
+        }
+        return AUTOPROF_OK;
+      }
+    }
+  }
+  out->passed = 1;
+  out->param_index = -1;
+  out->reason[0] = '\0';
+  return AUTOPROF_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Timing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Allocates the session's L2 flush buffer (>= 4x L2) on first use.
+autoprof_status ensureFlushBuffer(autoprof_session *session) {
+  if (session->flushBuffer)
+    return AUTOPROF_OK;
+  size_t l2 = static_cast<size_t>(std::max<int64_t>(session->facts.l2_bytes,
+                                                    int64_t(1) << 20));
+  size_t bytes = std::max(4 * l2, size_t(64) << 20);
+  CUdeviceptr ptr = 0;
+  if (CUresult r = cuda().cuMemAlloc(&ptr, bytes)) {
+    std::string what = "cannot allocate the " + std::to_string(bytes) +
+                       "-byte L2 flush buffer";
+    return cudaFailure(session, r, what.c_str());
+  }
+  session->flushBuffer = ptr;
+  session->flushBytes = bytes;
+  return AUTOPROF_OK;
+}
+
+} // namespace
+
+extern "C" autoprof_status autoprof_time(autoprof_session *session,
+                                         autoprof_kernel *kernel,
+                                         const autoprof_launch_spec *spec,
+                                         const autoprof_timing_options *options,
+                                         autoprof_timing *out) {
+  AUTOPROF_CHECK_SESSION(session);
+  if (!out)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_time: no result given");
+  std::memset(out, 0, sizeof(*out));
+  autoprof_timing_options opts;
+  if (options) {
+    opts = *options;
+  } else {
+    opts.warmup = 3;
+    opts.min_repetitions = 10;
+    opts.max_repetitions = 200;
+    opts.time_budget_s = 1.0;
+    opts.flush_l2 = 1;
+    opts.seed = 1;
+    opts.distribution = AUTOPROF_DIST_NORMAL;
+  }
+  if (!isValidDistribution(opts.distribution))
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_time: invalid distribution %d",
+                    static_cast<int>(opts.distribution));
+  int warmup = std::max(opts.warmup, 0);
+  int minReps = std::max(opts.min_repetitions, 1);
+  int maxReps = std::max(opts.max_repetitions, minReps);
+  double budget = opts.time_budget_s; // <= 0: no budget, run maxReps.
+
+  AUTOPROF_PUSH_CONTEXT(session, scope);
+  if (autoprof_status s = checkLaunchSpec(session, kernel, spec, 1))
+    return s;
+  const CudaApi &api = cuda();
+  CUstream stream = session->stream;
+  if (opts.flush_l2)
+    if (autoprof_status s = ensureFlushBuffer(session))
+      return s;
+  LaunchBuffers buffers(session);
+  if (autoprof_status s = buffers.prepare(*spec, opts.seed, opts.distribution))
+    return s;
+  if (autoprof_status s = buffers.keepDeviceCopies())
+    return s;
+
+  unsigned flushValue = 0;
+  // Restores the buffers, flushes L2 and launches; records events around
+  // the launch when given.
+  auto enqueue = [&](CUevent start, CUevent end) -> autoprof_status {
+    if (autoprof_status s = buffers.restoreAsync(stream))
+      return s;
+    if (opts.flush_l2)
+      if (CUresult r = api.cuMemsetD8Async(
+              session->flushBuffer,
+              static_cast<unsigned char>(++flushValue & 0xFF),
+              session->flushBytes, stream))
+        return cudaFailure(session, r, "cannot flush L2");
+    if (start)
+      if (CUresult r = api.cuEventRecord(start, stream))
+        return cudaFailure(session, r, "cannot record an event");
+    if (autoprof_status s = buffers.launch(kernel, *spec, stream))
+      return s;
+    if (end)
+      if (CUresult r = api.cuEventRecord(end, stream))
+        return cudaFailure(session, r, "cannot record an event");
+    return AUTOPROF_OK;
+  };
+
+  for (int i = 0; i < warmup; ++i)
+    if (autoprof_status s = enqueue(nullptr, nullptr))
+      return s;
+  if (autoprof_status s = buffers.synchronize())
+    return s;
+
+  out->sm_clock_khz_before = readSmClockKHz(session);
+  EventList events;
+  std::vector<double> samples; // Microseconds.
+  auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         started)
+        .count();
+  };
+  // Launches are enqueued in chunks (so the GPU never waits for the host
+  // between a start event and its launch) and the budget is checked between
+  // chunks.
+  constexpr int MaxChunk = 64;
+  while (static_cast<int>(samples.size()) < maxReps) {
+    int done = static_cast<int>(samples.size());
+    int chunk = std::min(MaxChunk, maxReps - done);
+    if (done >= minReps) {
+      if (budget > 0) {
+        double spent = elapsed();
+        if (spent >= budget)
+          break;
+        double perRep = spent / done;
+        int affordable =
+            perRep > 0 ? static_cast<int>((budget - spent) / perRep) + 1
+                       : chunk;
+        chunk = std::max(1, std::min(chunk, affordable));
+      }
+    } else {
+      chunk = std::min(chunk, minReps - done);
+    }
+    std::vector<CUevent> starts(chunk), ends(chunk);
+    for (int i = 0; i < chunk; ++i) {
+      CUresult r;
+      starts[i] = events.create(r);
+      ends[i] = starts[i] ? events.create(r) : nullptr;
+      if (!ends[i])
+        return cudaFailure(session, r, "cannot create CUDA events");
+    }
+    for (int i = 0; i < chunk; ++i)
+      if (autoprof_status s = enqueue(starts[i], ends[i]))
+        return s;
+    if (CUresult r = api.cuEventSynchronize(ends[chunk - 1]))
+      return launchFailure(session, r, "the kernel failed while being timed");
+    for (int i = 0; i < chunk; ++i) {
+      float ms = 0;
+      if (CUresult r = api.cuEventElapsedTime(&ms, starts[i], ends[i]))
+        return cudaFailure(session, r, "cannot read event times");
+      samples.push_back(static_cast<double>(ms) * 1e3);
+    }
+  }
+  if (autoprof_status s = buffers.synchronize())
+    return s;
+  out->sm_clock_khz_after = readSmClockKHz(session);
+
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  double sum = 0;
+  for (double v : sorted)
+    sum += v;
+  double mean = sum / static_cast<double>(n);
+  double squares = 0;
+  for (double v : sorted)
+    squares += (v - mean) * (v - mean);
+  double med = percentile(sorted, 0.5);
+  std::vector<double> deviations;
+  deviations.reserve(n);
+  for (double v : sorted)
+    deviations.push_back(std::fabs(v - med));
+  out->samples = static_cast<int>(n);
+  out->median_us = med;
+  out->min_us = sorted.front();
+  out->max_us = sorted.back();
+  out->mean_us = mean;
+  out->stddev_us = n > 1 ? std::sqrt(squares / static_cast<double>(n - 1)) : 0;
+  out->mad_us = median(deviations);
+  out->p10_us = percentile(sorted, 0.1);
+  out->p90_us = percentile(sorted, 0.9);
+  return AUTOPROF_OK;
+}

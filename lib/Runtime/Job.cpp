@@ -1,0 +1,365 @@
+//===- Job.cpp - Evaluation jobs exchanged with autoprof-worker -----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Runtime/Job.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Error.h"
+
+using namespace autoprof::runtime;
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+static const char *const kDtypes[] = {"f32", "f64", "f16", "bf16",
+                                      "i8",  "i16", "i32", "i64",
+                                      "u8",  "u16", "u32", "u64"};
+
+//===----------------------------------------------------------------------===//
+// Serialization
+//===----------------------------------------------------------------------===//
+
+static Array toArray(const std::vector<std::string> &strings) {
+  Array array;
+  for (const std::string &string : strings)
+    array.push_back(string);
+  return array;
+}
+
+Value autoprof::runtime::toJSON(const JobParam &param) {
+  if (param.isScalar)
+    return Object{{"kind", "scalar"},
+                  {"dtype", param.dtype},
+                  {"value", param.value}};
+  Object object{{"kind", "buffer"},
+                {"dtype", param.dtype},
+                {"count", static_cast<int64_t>(param.count)},
+                {"role", param.role}};
+  if (param.indexBound > 0)
+    object["index_bound"] = param.indexBound;
+  return object;
+}
+
+Value autoprof::runtime::toJSON(const JobLaunch &launch) {
+  Array params;
+  for (const JobParam &param : launch.params)
+    params.push_back(toJSON(param));
+  return Object{
+      {"grid", Array{launch.grid[0], launch.grid[1], launch.grid[2]}},
+      {"block", Array{launch.block[0], launch.block[1], launch.block[2]}},
+      {"dynamic_shared_bytes", launch.dynamicSharedBytes},
+      {"params", std::move(params)}};
+}
+
+Value autoprof::runtime::toJSON(const JobKernel &kernel) {
+  return Object{{"code", kernel.code},
+                {"format", kernel.format},
+                {"entry", kernel.entry},
+                {"launch", toJSON(kernel.launch)}};
+}
+
+Value autoprof::runtime::toJSON(const EvaluationJob &job) {
+  Object object{{"device", job.device}, {"kernel", toJSON(job.kernel)}};
+  if (job.candidate) {
+    object["candidate"] = toJSON(*job.candidate);
+    Array seeds;
+    for (uint64_t seed : job.verifySeeds)
+      seeds.push_back(static_cast<int64_t>(seed));
+    object["verify"] =
+        Object{{"seeds", std::move(seeds)},
+               {"distributions", toArray(job.verifyDistributions)}};
+  }
+  if (job.time)
+    object["time"] = Object{{"warmup", job.warmup},
+                            {"min_repetitions", job.minRepetitions},
+                            {"max_repetitions", job.maxRepetitions},
+                            {"time_budget_s", job.timeBudgetSeconds},
+                            {"flush_l2", job.flushL2},
+                            {"seed", static_cast<int64_t>(job.seed)}};
+  if (!job.metrics.empty())
+    object["profile"] =
+        Object{{"metrics", toArray(job.metrics)}};
+  return object;
+}
+
+Value autoprof::runtime::toJSON(const MetricResult &metric) {
+  Object object{{"name", metric.name}, {"collected", metric.collected}};
+  if (metric.collected)
+    object["value"] = metric.value;
+  if (!metric.note.empty())
+    object["note"] = metric.note;
+  return object;
+}
+
+Value autoprof::runtime::toJSON(const EvaluationResult &result) {
+  Object object{{"status", result.status}};
+  if (!result.reason.empty())
+    object["reason"] = result.reason;
+  if (!result.gpuName.empty())
+    object["device"] = Object{{"name", result.gpuName},
+                              {"sm_count", result.smCount},
+                              {"l2_bytes", result.l2Bytes},
+                              {"driver_version", result.driverVersion}};
+  if (result.registersPerThread)
+    object["kernel_attributes"] =
+        Object{{"registers_per_thread", result.registersPerThread},
+               {"static_shared_bytes", result.staticSharedBytes},
+               {"local_bytes_per_thread", result.localBytesPerThread}};
+  if (result.verified)
+    object["verified"] = *result.verified;
+  if (result.medianUs)
+    object["timing"] = Object{{"samples", result.samples},
+                              {"median_us", *result.medianUs},
+                              {"min_us", result.minUs.value_or(0)},
+                              {"max_us", result.maxUs.value_or(0)},
+                              {"mad_us", result.madUs.value_or(0)},
+                              {"p10_us", result.p10Us.value_or(0)},
+                              {"p90_us", result.p90Us.value_or(0)},
+                              {"sm_clock_khz_before", result.smClockKhzBefore},
+                              {"sm_clock_khz_after", result.smClockKhzAfter}};
+  if (!result.metrics.empty() || result.replayPasses) {
+    Array metrics;
+    for (const MetricResult &metric : result.metrics)
+      metrics.push_back(toJSON(metric));
+    object["profile"] = Object{{"metrics", std::move(metrics)},
+                               {"replay_passes", result.replayPasses},
+                               {"seconds", result.profileSeconds}};
+  }
+  return object;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+/// Reads a [x, y, z] array of positive sizes.
+static bool readDim3(const Object &object, llvm::StringRef key,
+                     unsigned (&dims)[3], llvm::json::Path path) {
+  const Value *value = object.get(key);
+  if (!value)
+    return true;
+  const Array *array = value->getAsArray();
+  if (!array || array->size() != 3) {
+    path.field(key).report("expected an array of three sizes");
+    return false;
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<int64_t> size = (*array)[i].getAsInteger();
+    if (!size || *size < 1 || *size > UINT32_MAX) {
+      path.field(key).index(i).report("expected a positive size");
+      return false;
+    }
+    dims[i] = static_cast<unsigned>(*size);
+  }
+  return true;
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  std::string kind;
+  if (!mapper || !mapper.map("kind", kind) || !mapper.map("dtype", param.dtype))
+    return false;
+  if (!llvm::is_contained(kDtypes, param.dtype)) {
+    path.field("dtype").report("unknown element type");
+    return false;
+  }
+  if (kind == "scalar") {
+    param.isScalar = true;
+    return mapper.map("value", param.value);
+  }
+  if (kind != "buffer") {
+    path.field("kind").report("expected \"buffer\" or \"scalar\"");
+    return false;
+  }
+  int64_t count = 0;
+  if (!mapper.map("count", count) || !mapper.mapOptional("role", param.role) ||
+      !mapper.mapOptional("index_bound", param.indexBound))
+    return false;
+  if (count < 1) {
+    path.field("count").report("a buffer needs at least one element");
+    return false;
+  }
+  param.count = static_cast<uint64_t>(count);
+  if (!llvm::is_contained({"input", "output", "inout"}, param.role)) {
+    path.field("role").report("expected \"input\", \"output\" or \"inout\"");
+    return false;
+  }
+  return true;
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, JobLaunch &launch,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  const Object *object = value.getAsObject();
+  return mapper && readDim3(*object, "grid", launch.grid, path) &&
+         readDim3(*object, "block", launch.block, path) &&
+         mapper.mapOptional("dynamic_shared_bytes",
+                            launch.dynamicSharedBytes) &&
+         mapper.map("params", launch.params);
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, JobKernel &kernel,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper || !mapper.map("code", kernel.code) ||
+      !mapper.mapOptional("format", kernel.format) ||
+      !mapper.map("entry", kernel.entry) ||
+      !mapper.map("launch", kernel.launch))
+    return false;
+  if (!llvm::is_contained({"ptx", "cubin", "cuda"}, kernel.format)) {
+    path.field("format").report("expected \"ptx\", \"cubin\" or \"cuda\"");
+    return false;
+  }
+  if (kernel.entry.empty()) {
+    path.field("entry").report("the entry name must not be empty");
+    return false;
+  }
+  return true;
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper || !mapper.mapOptional("device", job.device) ||
+      !mapper.map("kernel", job.kernel) ||
+      !mapper.mapOptional("candidate", job.candidate))
+    return false;
+  const Object *object = value.getAsObject();
+  if (const Value *verify = object->get("verify")) {
+    llvm::json::ObjectMapper verifyMapper(*verify, path.field("verify"));
+    std::vector<int64_t> seeds;
+    if (!verifyMapper || !verifyMapper.mapOptional("seeds", seeds) ||
+        !verifyMapper.mapOptional("distributions", job.verifyDistributions))
+      return false;
+    if (!seeds.empty())
+      job.verifySeeds.assign(seeds.begin(), seeds.end());
+    for (const std::string &name : job.verifyDistributions)
+      if (!llvm::is_contained({"normal", "uniform", "large", "small_int"},
+                              name)) {
+        path.field("verify").field("distributions").report(
+            "expected \"normal\", \"uniform\", \"large\" or \"small_int\"");
+        return false;
+      }
+  }
+  job.time = false;
+  if (const Value *time = object->get("time")) {
+    llvm::json::ObjectMapper timeMapper(*time, path.field("time"));
+    int64_t seed = static_cast<int64_t>(job.seed);
+    if (!timeMapper || !timeMapper.mapOptional("warmup", job.warmup) ||
+        !timeMapper.mapOptional("min_repetitions", job.minRepetitions) ||
+        !timeMapper.mapOptional("max_repetitions", job.maxRepetitions) ||
+        !timeMapper.mapOptional("time_budget_s", job.timeBudgetSeconds) ||
+        !timeMapper.mapOptional("flush_l2", job.flushL2) ||
+        !timeMapper.mapOptional("seed", seed))
+      return false;
+    job.seed = static_cast<uint64_t>(seed);
+    job.time = true;
+    if (job.minRepetitions < 1 || job.maxRepetitions < job.minRepetitions) {
+      path.field("time").report(
+          "need 1 <= min_repetitions <= max_repetitions");
+      return false;
+    }
+  }
+  if (const Value *profile = object->get("profile")) {
+    llvm::json::ObjectMapper profileMapper(*profile, path.field("profile"));
+    if (!profileMapper || !profileMapper.map("metrics", job.metrics))
+      return false;
+  }
+  return true;
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, MetricResult &metric,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  return mapper && mapper.map("name", metric.name) &&
+         mapper.map("collected", metric.collected) &&
+         mapper.mapOptional("value", metric.value) &&
+         mapper.mapOptional("note", metric.note);
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper || !mapper.map("status", result.status) ||
+      !mapper.mapOptional("reason", result.reason) ||
+      !mapper.mapOptional("verified", result.verified))
+    return false;
+  if (!llvm::is_contained({"ok", "rejected", "error"}, result.status)) {
+    path.field("status").report("expected \"ok\", \"rejected\" or \"error\"");
+    return false;
+  }
+  const Object *object = value.getAsObject();
+  if (const Value *device = object->get("device")) {
+    llvm::json::ObjectMapper deviceMapper(*device, path.field("device"));
+    if (!deviceMapper || !deviceMapper.map("name", result.gpuName) ||
+        !deviceMapper.mapOptional("sm_count", result.smCount) ||
+        !deviceMapper.mapOptional("l2_bytes", result.l2Bytes) ||
+        !deviceMapper.mapOptional("driver_version", result.driverVersion))
+      return false;
+  }
+  if (const Value *attributes = object->get("kernel_attributes")) {
+    llvm::json::ObjectMapper attributeMapper(*attributes,
+                                             path.field("kernel_attributes"));
+    if (!attributeMapper ||
+        !attributeMapper.mapOptional("registers_per_thread",
+                                     result.registersPerThread) ||
+        !attributeMapper.mapOptional("static_shared_bytes",
+                                     result.staticSharedBytes) ||
+        !attributeMapper.mapOptional("local_bytes_per_thread",
+                                     result.localBytesPerThread))
+      return false;
+  }
+  if (const Value *timing = object->get("timing")) {
+    llvm::json::ObjectMapper timingMapper(*timing, path.field("timing"));
+    if (!timingMapper || !timingMapper.map("median_us", result.medianUs) ||
+        !timingMapper.mapOptional("samples", result.samples) ||
+        !timingMapper.mapOptional("min_us", result.minUs) ||
+        !timingMapper.mapOptional("max_us", result.maxUs) ||
+        !timingMapper.mapOptional("mad_us", result.madUs) ||
+        !timingMapper.mapOptional("p10_us", result.p10Us) ||
+        !timingMapper.mapOptional("p90_us", result.p90Us) ||
+        !timingMapper.mapOptional("sm_clock_khz_before",
+                                  result.smClockKhzBefore) ||
+        !timingMapper.mapOptional("sm_clock_khz_after",
+                                  result.smClockKhzAfter))
+      return false;
+  }
+  if (const Value *profile = object->get("profile")) {
+    llvm::json::ObjectMapper profileMapper(*profile, path.field("profile"));
+    if (!profileMapper || !profileMapper.map("metrics", result.metrics) ||
+        !profileMapper.mapOptional("replay_passes", result.replayPasses) ||
+        !profileMapper.mapOptional("seconds", result.profileSeconds))
+      return false;
+  }
+  return true;
+}
+
+template <typename T>
+llvm::Expected<T>
+autoprof::runtime::parseDocument(llvm::StringRef text, llvm::StringRef what) {
+  llvm::Expected<Value> value = llvm::json::parse(text);
+  if (!value)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s is not valid JSON: %s", what.str().c_str(),
+                                   llvm::toString(value.takeError()).c_str());
+  T document;
+  llvm::json::Path::Root root(what);
+  if (!fromJSON(*value, document, root)) {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    os << llvm::toString(root.getError());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  }
+  return document;
+}
+
+template llvm::Expected<EvaluationJob>
+autoprof::runtime::parseDocument<EvaluationJob>(llvm::StringRef,
+                                                llvm::StringRef);
+template llvm::Expected<EvaluationResult>
+autoprof::runtime::parseDocument<EvaluationResult>(llvm::StringRef,
+                                                   llvm::StringRef);

@@ -1,0 +1,182 @@
+//===- EvaluationJobs.cpp - Build GPU evaluation jobs from IR -------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Transforms/EvaluationJobs.h"
+
+#include "autoprof/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+/// The job's name for an element or scalar type, or "" when unsupported.
+static std::string getDtypeName(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isIndex())
+    return "i64";
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    unsigned width = integer.getWidth();
+    if (width != 8 && width != 16 && width != 32 && width != 64)
+      return "";
+    return (integer.isUnsigned() ? "u" : "i") + std::to_string(width);
+  }
+  return "";
+}
+
+namespace {
+/// How a kernel uses one of its buffers.
+struct BufferUse {
+  bool read = false;
+  bool written = false;
+};
+} // namespace
+
+/// Follows `buffer` through views and records whether the kernel reads or
+/// writes it; uses AutoProf does not understand count as both.
+static void collectUses(Value buffer, BufferUse &use) {
+  for (OpOperand &operand : buffer.getUses()) {
+    Operation *user = operand.getOwner();
+    if (isa<memref::LoadOp, affine::AffineLoadOp, vector::LoadOp,
+            vector::TransferReadOp, vector::MaskedLoadOp, vector::GatherOp>(
+            user)) {
+      use.read = true;
+    } else if (isa<memref::StoreOp, affine::AffineStoreOp, vector::StoreOp,
+                   vector::TransferWriteOp, vector::MaskedStoreOp,
+                   vector::ScatterOp>(user)) {
+      // Storing the buffer's own address elsewhere is not a write to it.
+      use.written = true;
+    } else if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(user)) {
+      use.read = use.written = true;
+    } else if (isa<memref::CastOp, memref::SubViewOp,
+                   memref::ReinterpretCastOp, memref::ViewOp,
+                   memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) {
+      for (Value result : user->getResults())
+        collectUses(result, use);
+    } else if (isa<memref::DimOp, memref::ExtractAlignedPointerAsIndexOp>(
+                   user)) {
+      // Metadata only.
+    } else {
+      use.read = use.written = true;
+    }
+  }
+}
+
+FailureOr<::autoprof::runtime::JobLaunch>
+mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
+                               gpu::LaunchFuncOp launch) {
+  ::autoprof::runtime::JobLaunch job;
+  auto constantSize = [&](Value value, StringRef what,
+                          unsigned &result) -> LogicalResult {
+    APInt constant;
+    if (!matchPattern(value, m_ConstantInt(&constant)) ||
+        constant.getSExtValue() < 0 || constant.getSExtValue() > UINT32_MAX)
+      return launch.emitError("the ")
+             << what << " of this launch is not a constant the GPU accepts";
+    result = static_cast<unsigned>(constant.getZExtValue());
+    return success();
+  };
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  if (failed(constantSize(grid.x, "grid size x", job.grid[0])) ||
+      failed(constantSize(grid.y, "grid size y", job.grid[1])) ||
+      failed(constantSize(grid.z, "grid size z", job.grid[2])) ||
+      failed(constantSize(block.x, "block size x", job.block[0])) ||
+      failed(constantSize(block.y, "block size y", job.block[1])) ||
+      failed(constantSize(block.z, "block size z", job.block[2])))
+    return failure();
+  if (Value shared = launch.getDynamicSharedMemorySize())
+    if (failed(constantSize(shared, "dynamic shared memory size",
+                            job.dynamicSharedBytes)))
+      return failure();
+
+  if (launch.getNumKernelOperands() != kernel.getNumArguments())
+    return launch.emitError("launch passes ")
+           << launch.getNumKernelOperands() << " arguments to @"
+           << kernel.getName() << ", which takes "
+           << kernel.getNumArguments();
+
+  llvm::DenseSet<Value> seenBuffers;
+  uint64_t smallestBuffer = UINT64_MAX;
+  for (auto [index, arg] : llvm::enumerate(kernel.getArguments())) {
+    Value operand = launch.getKernelOperand(index);
+    ::autoprof::runtime::JobParam param;
+    Type type = arg.getType();
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      param.dtype = getDtypeName(memref.getElementType());
+      if (param.dtype.empty() || !memref.hasStaticShape())
+        return launch.emitError("argument #")
+               << index << " of type " << type
+               << " cannot be reproduced by the runtime (static shapes of "
+                  "f32/f64/f16/bf16 or 8- to 64-bit integers only)";
+      // Separate buffers in the job would change what an aliasing launch
+      // computes.
+      if (!seenBuffers.insert(operand).second)
+        return launch.emitError("argument #")
+               << index
+               << " passes a buffer that an earlier argument already passes; "
+                  "aliasing launches cannot be evaluated";
+      param.count = memref.getNumElements();
+      smallestBuffer = std::min<uint64_t>(smallestBuffer, param.count);
+      BufferUse use;
+      collectUses(arg, use);
+      param.role = use.written ? (use.read ? "inout" : "output") : "input";
+    } else {
+      param.isScalar = true;
+      param.dtype = getDtypeName(type);
+      Attribute value;
+      if (param.dtype.empty() || !matchPattern(operand, m_Constant(&value)))
+        return launch.emitError("scalar argument #")
+               << index << " of type " << type
+               << " must be a host constant of a supported type";
+      if (auto integer = dyn_cast<IntegerAttr>(value))
+        param.value = static_cast<double>(integer.getValue().getSExtValue());
+      else if (auto real = dyn_cast<FloatAttr>(value))
+        param.value = real.getValueAsDouble();
+      else
+        return launch.emitError("scalar argument #")
+               << index << " is not an integer or float constant";
+    }
+    job.params.push_back(std::move(param));
+  }
+  for (::autoprof::runtime::JobParam &param : job.params)
+    if (!param.isScalar && param.role == "input" &&
+        param.dtype.front() != 'f' && param.dtype != "bf16")
+      param.indexBound = static_cast<int64_t>(smallestBuffer);
+  return job;
+}
+
+FailureOr<llvm::StringMap<std::string>>
+mlir::autoprof::lowerModulesToPTX(ModuleOp module, StringRef chip,
+                                  StringRef features) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  LowerToPTXPassOptions options;
+  options.chip = chip.str();
+  options.features = features.str();
+  pm.addPass(createLowerToPTXPass(options));
+  if (failed(pm.run(*copy)))
+    return failure();
+  llvm::StringMap<std::string> ptx;
+  for (auto binary : copy->getOps<gpu::BinaryOp>())
+    for (Attribute attr : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        if (object.getFormat() == gpu::CompilationTarget::Assembly)
+          ptx[binary.getSymName()] = object.getObject().getValue().str();
+  return ptx;
+}

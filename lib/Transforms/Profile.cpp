@@ -1,0 +1,158 @@
+//===- Profile.cpp - Time and profile kernels on the GPU ------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/Passes.h"
+#include "autoprof/Transforms/ProfileSelection.h"
+
+namespace mlir::autoprof {
+#define GEN_PASS_DEF_PROFILEPASS
+#include "autoprof/Transforms/Passes.h.inc"
+} // namespace mlir::autoprof
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+namespace {
+struct ProfilePass
+    : public mlir::autoprof::impl::ProfilePassBase<ProfilePass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+  /// Lowering a copy of the module loads the dialects of the PTX pipeline.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    createLowerToPTXPass()->getDependentDialects(registry);
+  }
+
+private:
+  /// The measurement of one kernel as an attribute.
+  DictionaryAttr buildMeasurement(const ::autoprof::runtime::EvaluationResult &result);
+};
+} // namespace
+
+DictionaryAttr
+ProfilePass::buildMeasurement(const ::autoprof::runtime::EvaluationResult &result) {
+  Builder builder(&getContext());
+  SmallVector<NamedAttribute> collected;
+  SmallVector<Attribute> missing;
+  for (const ::autoprof::runtime::MetricResult &metric : result.metrics) {
+    if (metric.collected)
+      collected.push_back(builder.getNamedAttr(
+          metric.name, builder.getF64FloatAttr(metric.value)));
+    else
+      missing.push_back(builder.getStringAttr(
+          metric.name + (metric.note.empty() ? "" : ": " + metric.note)));
+  }
+  auto f64 = [&](std::optional<double> value) {
+    return builder.getF64FloatAttr(value.value_or(0));
+  };
+  SmallVector<NamedAttribute> entries = {
+      builder.getNamedAttr("gpu", builder.getStringAttr(result.gpuName)),
+      builder.getNamedAttr("median_us", f64(result.medianUs)),
+      builder.getNamedAttr("min_us", f64(result.minUs)),
+      builder.getNamedAttr("max_us", f64(result.maxUs)),
+      builder.getNamedAttr("mad_us", f64(result.madUs)),
+      builder.getNamedAttr("p10_us", f64(result.p10Us)),
+      builder.getNamedAttr("p90_us", f64(result.p90Us)),
+      builder.getNamedAttr("samples", builder.getI64IntegerAttr(result.samples)),
+      builder.getNamedAttr("sm_clock_khz",
+                           builder.getDenseI64ArrayAttr(
+                               {result.smClockKhzBefore,
+                                result.smClockKhzAfter})),
+      builder.getNamedAttr("registers_per_thread",
+                           builder.getI64IntegerAttr(result.registersPerThread)),
+      builder.getNamedAttr("metrics", builder.getDictionaryAttr(collected)),
+      builder.getNamedAttr("missing", builder.getArrayAttr(missing)),
+      builder.getNamedAttr("replay_passes",
+                           builder.getI64IntegerAttr(result.replayPasses)),
+      builder.getNamedAttr("profile_seconds",
+                           builder.getF64FloatAttr(result.profileSeconds)),
+  };
+  return builder.getDictionaryAttr(entries);
+}
+
+void ProfilePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
+      findKernelLaunches(module);
+  if (launches.empty()) {
+    module.emitWarning("no launched kernel to profile");
+    return;
+  }
+
+  // Kernels without a selected profile use the tree.
+  std::optional<LoadedTree> tree;
+  if (metrics.empty()) {
+    FailureOr<LoadedTree> loaded = loadProfilingTree(
+        &getContext(), treeFile, treeName, module.getLoc());
+    if (failed(loaded))
+      return signalPassFailure();
+    tree = std::move(*loaded);
+  }
+
+  FailureOr<llvm::StringMap<std::string>> ptx =
+      lowerModulesToPTX(module, chip, features);
+  if (failed(ptx))
+    return signalPassFailure();
+
+  ::autoprof::runtime::WorkerOptions workerOptions;
+  workerOptions.workerPath = workerPath;
+  workerOptions.deadlineSeconds = deadline;
+  bool anyFailed = false;
+
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    gpu::LaunchFuncOp launch = launches.lookup(kernel);
+    if (!kernel.isKernel() || !launch)
+      return;
+    auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+    auto code = ptx->find(gpuModule.getName());
+    FailureOr<::autoprof::runtime::JobLaunch> jobLaunch = buildJobLaunch(kernel, launch);
+    if (code == ptx->end() || failed(jobLaunch)) {
+      anyFailed = true;
+      return;
+    }
+
+    ::autoprof::runtime::EvaluationJob job;
+    job.device = device;
+    job.kernel = {code->second, "ptx", kernel.getName().str(), *jobLaunch};
+    job.timeBudgetSeconds = timeBudget;
+    if (!metrics.empty()) {
+      job.metrics.assign(metrics.begin(), metrics.end());
+    } else {
+      FailureOr<DictionaryAttr> profile =
+          getOrSelectProfile(kernel, launch, tree->tree);
+      if (failed(profile)) {
+        anyFailed = true;
+        return;
+      }
+      for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
+        job.metrics.push_back(cast<StringAttr>(name).getValue().str());
+    }
+
+    llvm::Expected<::autoprof::runtime::EvaluationResult> result =
+        ::autoprof::runtime::runWorker(job, workerOptions);
+    if (!result) {
+      emitError(kernel.getLoc(), "cannot profile @")
+          << kernel.getName() << ": " << llvm::toString(result.takeError());
+      anyFailed = true;
+      return;
+    }
+    if (result->status != "ok") {
+      emitError(kernel.getLoc(), "profiling @")
+          << kernel.getName() << " failed (" << result->status
+          << "): " << result->reason;
+      anyFailed = true;
+      return;
+    }
+    kernel->setAttr("autoprof.measurement", buildMeasurement(*result));
+  });
+  if (anyFailed)
+    signalPassFailure();
+}

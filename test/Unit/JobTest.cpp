@@ -1,0 +1,146 @@
+//===- JobTest.cpp - Evaluation job documents -----------------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Runtime/Job.h"
+
+#include "gtest/gtest.h"
+
+using namespace autoprof::runtime;
+
+namespace {
+
+EvaluationJob makeJob() {
+  EvaluationJob job;
+  job.device = 1;
+  job.kernel.code = ".version 8.0\n.target sm_90\n";
+  job.kernel.entry = "saxpy";
+  job.kernel.launch.grid[0] = 4096;
+  job.kernel.launch.block[0] = 256;
+  job.kernel.launch.dynamicSharedBytes = 1024;
+  JobParam x;
+  x.dtype = "f32";
+  x.count = 1 << 20;
+  x.role = "input";
+  JobParam rows;
+  rows.dtype = "i32";
+  rows.count = 64;
+  rows.indexBound = 64;
+  JobParam y;
+  y.dtype = "bf16";
+  y.count = 1 << 20;
+  y.role = "inout";
+  JobParam a;
+  a.isScalar = true;
+  a.dtype = "f32";
+  a.value = 2.5;
+  job.kernel.launch.params = {x, rows, y, a};
+  job.candidate = job.kernel;
+  job.candidate->format = "cuda";
+  job.candidate->launch.block[0] = 128;
+  job.verifySeeds = {7, 8, 9};
+  job.verifyDistributions = {"large"};
+  job.minRepetitions = 5;
+  job.metrics = {"dram__bytes_read.sum", "launch__registers_per_thread"};
+  return job;
+}
+
+TEST(Job, RoundTripsThroughJSON) {
+  EvaluationJob job = makeJob();
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->device, 1);
+  EXPECT_EQ(parsed->kernel.code, job.kernel.code);
+  EXPECT_EQ(parsed->kernel.launch.grid[0], 4096u);
+  EXPECT_EQ(parsed->kernel.launch.dynamicSharedBytes, 1024u);
+  ASSERT_EQ(parsed->kernel.launch.params.size(), 4u);
+  EXPECT_EQ(parsed->kernel.launch.params[1].indexBound, 64);
+  EXPECT_EQ(parsed->kernel.launch.params[2].role, "inout");
+  EXPECT_TRUE(parsed->kernel.launch.params[3].isScalar);
+  EXPECT_EQ(parsed->kernel.launch.params[3].value, 2.5);
+  ASSERT_TRUE(parsed->candidate.has_value());
+  EXPECT_EQ(parsed->candidate->format, "cuda");
+  EXPECT_EQ(parsed->candidate->launch.block[0], 128u);
+  EXPECT_EQ(parsed->verifySeeds, (std::vector<uint64_t>{7, 8, 9}));
+  EXPECT_EQ(parsed->verifyDistributions, std::vector<std::string>{"large"});
+  EXPECT_TRUE(parsed->time);
+  EXPECT_EQ(parsed->minRepetitions, 5);
+  EXPECT_EQ(parsed->metrics, job.metrics);
+}
+
+TEST(Job, SectionsThatAreAbsentAreSkipped) {
+  llvm::Expected<EvaluationJob> parsed = parseDocument<EvaluationJob>(
+      R"({"kernel": {"code": "c", "entry": "k",
+          "launch": {"grid": [1, 1, 1], "block": [32, 1, 1], "params": []}}})",
+      "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_FALSE(parsed->time);
+  EXPECT_TRUE(parsed->metrics.empty());
+  EXPECT_FALSE(parsed->candidate.has_value());
+}
+
+/// Parses `text` and returns the error message ("" if it parsed).
+std::string errorOf(llvm::StringRef text) {
+  llvm::Expected<EvaluationJob> parsed = parseDocument<EvaluationJob>(text, "job");
+  if (parsed)
+    return "";
+  return llvm::toString(parsed.takeError());
+}
+
+TEST(Job, ErrorsNameWhereTheyAre) {
+  EXPECT_NE(errorOf("{").find("job is not valid JSON"), std::string::npos);
+  EXPECT_EQ(errorOf(R"({"kernel": {"entry": "k"}})"),
+            "missing value at job.kernel.code");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"grid": [1, 1], "block": [1, 1, 1], "params": []}}})"),
+            "expected an array of three sizes at job.kernel.launch.grid");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"grid": [1, 1, 1], "block": [0, 1, 1], "params": []}}})"),
+            "expected a positive size at job.kernel.launch.block[0]");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"params": [{"kind": "buffer", "dtype": "f128", "count": 4}]}}})"),
+            "unknown element type at job.kernel.launch.params[0].dtype");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"params": [{"kind": "buffer", "dtype": "f32", "count": 4,
+                   "role": "scratch"}]}}})"),
+            "expected \"input\", \"output\" or \"inout\" at "
+            "job.kernel.launch.params[0].role");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "format": "sass",
+      "launch": {"params": []}}})"),
+            "expected \"ptx\", \"cubin\" or \"cuda\" at job.kernel.format");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "time": {"min_repetitions": 0}})"),
+            "need 1 <= min_repetitions <= max_repetitions at job.time");
+}
+
+TEST(Result, MissingMetricsStayMissing) {
+  EvaluationResult result;
+  result.status = "ok";
+  result.gpuName = "NVIDIA H200";
+  result.medianUs = 12.5;
+  result.samples = 10;
+  result.metrics = {{"dram__bytes_read.sum", true, 4096, ""},
+                    {"sm__bogus.sum", false, 0, "unknown metric"}};
+  result.replayPasses = 3;
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(result));
+  // A missing metric has no value at all, so nobody can read it as 0.
+  EXPECT_EQ(text.find("\"value\":0"), std::string::npos);
+  llvm::Expected<EvaluationResult> parsed =
+      parseDocument<EvaluationResult>(text, "result");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->medianUs, std::optional<double>(12.5));
+  ASSERT_EQ(parsed->metrics.size(), 2u);
+  EXPECT_TRUE(parsed->metrics[0].collected);
+  EXPECT_EQ(parsed->metrics[0].value, 4096);
+  EXPECT_FALSE(parsed->metrics[1].collected);
+  EXPECT_EQ(parsed->metrics[1].note, "unknown metric");
+  EXPECT_EQ(parsed->replayPasses, 3);
+}
+
+} // namespace

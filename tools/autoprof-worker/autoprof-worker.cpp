@@ -1,0 +1,353 @@
+//===- autoprof-worker.cpp - Run one GPU evaluation job -------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs one evaluation job (JSON, see autoprof/Runtime/Job.h) on the GPU:
+// load the kernel, check its launch, verify a candidate against the
+// reference, time it and profile it, and write the JSON result. It runs
+// untrusted kernels, so the compiler starts it as a disposable child process
+// with a deadline: a kernel that faults ends the job as "rejected" with the
+// driver's reason, a hang is killed by the caller.
+//
+// Exit status: 0 when a result was written (whatever its status), 1 when even
+// the result could not be written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Runtime/Job.h"
+#include "autoprof/Runtime/Runtime.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <unistd.h>
+
+using namespace autoprof::runtime;
+
+static llvm::cl::opt<std::string>
+    jobPath("job", llvm::cl::desc("Evaluation job (JSON); '-' for stdin"),
+            llvm::cl::value_desc("file"), llvm::cl::init("-"));
+static llvm::cl::opt<unsigned> watchdogSeconds(
+    "watchdog",
+    llvm::cl::desc("Give up on the job after this many seconds (a hanging "
+                   "kernel): write a rejected result and exit (0: never)"),
+    llvm::cl::value_desc("seconds"), llvm::cl::init(0));
+static llvm::cl::opt<std::string>
+    resultPath("result", llvm::cl::desc("Where to write the result; '-' for "
+                                        "stdout"),
+               llvm::cl::value_desc("file"), llvm::cl::init("-"));
+
+namespace {
+
+/// Owns the C ABI objects of one job and releases them on every path.
+struct Job {
+  autoprof_session *session = nullptr;
+  std::vector<autoprof_kernel *> kernels;
+  ~Job() {
+    for (autoprof_kernel *kernel : kernels)
+      autoprof_kernel_unload(kernel);
+    if (session)
+      autoprof_session_destroy(session);
+  }
+};
+
+/// A launch spec and the parameter storage it points to.
+struct LaunchSpec {
+  std::vector<autoprof_param> params;
+  autoprof_launch_spec spec = {};
+};
+
+} // namespace
+
+static autoprof_dtype toDtype(llvm::StringRef name) {
+  return llvm::StringSwitch<autoprof_dtype>(name)
+      .Case("f64", AUTOPROF_F64)
+      .Case("f16", AUTOPROF_F16)
+      .Case("bf16", AUTOPROF_BF16)
+      .Case("i8", AUTOPROF_I8)
+      .Case("i16", AUTOPROF_I16)
+      .Case("i32", AUTOPROF_I32)
+      .Case("i64", AUTOPROF_I64)
+      .Case("u8", AUTOPROF_U8)
+      .Case("u16", AUTOPROF_U16)
+      .Case("u32", AUTOPROF_U32)
+      .Case("u64", AUTOPROF_U64)
+      .Default(AUTOPROF_F32);
+}
+
+static autoprof_distribution toDistribution(llvm::StringRef name) {
+  return llvm::StringSwitch<autoprof_distribution>(name)
+      .Case("uniform", AUTOPROF_DIST_UNIFORM)
+      .Case("large", AUTOPROF_DIST_LARGE)
+      .Case("small_int", AUTOPROF_DIST_SMALL_INT)
+      .Default(AUTOPROF_DIST_NORMAL);
+}
+
+static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
+  auto result = std::make_unique<LaunchSpec>();
+  for (const JobParam &param : launch.params) {
+    autoprof_param p = {};
+    p.is_scalar = param.isScalar;
+    p.dtype = toDtype(param.dtype);
+    p.count = param.count;
+    p.role = param.role == "output"  ? AUTOPROF_ROLE_OUTPUT
+             : param.role == "inout" ? AUTOPROF_ROLE_INOUT
+                                     : AUTOPROF_ROLE_INPUT;
+    p.index_bound = param.indexBound;
+    p.f = param.value;
+    p.i = static_cast<int64_t>(param.value);
+    result->params.push_back(p);
+  }
+  for (unsigned d = 0; d < 3; ++d) {
+    result->spec.grid[d] = launch.grid[d];
+    result->spec.block[d] = launch.block[d];
+  }
+  result->spec.dynamic_shared_bytes = launch.dynamicSharedBytes;
+  result->spec.params = result->params.data();
+  result->spec.num_params = result->params.size();
+  return result;
+}
+
+static autoprof_code_format toFormat(llvm::StringRef format) {
+  return format == "cubin"  ? AUTOPROF_CODE_CUBIN
+         : format == "cuda" ? AUTOPROF_CODE_CUDA
+                            : AUTOPROF_CODE_PTX;
+}
+
+/// Runs the job; fills `result` and returns when done or at the first
+/// failure (whose status and reason are in `result`).
+static void runJob(const EvaluationJob &job, EvaluationResult &result) {
+  Job owned;
+  auto fail = [&](const char *status, const llvm::Twine &reason) {
+    result.status = status;
+    result.reason = reason.str();
+  };
+
+  if (autoprof_session_create(job.device, &owned.session) != AUTOPROF_OK)
+    return fail("error", llvm::Twine("no usable GPU: ") +
+                             autoprof_last_error(nullptr));
+  autoprof_session *session = owned.session;
+  autoprof_device_facts facts;
+  if (autoprof_device_facts_get(session, &facts) == AUTOPROF_OK) {
+    result.gpuName = facts.name;
+    result.smCount = facts.sm_count;
+    result.l2Bytes = facts.l2_bytes;
+    result.driverVersion = facts.driver_version;
+  }
+
+  // Loads a kernel; a kernel that does not compile or load is the job's
+  // fault when it is a candidate and an error otherwise.
+  auto load = [&](const JobKernel &kernel, const char *what,
+                  const char *status) -> autoprof_kernel * {
+    autoprof_kernel *loaded = nullptr;
+    autoprof_status s = autoprof_kernel_load(
+        session, toFormat(kernel.format), kernel.code.data(),
+        kernel.code.size(), kernel.entry.c_str(), &loaded);
+    if (s != AUTOPROF_OK) {
+      fail(status, llvm::Twine("the ") + what + " does not " +
+                       (s == AUTOPROF_ERROR_COMPILE ? "compile" : "load") +
+                       ": " + autoprof_last_error(session));
+      return nullptr;
+    }
+    owned.kernels.push_back(loaded);
+    return loaded;
+  };
+
+  autoprof_kernel *reference = load(job.kernel, "kernel", "error");
+  if (!reference)
+    return;
+  std::unique_ptr<LaunchSpec> referenceSpec = toLaunchSpec(job.kernel.launch);
+  if (autoprof_launch_spec_check(session, reference, &referenceSpec->spec) !=
+      AUTOPROF_OK)
+    return fail("error", llvm::Twine("the launch does not fit: ") +
+                             autoprof_last_error(session));
+
+  autoprof_kernel *measured = reference;
+  std::unique_ptr<LaunchSpec> measuredSpec = std::move(referenceSpec);
+  if (job.candidate) {
+    autoprof_kernel *candidate = load(*job.candidate, "candidate", "rejected");
+    if (!candidate)
+      return;
+    std::unique_ptr<LaunchSpec> candidateSpec =
+        toLaunchSpec(job.candidate->launch);
+    if (autoprof_launch_spec_check(session, candidate, &candidateSpec->spec) !=
+        AUTOPROF_OK)
+      return fail("rejected", llvm::Twine("the candidate's launch does not "
+                                          "fit: ") +
+                                  autoprof_last_error(session));
+    std::vector<autoprof_distribution> distributions;
+    for (const std::string &name : job.verifyDistributions)
+      distributions.push_back(toDistribution(name));
+    autoprof_verify_options options = {};
+    options.seeds = job.verifySeeds.data();
+    options.num_seeds = job.verifySeeds.size();
+    options.distributions = distributions.data();
+    options.num_distributions = distributions.size();
+    autoprof_verify_result verdict = {};
+    autoprof_status s =
+        autoprof_verify(session, reference, &measuredSpec->spec, candidate,
+                        &candidateSpec->spec, &options, &verdict);
+    if (s != AUTOPROF_OK)
+      return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
+                  llvm::Twine("verification failed to run: ") +
+                      autoprof_last_error(session));
+    result.verified = verdict.passed != 0;
+    if (!verdict.passed)
+      return fail("rejected", verdict.reason);
+    measured = candidate;
+    measuredSpec = std::move(candidateSpec);
+  }
+
+  autoprof_kernel_attributes attributes;
+  if (autoprof_kernel_attributes_get(measured, &attributes) == AUTOPROF_OK) {
+    result.registersPerThread = attributes.registers_per_thread;
+    result.staticSharedBytes = attributes.static_shared_bytes;
+    result.localBytesPerThread = attributes.local_bytes_per_thread;
+  }
+
+  if (job.time) {
+    autoprof_timing_options options = {};
+    options.warmup = job.warmup;
+    options.min_repetitions = job.minRepetitions;
+    options.max_repetitions = job.maxRepetitions;
+    options.time_budget_s = job.timeBudgetSeconds;
+    options.flush_l2 = job.flushL2;
+    options.seed = job.seed;
+    options.distribution = AUTOPROF_DIST_NORMAL;
+    autoprof_timing timing = {};
+    autoprof_status s = autoprof_time(session, measured, &measuredSpec->spec,
+                                      &options, &timing);
+    if (s != AUTOPROF_OK)
+      return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
+                  llvm::Twine("timing failed: ") +
+                      autoprof_last_error(session));
+    result.samples = timing.samples;
+    result.medianUs = timing.median_us;
+    result.minUs = timing.min_us;
+    result.maxUs = timing.max_us;
+    result.madUs = timing.mad_us;
+    result.p10Us = timing.p10_us;
+    result.p90Us = timing.p90_us;
+    result.smClockKhzBefore = timing.sm_clock_khz_before;
+    result.smClockKhzAfter = timing.sm_clock_khz_after;
+  }
+
+  if (!job.metrics.empty()) {
+    std::vector<const char *> names;
+    for (const std::string &name : job.metrics)
+      names.push_back(name.c_str());
+    autoprof_profile *profile = nullptr;
+    autoprof_status s = autoprof_profile_collect(
+        session, measured, &measuredSpec->spec, names.data(), names.size(),
+        job.seed, &profile);
+    if (s != AUTOPROF_OK)
+      return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
+                  llvm::Twine("profiling failed: ") +
+                      autoprof_last_error(session));
+    for (size_t i = 0; i < profile->num_metrics; ++i) {
+      const autoprof_metric_value &metric = profile->metrics[i];
+      result.metrics.push_back({metric.name, metric.collected != 0,
+                                metric.value, metric.note ? metric.note : ""});
+    }
+    result.replayPasses = profile->replay_passes;
+    result.profileSeconds = profile->seconds;
+    autoprof_profile_free(profile);
+  }
+  result.status = "ok";
+}
+
+/// Guards the single write of the result: the job's or the watchdog's.
+static std::mutex resultMutex;
+static bool resultWritten = false;
+
+static bool writeResultOnce(const EvaluationResult &result);
+
+/// Waits for the job; if it is not done in time (a kernel that never ends
+/// blocks the driver call that waits for it), writes a rejected result and
+/// ends the process, which releases the GPU context.
+static void watchdog(unsigned seconds, std::condition_variable &done,
+                     std::mutex &doneMutex, bool &finished) {
+  std::unique_lock<std::mutex> lock(doneMutex);
+  if (done.wait_for(lock, std::chrono::seconds(seconds),
+                    [&] { return finished; }))
+    return;
+  EvaluationResult result;
+  result.status = "rejected";
+  result.reason = "the job did not finish within the watchdog's " +
+                  std::to_string(seconds) +
+                  " s (a kernel that does not terminate?)";
+  if (writeResultOnce(result))
+    _exit(0);
+}
+
+static bool writeResult(const EvaluationResult &result) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(resultPath, ec);
+  if (ec) {
+    llvm::errs() << "autoprof-worker: cannot write " << resultPath << ": "
+                 << ec.message() << "\n";
+    return false;
+  }
+  os << llvm::formatv("{0:2}", llvm::json::Value(toJSON(result))) << "\n";
+  return true;
+}
+
+static bool writeResultOnce(const EvaluationResult &result) {
+  std::lock_guard<std::mutex> lock(resultMutex);
+  if (resultWritten)
+    return false;
+  resultWritten = true;
+  return writeResult(result);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "AutoProf worker: runs one GPU evaluation job\n");
+
+  EvaluationResult result;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFileOrSTDIN(jobPath);
+  if (!text) {
+    result.reason = "cannot read the job " + jobPath + ": " +
+                    text.getError().message();
+    return writeResultOnce(result) ? 0 : 1;
+  }
+  llvm::Expected<EvaluationJob> job =
+      parseDocument<EvaluationJob>((*text)->getBuffer(), "job");
+  if (!job) {
+    result.reason = "bad job: " + llvm::toString(job.takeError());
+    return writeResultOnce(result) ? 0 : 1;
+  }
+
+  std::condition_variable done;
+  std::mutex doneMutex;
+  bool finished = false;
+  std::thread guard;
+  if (watchdogSeconds > 0)
+    guard = std::thread(watchdog, static_cast<unsigned>(watchdogSeconds),
+                        std::ref(done), std::ref(doneMutex),
+                        std::ref(finished));
+  runJob(*job, result);
+  {
+    std::lock_guard<std::mutex> lock(doneMutex);
+    finished = true;
+  }
+  done.notify_all();
+  if (guard.joinable())
+    guard.join();
+  return writeResultOnce(result) ? 0 : 1;
+}
