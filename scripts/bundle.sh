@@ -3,12 +3,17 @@
 # no LLVM installation: bin/ with the tools, lib/ with libLLVM.so.22.1 and the
 # few shared libraries an Ubuntu 24.04 host may lack; binaries find them
 # through the rpath $ORIGIN/../lib. Output: bundle/autoprof-bundle.tar.xz
-# (or .tar.gz with AUTOPROF_BUNDLE_COMPRESS=gzip).
+# (or .tar.gz with AUTOPROF_BUNDLE_COMPRESS=gzip). With --with-test-tools the
+# bundle also carries lit, FileCheck, not and count, so that the lit suite
+# (GPU tests included) can run on the GPU host: scripts/gpu-host-tests.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${AUTOPROF_BUILD_DIR:-build}
 out=bundle
 root=$out/autoprof
+
+with_test_tools=0
+[ "${1:-}" = "--with-test-tools" ] && with_test_tools=1
 
 scripts/build.sh >/dev/null
 rm -rf "$root"
@@ -23,6 +28,15 @@ for lib in libLLVM.so.22.1 libz3.so.4; do
   [ -n "$path" ] || { echo "bundle: $lib not found in ldd $tool" >&2; exit 1; }
   cp -L "$path" "$root/lib/$lib"
 done
+
+if [ "$with_test_tools" = 1 ]; then
+  for helper in FileCheck not count split-file; do
+    cp -L "/usr/lib/llvm-22/bin/$helper" "$root/bin/"
+  done
+  mkdir -p "$root/share"
+  cp -rL /usr/lib/llvm-22/utils/lit "$root/share/lit"
+  find "$root/share/lit" -name __pycache__ -prune -exec rm -rf {} +
+fi
 
 rpath=$(readelf -d "$tool" | sed -n 's/.*R\(UN\)\?PATH.*\[\(.*\)\]/\2/p')
 case "$rpath" in

@@ -15,7 +15,7 @@ status=${PIPESTATUS[0]}
 
 # lit's summary lines look like "  Passed: 54 (100.00%)".
 count() {
-  sed -n "s/^ *$1: *\([0-9][0-9]*\) (.*/\1/p" "$log" | head -n 1 | grep . || echo 0
+  sed -n "s/^ *$1 *: *\([0-9][0-9]*\) (.*/\1/p" "$log" | head -n 1 | grep . || echo 0
 }
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") +

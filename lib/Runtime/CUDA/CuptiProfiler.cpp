@@ -210,6 +210,13 @@ struct CuptiProcessState {
   bool profilerInitialized = false;
   /// Verdicts by "<chip>/<metric name>".
   std::unordered_map<std::string, MetricVerdict> verdicts;
+  /// Chip name and counter availability image by device ordinal; both are
+  /// fixed for a device, and the availability query costs ~70 ms.
+  struct DeviceInfo {
+    std::string chip;
+    std::vector<uint8_t> availability;
+  };
+  std::unordered_map<int, DeviceInfo> devices;
 };
 
 CuptiProcessState &processState() {
@@ -526,6 +533,10 @@ private:
 
   // Kernel attributes.
   int numRegs = 0;
+  /// Registers per thread as allocated: NUM_REGS rounded up to the
+  /// allocation granularity (256 registers per warp), as Nsight Compute
+  /// reports launch__registers_per_thread.
+  int allocatedRegsPerThread = 0;
   int staticShared = 0;
   int maxDynamicShared = 0;
   int carveoutPreference = -1;
@@ -668,6 +679,16 @@ bool LaunchFacts::compute() {
   cudaOccDeviceState state;
   state.carveoutConfig = carveoutPreference;
 
+  int regGranularity = 0;
+  if (cudaOccRegAllocationGranularity(&regGranularity, &properties) ==
+          CUDA_OCC_SUCCESS &&
+      regGranularity > 0 && warpSize > 0)
+    allocatedRegsPerThread =
+        (numRegs * warpSize + regGranularity - 1) / regGranularity *
+        regGranularity / warpSize;
+  else
+    allocatedRegsPerThread = numRegs;
+
   if (blockThreads == 0 || blockThreads > uint64_t(INT_MAX)) {
     occupancyError = "the block is empty or too large";
     return true;
@@ -688,18 +709,17 @@ bool LaunchFacts::compute() {
   occupancyValid = true;
 
   // The shared memory carveout of the launch. With a preferred carveout the
-  // calculator already used it. Without one the driver configures, per
-  // launch, the smallest supported carveout that does not lower occupancy
-  // below what the other resources allow; Nsight Compute reports that
-  // configuration and the shared-memory block limit it implies.
+  // calculator already used it. Without one the driver picks the carveout
+  // per launch (its rule is not public); what was seen with Nsight Compute
+  // on sm_90 is the smallest supported carveout that holds the hardware
+  // block limit's worth of blocks (32 x 1 KiB -> 32 KiB for a kernel without
+  // shared memory; the maximum once that does not fit). Nsight Compute
+  // reports that configuration and the block limit it implies.
   size_t perBlock = occupancy.allocatedSharedMemPerBlock;
   sharedMemLimit = occupancy.blockLimitSharedMem;
   if (carveoutPreference < 0 && perBlock > 0 &&
       occupancy.blockLimitSharedMem > 0) {
-    int otherLimit =
-        std::min({occupancy.blockLimitRegs, occupancy.blockLimitWarps,
-                  occupancy.blockLimitBlocks, occupancy.blockLimitBarriers});
-    size_t needed = perBlock * size_t(std::max(otherLimit, 1));
+    size_t needed = perBlock * size_t(std::max(occupancy.blockLimitBlocks, 1));
     size_t carveout = std::min(needed, size_t(sharedPerSm));
     if (cudaOccAlignUpShmemSizeVoltaPlus(&carveout, &properties) !=
         CUDA_OCC_SUCCESS)
@@ -739,7 +759,7 @@ void LaunchFacts::evaluateLaunch(MetricSlot &slot, const std::string &what) {
   if (what == "thread_count")
     return slot.set(double(gridBlocks) * double(blockThreads));
   if (what == "registers_per_thread")
-    return slot.set(numRegs);
+    return slot.set(allocatedRegsPerThread);
   if (what == "shared_mem_per_block_static")
     return slot.set(staticShared);
   if (what == "shared_mem_per_block_dynamic")
@@ -791,8 +811,10 @@ void LaunchFacts::evaluateLaunch(MetricSlot &slot, const std::string &what) {
   if (what == "occupancy_limit_blocks")
     return slot.set(occupancy.blockLimitBlocks);
   if (what == "occupancy_limit_barriers")
+    // Nsight Compute reports this limit capped by the hardware block limit.
     return slot.setWithNote(
-        limit(occupancy.blockLimitBarriers),
+        std::min(occupancy.blockLimitBlocks,
+                 limit(occupancy.blockLimitBarriers)),
         "assumes the kernel uses one block barrier: the driver does not "
         "report how many named barriers a kernel uses");
   return slot.miss("unknown launch metric: AutoProf computes launch__* "
@@ -845,6 +867,7 @@ private:
                     describeCupti(*api, result).c_str());
   }
   autoprof_status initializeProfiler();
+  autoprof_status queryDevice();
   autoprof_status validate(const std::vector<std::string> &names,
                            std::vector<MetricSlot> &outcomes);
   std::string rejectionNote(HostObject &host, const std::string &name,
@@ -1141,22 +1164,15 @@ autoprof_status CuptiCollection::collect(
   return AUTOPROF_OK;
 }
 
-autoprof_status CuptiCollection::run(const std::vector<std::string> &names,
-                                     std::vector<MetricSlot> &outcomes,
-                                     int &passes) {
-  passes = 0;
-  outcomes.assign(names.size(), MetricSlot());
-  for (size_t i = 0; i < names.size(); ++i)
-    outcomes[i].name = names[i];
-
-  const CuptiLoadState &load = loadCupti();
-  if (!load.ok)
-    return setError(session, AUTOPROF_ERROR_PROFILER, "%s",
-                    load.error.c_str());
-  api = &load.api;
-  if (autoprof_status status = initializeProfiler())
-    return status;
-
+autoprof_status CuptiCollection::queryDevice() {
+  CuptiProcessState &state = processState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  auto it = state.devices.find(session->ordinal);
+  if (it != state.devices.end()) {
+    chip = it->second.chip;
+    availability = it->second.availability;
+    return AUTOPROF_OK;
+  }
   auto chipParams = makeParams<CUpti_Device_GetChipName_Params>(
       CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   chipParams.deviceIndex = size_t(session->ordinal);
@@ -1181,6 +1197,30 @@ autoprof_status CuptiCollection::run(const std::vector<std::string> &names,
   result = api->cuptiProfilerGetCounterAvailability(&availabilityParams);
   if (result != CUPTI_SUCCESS)
     return fail("cuptiProfilerGetCounterAvailability", result);
+  CuptiProcessState::DeviceInfo &info = state.devices[session->ordinal];
+  info.chip = chip;
+  info.availability = availability;
+  return AUTOPROF_OK;
+}
+
+autoprof_status CuptiCollection::run(const std::vector<std::string> &names,
+                                     std::vector<MetricSlot> &outcomes,
+                                     int &passes) {
+  passes = 0;
+  outcomes.assign(names.size(), MetricSlot());
+  for (size_t i = 0; i < names.size(); ++i)
+    outcomes[i].name = names[i];
+
+  const CuptiLoadState &load = loadCupti();
+  if (!load.ok)
+    return setError(session, AUTOPROF_ERROR_PROFILER, "%s",
+                    load.error.c_str());
+  api = &load.api;
+  if (autoprof_status status = initializeProfiler())
+    return status;
+
+  if (autoprof_status status = queryDevice())
+    return status;
   trace.mark("load + chip + availability");
 
   if (autoprof_status status = validate(names, outcomes))

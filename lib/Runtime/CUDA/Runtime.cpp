@@ -13,9 +13,12 @@
 
 #include "RuntimeInternal.h"
 
+#include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
@@ -542,23 +545,34 @@ uint64_t mix64(uint64_t value) {
 
 } // namespace
 
-void autoprof::runtime::generateInput(const autoprof_param &param,
-                                      size_t paramIndex, uint64_t seed,
-                                      autoprof_distribution distribution,
-                                      uint8_t *out) {
-  uint64_t stream = mix64(seed);
-  stream = mix64(stream ^ (0xA0761D6478BD642Full *
-                           (static_cast<uint64_t>(distribution) + 1)));
-  stream = mix64(stream ^ (0xE7037ED1A0B428DBull *
-                           (static_cast<uint64_t>(paramIndex) + 1)));
-  SplitMix64 rng(stream);
+namespace {
+
+/// Elements per independently seeded chunk of generated input: the data of
+/// a buffer does not depend on how many threads generate it.
+constexpr uint64_t GenerateChunkElements = uint64_t(1) << 18;
+
+/// One buffer's generation, shared by the threads that fill it.
+struct GenerateJob {
+  const autoprof_param *param;
+  uint64_t stream;
+  autoprof_distribution distribution;
+  uint8_t *out;
+  uint64_t numChunks;
+  std::atomic<uint64_t> nextChunk{0};
+};
+
+void generateChunk(const GenerateJob &job, uint64_t chunk) {
+  const autoprof_param &param = *job.param;
   autoprof_dtype dtype = param.dtype;
   size_t size = dtypeSize(dtype);
-  uint64_t count = param.count;
+  uint64_t begin = chunk * GenerateChunkElements;
+  uint64_t end = std::min(param.count, begin + GenerateChunkElements);
+  SplitMix64 rng(mix64(job.stream ^ (0xD1B54A32D192ED03ull * (chunk + 1))));
+  uint8_t *out = job.out;
   if (isFloatType(dtype)) {
-    for (uint64_t i = 0; i < count; ++i) {
+    for (uint64_t i = begin; i < end; ++i) {
       double value;
-      switch (distribution) {
+      switch (job.distribution) {
       case AUTOPROF_DIST_UNIFORM:
         value = 2.0 * rng.uniform() - 1.0;
         break;
@@ -574,58 +588,104 @@ void autoprof::runtime::generateInput(const autoprof_param &param,
       }
       storeFloat(out + i * size, dtype, value);
     }
-  } else {
-    bool isUnsigned = isUnsignedType(dtype);
-    double low, high;
-    integerRange(dtype, low, high);
-    uint64_t bound = param.index_bound > 0
-                         ? std::min<uint64_t>(param.index_bound,
-                                              integerMax(dtype) + 1 == 0
-                                                  ? ~0ull
-                                                  : integerMax(dtype) + 1)
-                         : 0;
-    for (uint64_t i = 0; i < count; ++i) {
-      int64_t value;
-      if (bound) {
-        value = static_cast<int64_t>(rng.below(bound));
-      } else {
-        double raw;
-        switch (distribution) {
-        case AUTOPROF_DIST_UNIFORM: // Integers in [-128, 127] / [0, 255].
-          raw = isUnsigned ? static_cast<double>(rng.below(256))
-                           : static_cast<double>(rng.below(256)) - 128.0;
-          break;
-        case AUTOPROF_DIST_LARGE:
-          raw = std::floor((2.0 * rng.uniform() - 1.0) * 1e4);
-          if (isUnsigned)
-            raw = std::fabs(raw);
-          break;
-        case AUTOPROF_DIST_SMALL_INT:
-          raw = isUnsigned ? static_cast<double>(rng.below(9))
-                           : static_cast<double>(rng.below(17)) - 8.0;
-          break;
-        default: // Rounded N(0, 16^2).
-          raw = std::nearbyint(16.0 * rng.normal());
-          if (isUnsigned)
-            raw = std::fabs(raw);
-          break;
-        }
-        value = static_cast<int64_t>(std::min(std::max(raw, low), high));
-      }
-      storeInteger(out + i * size, dtype, value);
-    }
+    return;
   }
+  bool isUnsigned = isUnsignedType(dtype);
+  double low, high;
+  integerRange(dtype, low, high);
+  uint64_t typeMax = integerMax(dtype);
+  uint64_t bound = 0;
+  if (param.index_bound > 0)
+    bound = typeMax == ~0ull ? static_cast<uint64_t>(param.index_bound)
+                             : std::min<uint64_t>(param.index_bound,
+                                                  typeMax + 1);
+  for (uint64_t i = begin; i < end; ++i) {
+    int64_t value;
+    if (bound) {
+      value = static_cast<int64_t>(rng.below(bound));
+    } else {
+      double raw;
+      switch (job.distribution) {
+      case AUTOPROF_DIST_UNIFORM: // Integers in [-128, 127] / [0, 255].
+        raw = isUnsigned ? static_cast<double>(rng.below(256))
+                         : static_cast<double>(rng.below(256)) - 128.0;
+        break;
+      case AUTOPROF_DIST_LARGE:
+        raw = std::floor((2.0 * rng.uniform() - 1.0) * 1e4);
+        if (isUnsigned)
+          raw = std::fabs(raw);
+        break;
+      case AUTOPROF_DIST_SMALL_INT:
+        raw = isUnsigned ? static_cast<double>(rng.below(9))
+                         : static_cast<double>(rng.below(17)) - 8.0;
+        break;
+      default: // Rounded N(0, 16^2).
+        raw = std::nearbyint(16.0 * rng.normal());
+        if (isUnsigned)
+          raw = std::fabs(raw);
+        break;
+      }
+      value = static_cast<int64_t>(std::min(std::max(raw, low), high));
+    }
+    storeInteger(out + i * size, dtype, value);
+  }
+}
+
+void *generateWorker(void *argument) {
+  auto *job = static_cast<GenerateJob *>(argument);
+  for (uint64_t chunk = job->nextChunk.fetch_add(1); chunk < job->numChunks;
+       chunk = job->nextChunk.fetch_add(1))
+    generateChunk(*job, chunk);
+  return nullptr;
+}
+
+} // namespace
+
+void autoprof::runtime::generateInput(const autoprof_param &param,
+                                      size_t paramIndex, uint64_t seed,
+                                      autoprof_distribution distribution,
+                                      uint8_t *out) {
+  GenerateJob job;
+  job.param = &param;
+  job.distribution = distribution;
+  job.out = out;
+  job.numChunks =
+      (param.count + GenerateChunkElements - 1) / GenerateChunkElements;
+  job.stream = mix64(seed);
+  job.stream = mix64(job.stream ^ (0xA0761D6478BD642Full *
+                                   (static_cast<uint64_t>(distribution) + 1)));
+  job.stream = mix64(job.stream ^ (0xE7037ED1A0B428DBull *
+                                   (static_cast<uint64_t>(paramIndex) + 1)));
+  // Large buffers are generated by several threads (pthreads directly: a
+  // thread that cannot be created is simply not used, nothing throws).
+  long processors = sysconf(_SC_NPROCESSORS_ONLN);
+  uint64_t helpers = std::min<uint64_t>(
+      job.numChunks > 1 ? job.numChunks - 1 : 0,
+      processors > 1 ? static_cast<uint64_t>(std::min(processors, 32L)) - 1
+                     : 0);
+  std::vector<pthread_t> threads;
+  for (uint64_t i = 0; i < helpers; ++i) {
+    pthread_t thread;
+    if (pthread_create(&thread, nullptr, generateWorker, &job) != 0)
+      break;
+    threads.push_back(thread);
+  }
+  generateWorker(&job);
+  for (pthread_t thread : threads)
+    pthread_join(thread, nullptr);
+
   // Never all zero: make the first element nonzero when everything is
   // (possible for tiny integer buffers); an index bound of 1 allows only 0.
-  uint64_t bytes = count * size;
+  uint64_t bytes = param.count * dtypeSize(param.dtype);
   bool allZero = true;
   for (uint64_t i = 0; i < bytes && allZero; ++i)
     allZero = out[i] == 0;
-  if (allZero && count > 0 && !(param.index_bound == 1 && !isFloatType(dtype))) {
-    if (isFloatType(dtype))
-      storeFloat(out, dtype, 1.0);
+  if (allZero && param.count > 0 &&
+      !(param.index_bound == 1 && !isFloatType(param.dtype))) {
+    if (isFloatType(param.dtype))
+      storeFloat(out, param.dtype, 1.0);
     else
-      storeInteger(out, dtype, 1);
+      storeInteger(out, param.dtype, 1);
   }
 }
 
