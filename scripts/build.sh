@@ -16,5 +16,5 @@ cmake "${args[@]}" >/dev/null
 targets=(autoprof-opt AutoProfUnitTests)
 # autoprof-worker exists when the CUDA toolkit was found.
 ninja -C "$build" -t targets all | grep -q '^autoprof-worker:' &&
-  targets+=(autoprof-worker)
+  targets+=(autoprof-worker autoprof-runtime-smoke autoprof-profiler-smoke)
 ninja -C "$build" "${targets[@]}" "$@"

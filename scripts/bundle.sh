@@ -33,6 +33,9 @@ if [ "$with_test_tools" = 1 ]; then
   for helper in FileCheck not count split-file; do
     cp -L "/usr/lib/llvm-22/bin/$helper" "$root/bin/"
   done
+  for smoke in autoprof-runtime-smoke autoprof-profiler-smoke; do
+    [ -x "$build/bin/$smoke" ] && cp "$build/bin/$smoke" "$root/bin/"
+  done
   mkdir -p "$root/share"
   cp -rL /usr/lib/llvm-22/utils/lit "$root/share/lit"
   find "$root/share/lit" -name __pycache__ -prune -exec rm -rf {} +

@@ -28,7 +28,8 @@ tools = ["autoprof-opt"]
 # The worker exists where the CUDA toolkit was found at configure time.
 if os.path.exists(os.path.join(config.autoprof_tools_dir, "autoprof-worker")):
     config.available_features.add("autoprof-worker")
-    tools.append("autoprof-worker")
+    tools += ["autoprof-worker", "autoprof-runtime-smoke",
+              "autoprof-profiler-smoke"]
 llvm_config.add_tool_substitutions(tools, [config.autoprof_tools_dir])
 
 # `cuda-toolkit`: ptxas is available, so generated PTX is assembled.

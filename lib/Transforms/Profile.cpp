@@ -10,6 +10,10 @@
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_PROFILEPASS
 #include "autoprof/Transforms/Passes.h.inc"
@@ -32,6 +36,9 @@ struct ProfilePass
   }
 
 private:
+  /// Writes `job` to <job-dir>/<kernel>.json.
+  LogicalResult writeJob(gpu::GPUFuncOp kernel,
+                         const ::autoprof::runtime::EvaluationJob &job);
   /// The measurement of one kernel as an attribute.
   DictionaryAttr buildMeasurement(const ::autoprof::runtime::EvaluationResult &result);
 };
@@ -76,6 +83,23 @@ ProfilePass::buildMeasurement(const ::autoprof::runtime::EvaluationResult &resul
                            builder.getF64FloatAttr(result.profileSeconds)),
   };
   return builder.getDictionaryAttr(entries);
+}
+
+LogicalResult
+ProfilePass::writeJob(gpu::GPUFuncOp kernel,
+                      const ::autoprof::runtime::EvaluationJob &job) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(jobDir))
+    return emitError(kernel.getLoc(), "cannot create job-dir '")
+           << jobDir << "': " << ec.message();
+  SmallString<128> path(jobDir);
+  llvm::sys::path::append(path, kernel.getName() + ".json");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return emitError(kernel.getLoc(), "cannot write '")
+           << path << "': " << ec.message();
+  os << llvm::formatv("{0:2}", llvm::json::Value(toJSON(job))) << "\n";
+  return success();
 }
 
 void ProfilePass::runOnOperation() {
@@ -134,6 +158,11 @@ void ProfilePass::runOnOperation() {
       }
       for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
         job.metrics.push_back(cast<StringAttr>(name).getValue().str());
+    }
+
+    if (!jobDir.empty() && failed(writeJob(kernel, job))) {
+      anyFailed = true;
+      return;
     }
 
     llvm::Expected<::autoprof::runtime::EvaluationResult> result =

@@ -1,4 +1,5 @@
-//===- profiler-smoke.cpp - Smoke test of autoprof_profile_collect ---------===//
+//===- profiler-smoke.cpp - Smoke test of autoprof_profile_collect
+//---------===//
 //
 // Part of the AutoProf project.
 //
@@ -25,8 +26,11 @@
 //       --metrics <names> profiler-smoke --launch-only
 //
 // --launch-only launches each kernel once through autoprof_time() without
-// CUPTI, for ncu; --ncu-metrics prints the catalog's names for --metrics. The last line is "N passed, M failed"; the exit status is
-// 0 only when nothing failed.
+// CUPTI, for ncu (--launch-only scale_v1 etc.: one launch shape with dynamic
+// shared memory); --ncu-metrics prints the catalog's names for --metrics,
+// --ncu-launch-metrics the launch__ names the variants are compared on. The
+// last line is "N passed, M failed"; the exit status is 0 only when nothing
+// failed.
 //
 // Build (from the repository root):
 //   g++ -std=c++17 -fno-exceptions -O2 -Iinclude -I/usr/local/cuda/include
@@ -176,9 +180,9 @@ const std::vector<Group> &catalogGroups() {
        {"launch__grid_size", "launch__block_size",
         "launch__registers_per_thread", "launch__shared_mem_per_block_static",
         "launch__shared_mem_per_block_dynamic",
-        "launch__shared_mem_per_block_driver",
-        "launch__shared_mem_config_size", "launch__cluster_size",
-        "launch__sm_count", "launch__waves_per_multiprocessor",
+        "launch__shared_mem_per_block_driver", "launch__shared_mem_config_size",
+        "launch__cluster_size", "launch__sm_count",
+        "launch__waves_per_multiprocessor",
         "launch__occupancy_limit_registers"}},
       {"SchedulerStats",
        {"smsp__issue_active.avg.pct_of_peak_sustained_active",
@@ -302,8 +306,7 @@ autoprof_profile *collect(autoprof_session *session, autoprof_kernel *kernel,
   std::printf("== %s (%s, %zu names)\n", what, kernelName, names.size());
   autoprof_profile *profile = nullptr;
   autoprof_status status = autoprof_profile_collect(
-      session, kernel, &spec, names.data(), names.size(), /*seed=*/7,
-      &profile);
+      session, kernel, &spec, names.data(), names.size(), /*seed=*/7, &profile);
   check(status == AUTOPROF_OK && profile, "%s: collect returns OK%s%s", what,
         status == AUTOPROF_OK ? "" : ": ",
         status == AUTOPROF_OK ? "" : autoprof_last_error(session));
@@ -387,9 +390,10 @@ void testMixedList(autoprof_session *session, autoprof_kernel *kernel,
         "gpu__time_duration.sum plausible (%.0f ns)", value);
   double expectedRead = double(ScaleN) * 4;
   ok = collected(profile, "dram__bytes_read.sum", &value);
-  check(ok && std::fabs(value - expectedRead) / expectedRead < 0.05,
-        "dram__bytes_read.sum within 5%% of the %.0f bytes read (%.0f, %+.2f%%)",
-        expectedRead, value, 100 * (value - expectedRead) / expectedRead);
+  check(
+      ok && std::fabs(value - expectedRead) / expectedRead < 0.05,
+      "dram__bytes_read.sum within 5%% of the %.0f bytes read (%.0f, %+.2f%%)",
+      expectedRead, value, 100 * (value - expectedRead) / expectedRead);
   ok = collected(profile, "dram__bytes_write.sum", &value);
   check(ok && value > 0.5 * expectedRead && value < 1.1 * expectedRead,
         "dram__bytes_write.sum plausible (%.0f of %.0f written)", value,
@@ -404,24 +408,25 @@ void testMixedList(autoprof_session *session, autoprof_kernel *kernel,
         "smsp__inst_executed.sum plausible (%.0f for %.0f warps)", value,
         warps);
 
-  const char *invalid[] = {"not_a_metric__x.sum",
-                           "dram__bytes_read.not_a_rollup",
-                           "smsp__pcsamp_sample_count",
-                           "launch__not_a_launch_metric"};
+  const char *invalid[] = {
+      "not_a_metric__x.sum", "dram__bytes_read.not_a_rollup",
+      "smsp__pcsamp_sample_count", "launch__not_a_launch_metric"};
   for (const char *name : invalid) {
     const autoprof_metric_value *metric = find(profile, name);
-    check(metric && !metric->collected && metric->value == 0 &&
-              metric->note && *metric->note,
+    check(metric && !metric->collected && metric->value == 0 && metric->note &&
+              *metric->note,
           "%s is missing with a note", name);
   }
 
+  // Nsight Compute reports registers as allocated: 256 per warp, so per
+  // thread the driver's count rounded up to a multiple of 8.
   autoprof_kernel_attributes attributes = {};
   autoprof_kernel_attributes_get(kernel, &attributes);
+  int allocated = (attributes.registers_per_thread + 7) / 8 * 8;
   ok = collected(profile, "launch__registers_per_thread", &value);
-  check(ok && value == attributes.registers_per_thread &&
-            attributes.registers_per_thread > 0,
-        "launch__registers_per_thread = %.0f (driver says %d)", value,
-        attributes.registers_per_thread);
+  check(ok && value == allocated && attributes.registers_per_thread > 0,
+        "launch__registers_per_thread = %.0f (driver uses %d, allocates %d)",
+        value, attributes.registers_per_thread, allocated);
   ok = collected(profile, "launch__grid_size", &value);
   check(ok && value == spec.grid[0], "launch__grid_size = %.0f", value);
   ok = collected(profile, "launch__block_size", &value);
@@ -443,6 +448,20 @@ void testMixedList(autoprof_session *session, autoprof_kernel *kernel,
   ok = collected(profile, "launch__occupancy_limit_warps", &warpsLimit);
   check(ok && warpsLimit == 64 / (ScaleBlock / 32),
         "launch__occupancy_limit_warps = %.0f", warpsLimit);
+  // Values Nsight Compute 2025.3.1 reported for this launch on the H200.
+  struct {
+    const char *name;
+    double ncu;
+  } seenWithNcu[] = {{"launch__occupancy_limit_registers", 16},
+                     {"launch__occupancy_limit_shared_mem", 32},
+                     {"launch__occupancy_limit_blocks", 32},
+                     {"launch__occupancy_limit_barriers", 32},
+                     {"launch__shared_mem_config_size", 32768}};
+  for (const auto &seen : seenWithNcu) {
+    ok = collected(profile, seen.name, &value);
+    check(ok && value == seen.ncu, "%s = %.0f (ncu: %.0f)", seen.name, value,
+          seen.ncu);
+  }
   double maxWarps = 0;
   ok = collected(profile, "device__attribute_max_warps_per_multiprocessor",
                  &maxWarps);
@@ -544,13 +563,69 @@ void testTile(autoprof_session *session, autoprof_kernel *kernel,
        collected(profile, "launch__shared_mem_config_size", &config) &&
        collected(profile, "launch__occupancy_limit_shared_mem", &limit);
   check(ok && driver > 0 && limit == std::floor(config / (16384 + driver)),
-        "tile: shared-memory limit %.0f = config %.0f / (16384 + %.0f)",
-        limit, config, driver);
+        "tile: shared-memory limit %.0f = config %.0f / (16384 + %.0f)", limit,
+        config, driver);
+  check(ok && config == 233472 && limit == 13,
+        "tile: config %.0f and limit %.0f as ncu reports (233472, 13)", config,
+        limit);
   ok = collected(profile,
                  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
                  &value);
   check(ok && value > 0, "tile: store bank conflicts counted (%.0f)", value);
   autoprof_profile_free(profile);
+}
+
+/// Launch shapes of scale_kernel with dynamic shared memory, to compare the
+/// driver-chosen shared memory carveout with Nsight Compute.
+struct Variant {
+  const char *label;
+  unsigned block;
+  unsigned dynamicShared;
+};
+constexpr Variant Variants[] = {{"scale_v1", 256, 3072},
+                                {"scale_v2", 512, 15360},
+                                {"scale_v4", 1024, 7168}};
+
+const std::vector<const char *> &launchMetrics() {
+  static const std::vector<const char *> names = {
+      "launch__registers_per_thread",
+      "launch__shared_mem_per_block_dynamic",
+      "launch__shared_mem_config_size",
+      "launch__occupancy_limit_registers",
+      "launch__occupancy_limit_shared_mem",
+      "launch__occupancy_limit_warps",
+      "launch__occupancy_limit_blocks",
+      "launch__occupancy_limit_barriers",
+      "launch__waves_per_multiprocessor"};
+  return names;
+}
+
+autoprof_launch_spec variantSpec(std::vector<autoprof_param> &params,
+                                 const Variant &variant) {
+  autoprof_launch_spec spec = makeSpec(params, ScaleN, variant.block);
+  spec.dynamic_shared_bytes = variant.dynamicShared;
+  return spec;
+}
+
+/// Driver-derived metrics only: no replay, and consistent with each other.
+void testVariants(autoprof_session *session, autoprof_kernel *kernel) {
+  for (const Variant &variant : Variants) {
+    std::vector<autoprof_param> params;
+    autoprof_launch_spec spec = variantSpec(params, variant);
+    autoprof_profile *profile = collect(session, kernel, spec, variant.label,
+                                        launchMetrics(), variant.label);
+    if (!profile)
+      continue;
+    double config = 0, limit = 0;
+    bool ok = collected(profile, "launch__shared_mem_config_size", &config) &&
+              collected(profile, "launch__occupancy_limit_shared_mem", &limit);
+    double perBlock = std::ceil((variant.dynamicShared + 1024) / 128.0) * 128;
+    check(ok && profile->replay_passes == 0 &&
+              limit == std::floor(config / perBlock),
+          "%s: no passes; shared-memory limit %.0f = %.0f / %.0f",
+          variant.label, limit, config, perBlock);
+    autoprof_profile_free(profile);
+  }
 }
 
 void testErrors(autoprof_session *session, autoprof_kernel *kernel,
@@ -561,13 +636,13 @@ void testErrors(autoprof_session *session, autoprof_kernel *kernel,
       autoprof_profile_collect(session, kernel, &spec, one, 1, 1, nullptr);
   check(status == AUTOPROF_ERROR_INVALID_ARGUMENT, "null out is rejected");
   autoprof_profile *profile = reinterpret_cast<autoprof_profile *>(1);
-  status = autoprof_profile_collect(session, nullptr, &spec, one, 1, 1,
-                                    &profile);
+  status =
+      autoprof_profile_collect(session, nullptr, &spec, one, 1, 1, &profile);
   check(status == AUTOPROF_ERROR_INVALID_ARGUMENT && profile == nullptr,
         "null kernel is rejected and *out is null (%s)",
         autoprof_last_error(session));
-  status = autoprof_profile_collect(session, kernel, &spec, nullptr, 0, 1,
-                                    &profile);
+  status =
+      autoprof_profile_collect(session, kernel, &spec, nullptr, 0, 1, &profile);
   check(status == AUTOPROF_OK && profile && profile->num_metrics == 0 &&
             profile->replay_passes == 0,
         "an empty list gives an empty profile");
@@ -576,8 +651,8 @@ void testErrors(autoprof_session *session, autoprof_kernel *kernel,
 
   const char *bad[] = {"not_a_metric__x.sum", "sm__nope.avg", ""};
   profile = nullptr;
-  status = autoprof_profile_collect(session, kernel, &spec, bad, 3, 1,
-                                    &profile);
+  status =
+      autoprof_profile_collect(session, kernel, &spec, bad, 3, 1, &profile);
   bool allMissing = status == AUTOPROF_OK && profile;
   for (size_t i = 0; allMissing && i < profile->num_metrics; ++i)
     allMissing = !profile->metrics[i].collected && profile->metrics[i].note;
@@ -588,9 +663,10 @@ void testErrors(autoprof_session *session, autoprof_kernel *kernel,
   autoprof_profile_free(profile);
 }
 
-int launchOnly(autoprof_session *session,
-               const std::vector<std::pair<autoprof_kernel *,
-                                           autoprof_launch_spec>> &kernels) {
+int launchOnly(
+    autoprof_session *session,
+    const std::vector<std::pair<autoprof_kernel *, autoprof_launch_spec>>
+        &kernels) {
   autoprof_timing_options options = {};
   options.warmup = 0;
   options.min_repetitions = 1;
@@ -615,7 +691,13 @@ int launchOnly(autoprof_session *session,
 
 /// Prints the catalog's metric names, comma-separated and each once, for
 /// ncu's --metrics.
-int printNcuMetrics() {
+int printNcuMetrics(bool launchOnly) {
+  if (launchOnly) {
+    for (size_t i = 0; i < launchMetrics().size(); ++i)
+      std::printf("%s%s", i ? "," : "", launchMetrics()[i]);
+    std::printf("\n");
+    return 0;
+  }
   std::vector<std::string> seen;
   for (const Group &group : catalogGroups())
     for (const char *name : group.metrics) {
@@ -633,8 +715,11 @@ int printNcuMetrics() {
 
 int main(int argc, char **argv) {
   if (argc > 1 && std::strcmp(argv[1], "--ncu-metrics") == 0)
-    return printNcuMetrics();
+    return printNcuMetrics(/*launchOnly=*/false);
+  if (argc > 1 && std::strcmp(argv[1], "--ncu-launch-metrics") == 0)
+    return printNcuMetrics(/*launchOnly=*/true);
   bool launchOnlyMode = argc > 1 && std::strcmp(argv[1], "--launch-only") == 0;
+  const char *variantName = launchOnlyMode && argc > 2 ? argv[2] : nullptr;
   autoprof_session *session = nullptr;
   if (autoprof_session_create(0, &session) != AUTOPROF_OK) {
     std::printf("FAIL: no session: %s\n0 passed, 1 failed\n",
@@ -663,7 +748,14 @@ int main(int argc, char **argv) {
   autoprof_launch_spec tileSpec = makeSpec(tileParams, TileN, TileBlock);
 
   int status = 0;
-  if (launchOnlyMode) {
+  if (launchOnlyMode && variantName) {
+    status = 1;
+    for (const Variant &variant : Variants)
+      if (std::strcmp(variant.label, variantName) == 0) {
+        std::vector<autoprof_param> params;
+        status = launchOnly(session, {{scale, variantSpec(params, variant)}});
+      }
+  } else if (launchOnlyMode) {
     status = launchOnly(session, {{scale, scaleSpec}, {tile, tileSpec}});
   } else {
     testMixedList(session, scale, scaleSpec, "mixed list");
@@ -671,6 +763,7 @@ int main(int argc, char **argv) {
     testMixedList(session, scale, scaleSpec, "mixed list, second time");
     testGroups(session, scale, scaleSpec);
     testTile(session, tile, tileSpec);
+    testVariants(session, scale);
     testErrors(session, scale, scaleSpec);
     std::printf("%d passed, %d failed\n", passed, failed);
     status = failed == 0 ? 0 : 1;

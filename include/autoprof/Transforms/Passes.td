@@ -123,6 +123,9 @@ def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
            "PTX ISA version for the PTX">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"1.0",
            "Seconds of timed launches per kernel (at least 10 launches)">,
+    Option<"jobDir", "job-dir", "std::string", /*default=*/"\"\"",
+           "Also write each kernel's evaluation job to <dir>/<kernel>.json "
+           "(to reproduce a measurement with autoprof-worker or ncu)">,
   ];
   let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
 }

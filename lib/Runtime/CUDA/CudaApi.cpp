@@ -21,8 +21,7 @@ using namespace autoprof::runtime;
 namespace {
 
 /// Resolves `name` in `handle` into `slot`; false when missing.
-template <typename Fn>
-bool resolve(void *handle, const char *name, Fn &slot) {
+template <typename Fn> bool resolve(void *handle, const char *name, Fn &slot) {
   void *symbol = dlsym(handle, name);
   slot = reinterpret_cast<Fn>(symbol);
   return symbol != nullptr;
@@ -60,8 +59,8 @@ CudaLoadState *createCudaState() {
   std::string missing;
 #define AUTOPROF_RESOLVE_REQUIRED(name)                                        \
   if (!resolve(handle, AUTOPROF_STRINGIFY(name), state->api.name))             \
-    missing += std::string(missing.empty() ? "" : ", ") +                      \
-               AUTOPROF_STRINGIFY(name);
+    missing +=                                                                 \
+        std::string(missing.empty() ? "" : ", ") + AUTOPROF_STRINGIFY(name);
   AUTOPROF_CUDA_REQUIRED_FUNCTIONS(AUTOPROF_RESOLVE_REQUIRED)
 #undef AUTOPROF_RESOLVE_REQUIRED
 #define AUTOPROF_RESOLVE_OPTIONAL(name)                                        \
@@ -136,8 +135,7 @@ std::string autoprof::runtime::describeCudaResult(CUresult result) {
   return out;
 }
 
-void *autoprof::runtime::openLibrary(const char *const *names,
-                                     size_t numNames,
+void *autoprof::runtime::openLibrary(const char *const *names, size_t numNames,
                                      const char *const *subdirs,
                                      size_t numSubdirs, std::string &tried) {
   tried.clear();
@@ -163,8 +161,8 @@ void *autoprof::runtime::openLibrary(const char *const *names,
       continue;
     for (size_t d = 0; d < numSubdirs; ++d)
       for (size_t i = 0; i < numNames; ++i)
-        if (void *handle = attempt(std::string(root) + "/" + subdirs[d] +
-                                   "/" + names[i]))
+        if (void *handle =
+                attempt(std::string(root) + "/" + subdirs[d] + "/" + names[i]))
           return handle;
   }
   if (!lastError.empty())
@@ -188,8 +186,8 @@ const NvrtcApi *autoprof::runtime::loadNvrtcApi(const char **error) {
     std::string missing;
 #define AUTOPROF_RESOLVE_NVRTC(name)                                           \
   if (!resolve(handle, AUTOPROF_STRINGIFY(name), state->api.name))             \
-    missing += std::string(missing.empty() ? "" : ", ") +                      \
-               AUTOPROF_STRINGIFY(name);
+    missing +=                                                                 \
+        std::string(missing.empty() ? "" : ", ") + AUTOPROF_STRINGIFY(name);
     AUTOPROF_NVRTC_FUNCTIONS(AUTOPROF_RESOLVE_NVRTC)
 #undef AUTOPROF_RESOLVE_NVRTC
     if (!missing.empty()) {

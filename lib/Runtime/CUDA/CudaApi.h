@@ -1,4 +1,4 @@
-//===- CudaApi.h - Dynamically loaded CUDA driver, NVRTC and NVML -*- C++ -*-===//
+//===- CudaApi.h - Dynamically loaded CUDA driver, NVRTC, NVML --*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //
@@ -84,7 +84,8 @@ namespace autoprof::runtime {
   X(nvrtcGetCUBINSize)                                                         \
   X(nvrtcGetCUBIN)
 
-#define AUTOPROF_DECLARE_FUNCTION_POINTER(name) decltype(&::name) name = nullptr;
+#define AUTOPROF_DECLARE_FUNCTION_POINTER(name)                                \
+  decltype(&::name) name = nullptr;
 
 /// The CUDA driver API, resolved from libcuda.so.1. cuInit(0) has succeeded
 /// once an instance is handed out by loadCudaApi().

@@ -108,8 +108,8 @@ struct CuptiLoadState {
   uint32_t version = 0;
 };
 
-template <typename Fn> bool resolveSymbol(void *handle, const char *name,
-                                          Fn &fn) {
+template <typename Fn>
+bool resolveSymbol(void *handle, const char *name, Fn &fn) {
   fn = reinterpret_cast<Fn>(dlsym(handle, name));
   return fn != nullptr;
 }
@@ -440,6 +440,98 @@ private:
 // Driver-derived metrics (launch__*, device__attribute_*)
 //===----------------------------------------------------------------------===//
 
+/// The occupancy view of one launch, as Nsight Compute reports it.
+struct OccupancyFacts {
+  /// False when the calculator could not run; `error` says why.
+  bool valid = false;
+  std::string error;
+  /// Per-resource block limits from the CUDA occupancy calculator
+  /// (cuda_occupancy.h); INT_MAX where a resource is unused.
+  cudaOccResult limits = {};
+  /// Registers per thread as allocated: NUM_REGS rounded up to the
+  /// allocation granularity (256 registers per warp). Nsight Compute reports
+  /// this as launch__registers_per_thread (12 used -> 16 allocated).
+  int allocatedRegsPerThread = 0;
+  /// Shared memory carveout per SM the launch runs with, and the block
+  /// limit it implies.
+  size_t carveoutBytes = 0;
+  int sharedMemLimit = 0;
+};
+
+/// Computes the occupancy view of a launch of `blockThreads` threads with
+/// `dynamicShared` bytes of dynamic shared memory. Pure: no driver calls.
+OccupancyFacts computeOccupancy(const cudaOccDeviceProp &properties,
+                                const cudaOccFuncAttributes &attributes,
+                                int carveoutPreference, uint64_t blockThreads,
+                                size_t dynamicShared) {
+  OccupancyFacts facts;
+  int regGranularity = 0;
+  int warpSize = properties.warpSize;
+  if (cudaOccRegAllocationGranularity(&regGranularity, &properties) ==
+          CUDA_OCC_SUCCESS &&
+      regGranularity > 0 && warpSize > 0)
+    facts.allocatedRegsPerThread =
+        (attributes.numRegs * warpSize + regGranularity - 1) / regGranularity *
+        regGranularity / warpSize;
+  else
+    facts.allocatedRegsPerThread = attributes.numRegs;
+
+  if (blockThreads == 0 || blockThreads > uint64_t(INT_MAX)) {
+    facts.error = "the block is empty or too large";
+    return facts;
+  }
+  cudaOccDeviceState state;
+  state.carveoutConfig = carveoutPreference;
+  cudaOccError occError = cudaOccMaxActiveBlocksPerMultiprocessor(
+      &facts.limits, &properties, &attributes, &state,
+      static_cast<int>(blockThreads), dynamicShared);
+  if (occError != CUDA_OCC_SUCCESS) {
+    facts.error =
+        occError == CUDA_OCC_ERROR_UNKNOWN_DEVICE
+            ? "the CUDA occupancy calculator does not know compute "
+              "capability " +
+                  std::to_string(properties.computeMajor) + "." +
+                  std::to_string(properties.computeMinor)
+            : std::string("the CUDA occupancy calculator rejected the "
+                          "launch's inputs");
+    return facts;
+  }
+  facts.valid = true;
+
+  // The shared memory carveout of the launch. With a preferred carveout the
+  // calculator already used it. Without one the driver picks the carveout
+  // per launch and does not publish its rule. This is the rule that fits
+  // what Nsight Compute 2025.3.1 reported on the H200: the smallest
+  // supported carveout that holds the hardware block limit's worth of
+  // blocks (32 x 1 KiB -> 32 KiB for a kernel without shared memory; the
+  // maximum once that does not fit). Nsight Compute reports that
+  // configuration and the block limit it implies.
+  const cudaOccResult &limits = facts.limits;
+  size_t sharedPerSm = properties.sharedMemPerMultiprocessor;
+  size_t perBlock = limits.allocatedSharedMemPerBlock;
+  facts.sharedMemLimit = limits.blockLimitSharedMem;
+  if (carveoutPreference < 0 && perBlock > 0 &&
+      limits.blockLimitSharedMem > 0) {
+    size_t needed = perBlock * size_t(std::max(limits.blockLimitBlocks, 1));
+    size_t carveout = std::min(needed, sharedPerSm);
+    if (cudaOccAlignUpShmemSizeVoltaPlus(&carveout, &properties) !=
+        CUDA_OCC_SUCCESS)
+      carveout = sharedPerSm;
+    facts.carveoutBytes = carveout;
+    facts.sharedMemLimit = static_cast<int>(carveout / perBlock);
+  } else if (carveoutPreference >= 0) {
+    size_t carveout = size_t(carveoutPreference) * sharedPerSm / 100;
+    if (cudaOccAlignUpShmemSizeVoltaPlus(&carveout, &properties) !=
+        CUDA_OCC_SUCCESS)
+      carveout = sharedPerSm;
+    // A preference too small for one block is overridden by the driver.
+    facts.carveoutBytes = std::max(carveout, perBlock);
+  } else {
+    facts.carveoutBytes = sharedPerSm;
+  }
+  return facts;
+}
+
 /// Device attributes that `device__attribute_<name>` can ask for, named as
 /// Nsight Compute names them (the CUDA attribute name in lower case).
 struct DeviceAttributeName {
@@ -533,10 +625,6 @@ private:
 
   // Kernel attributes.
   int numRegs = 0;
-  /// Registers per thread as allocated: NUM_REGS rounded up to the
-  /// allocation granularity (256 registers per warp), as Nsight Compute
-  /// reports launch__registers_per_thread.
-  int allocatedRegsPerThread = 0;
   int staticShared = 0;
   int maxDynamicShared = 0;
   int carveoutPreference = -1;
@@ -552,13 +640,9 @@ private:
   // Launch shape.
   uint64_t blockThreads = 0;
   uint64_t gridBlocks = 0;
-  // The occupancy calculator's view (cuda_occupancy.h).
-  cudaOccResult occupancy = {};
-  bool occupancyValid = false;
-  std::string occupancyError;
-  /// Shared memory carveout per SM that the launch runs with (see compute()).
-  size_t carveoutBytes = 0;
-  int sharedMemLimit = 0;
+  /// Per-resource block limits and the carveout, as Nsight Compute
+  /// reports them.
+  OccupancyFacts occupancy;
   /// Resident blocks per SM according to the driver.
   int driverBlocksPerSm = 0;
   std::string driverOccupancyError;
@@ -574,10 +658,10 @@ bool LaunchFacts::deviceAttribute(CUdevice_attribute attribute, int &value,
   return false;
 }
 
-bool LaunchFacts::functionAttribute(CUfunction_attribute attribute,
-                                    int &value, const char *what) {
-  CUresult result = cuda().cuFuncGetAttribute(&value, attribute,
-                                              kernel->function);
+bool LaunchFacts::functionAttribute(CUfunction_attribute attribute, int &value,
+                                    const char *what) {
+  CUresult result =
+      cuda().cuFuncGetAttribute(&value, attribute, kernel->function);
   if (result == CUDA_SUCCESS)
     return true;
   error = std::string("cuFuncGetAttribute(") + what +
@@ -603,12 +687,12 @@ bool LaunchFacts::compute() {
                          "PREFERRED_SHARED_MEMORY_CARVEOUT") ||
       !functionAttribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                          funcMaxThreads, "MAX_THREADS_PER_BLOCK") ||
-      !functionAttribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
-                         clusterWidth, "REQUIRED_CLUSTER_WIDTH") ||
+      !functionAttribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, clusterWidth,
+                         "REQUIRED_CLUSTER_WIDTH") ||
       !functionAttribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
                          clusterHeight, "REQUIRED_CLUSTER_HEIGHT") ||
-      !functionAttribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH,
-                         clusterDepth, "REQUIRED_CLUSTER_DEPTH"))
+      !functionAttribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, clusterDepth,
+                         "REQUIRED_CLUSTER_DEPTH"))
     return false;
 
   int regsPerBlock = 0, regsPerSm = 0, sharedPerBlock = 0;
@@ -676,66 +760,8 @@ bool LaunchFacts::compute() {
   attributes.numBlockBarriers = 1;
   attributes.virtualResourceCount = 0;
 
-  cudaOccDeviceState state;
-  state.carveoutConfig = carveoutPreference;
-
-  int regGranularity = 0;
-  if (cudaOccRegAllocationGranularity(&regGranularity, &properties) ==
-          CUDA_OCC_SUCCESS &&
-      regGranularity > 0 && warpSize > 0)
-    allocatedRegsPerThread =
-        (numRegs * warpSize + regGranularity - 1) / regGranularity *
-        regGranularity / warpSize;
-  else
-    allocatedRegsPerThread = numRegs;
-
-  if (blockThreads == 0 || blockThreads > uint64_t(INT_MAX)) {
-    occupancyError = "the block is empty or too large";
-    return true;
-  }
-  cudaOccError occError = cudaOccMaxActiveBlocksPerMultiprocessor(
-      &occupancy, &properties, &attributes, &state,
-      static_cast<int>(blockThreads), spec->dynamic_shared_bytes);
-  if (occError != CUDA_OCC_SUCCESS) {
-    occupancyError =
-        occError == CUDA_OCC_ERROR_UNKNOWN_DEVICE
-            ? "the CUDA occupancy calculator does not know compute "
-              "capability " +
-                  std::to_string(ccMajor) + "." + std::to_string(ccMinor)
-            : std::string("the CUDA occupancy calculator rejected the "
-                          "launch's inputs");
-    return true;
-  }
-  occupancyValid = true;
-
-  // The shared memory carveout of the launch. With a preferred carveout the
-  // calculator already used it. Without one the driver picks the carveout
-  // per launch (its rule is not public); what was seen with Nsight Compute
-  // on sm_90 is the smallest supported carveout that holds the hardware
-  // block limit's worth of blocks (32 x 1 KiB -> 32 KiB for a kernel without
-  // shared memory; the maximum once that does not fit). Nsight Compute
-  // reports that configuration and the block limit it implies.
-  size_t perBlock = occupancy.allocatedSharedMemPerBlock;
-  sharedMemLimit = occupancy.blockLimitSharedMem;
-  if (carveoutPreference < 0 && perBlock > 0 &&
-      occupancy.blockLimitSharedMem > 0) {
-    size_t needed = perBlock * size_t(std::max(occupancy.blockLimitBlocks, 1));
-    size_t carveout = std::min(needed, size_t(sharedPerSm));
-    if (cudaOccAlignUpShmemSizeVoltaPlus(&carveout, &properties) !=
-        CUDA_OCC_SUCCESS)
-      carveout = size_t(sharedPerSm);
-    carveoutBytes = carveout;
-    sharedMemLimit = static_cast<int>(carveout / perBlock);
-  } else if (carveoutPreference >= 0) {
-    size_t carveout = size_t(carveoutPreference) * size_t(sharedPerSm) / 100;
-    if (cudaOccAlignUpShmemSizeVoltaPlus(&carveout, &properties) !=
-        CUDA_OCC_SUCCESS)
-      carveout = size_t(sharedPerSm);
-    // A preference too small for one block is overridden by the driver.
-    carveoutBytes = std::max(carveout, perBlock);
-  } else {
-    carveoutBytes = size_t(sharedPerSm);
-  }
+  occupancy = computeOccupancy(properties, attributes, carveoutPreference,
+                               blockThreads, spec->dynamic_shared_bytes);
   return true;
 }
 
@@ -747,8 +773,7 @@ void LaunchFacts::evaluate(MetricSlot &slot) {
   if (startsWith(slot.name, "launch__"))
     evaluateLaunch(slot, slot.name.substr(std::strlen("launch__")));
   else
-    evaluateDevice(slot,
-                   slot.name.substr(std::strlen("device__attribute_")));
+    evaluateDevice(slot, slot.name.substr(std::strlen("device__attribute_")));
 }
 
 void LaunchFacts::evaluateLaunch(MetricSlot &slot, const std::string &what) {
@@ -759,7 +784,7 @@ void LaunchFacts::evaluateLaunch(MetricSlot &slot, const std::string &what) {
   if (what == "thread_count")
     return slot.set(double(gridBlocks) * double(blockThreads));
   if (what == "registers_per_thread")
-    return slot.set(allocatedRegsPerThread);
+    return slot.set(occupancy.allocatedRegsPerThread);
   if (what == "shared_mem_per_block_static")
     return slot.set(staticShared);
   if (what == "shared_mem_per_block_dynamic")
@@ -786,35 +811,35 @@ void LaunchFacts::evaluateLaunch(MetricSlot &slot, const std::string &what) {
                     (double(driverBlocksPerSm) * double(smCount)));
   }
 
-  bool isOccupancyMetric = startsWith(what, "occupancy_limit_") ||
-                           what == "shared_mem_config_size";
+  bool isOccupancyMetric =
+      startsWith(what, "occupancy_limit_") || what == "shared_mem_config_size";
   if (!isOccupancyMetric)
     return slot.miss("unknown launch metric: AutoProf computes launch__* "
                      "metrics from the driver and does not know '" +
                      slot.name + "'");
-  if (!occupancyValid)
-    return slot.miss(occupancyError);
+  if (!occupancy.valid)
+    return slot.miss(occupancy.error);
+  const cudaOccResult &limits = occupancy.limits;
 
   // A limit of INT_MAX means the kernel does not use the resource at all;
   // the hardware block limit is then what binds.
   auto limit = [&](int value) {
-    return value == INT_MAX ? occupancy.blockLimitBlocks : value;
+    return value == INT_MAX ? limits.blockLimitBlocks : value;
   };
   if (what == "shared_mem_config_size")
-    return slot.set(double(carveoutBytes));
+    return slot.set(double(occupancy.carveoutBytes));
   if (what == "occupancy_limit_registers")
-    return slot.set(limit(occupancy.blockLimitRegs));
+    return slot.set(limit(limits.blockLimitRegs));
   if (what == "occupancy_limit_shared_mem")
-    return slot.set(limit(sharedMemLimit));
+    return slot.set(limit(occupancy.sharedMemLimit));
   if (what == "occupancy_limit_warps")
-    return slot.set(limit(occupancy.blockLimitWarps));
+    return slot.set(limit(limits.blockLimitWarps));
   if (what == "occupancy_limit_blocks")
-    return slot.set(occupancy.blockLimitBlocks);
+    return slot.set(limits.blockLimitBlocks);
   if (what == "occupancy_limit_barriers")
     // Nsight Compute reports this limit capped by the hardware block limit.
     return slot.setWithNote(
-        std::min(occupancy.blockLimitBlocks,
-                 limit(occupancy.blockLimitBarriers)),
+        std::min(limits.blockLimitBlocks, limit(limits.blockLimitBarriers)),
         "assumes the kernel uses one block barrier: the driver does not "
         "report how many named barriers a kernel uses");
   return slot.miss("unknown launch metric: AutoProf computes launch__* "
@@ -855,8 +880,8 @@ public:
   CuptiCollection(autoprof_session *session, autoprof_kernel *kernel,
                   const autoprof_launch_spec *spec, uint64_t seed,
                   PhaseTrace &trace)
-      : session(session), kernel(kernel), spec(spec), seed(seed),
-        trace(trace) {}
+      : session(session), kernel(kernel), spec(spec), seed(seed), trace(trace) {
+  }
 
   autoprof_status run(const std::vector<std::string> &names,
                       std::vector<MetricSlot> &outcomes, int &passes);
@@ -917,9 +942,8 @@ std::string CuptiCollection::rejectionNote(HostObject &host,
          " (" + why + ")";
 }
 
-autoprof_status
-CuptiCollection::validate(const std::vector<std::string> &names,
-                          std::vector<MetricSlot> &outcomes) {
+autoprof_status CuptiCollection::validate(const std::vector<std::string> &names,
+                                          std::vector<MetricSlot> &outcomes) {
   CuptiProcessState &state = processState();
   std::vector<size_t> unknown;
   {
@@ -1096,8 +1120,7 @@ autoprof_status CuptiCollection::collect(
     result = profiler.start();
     if (result != CUPTI_SUCCESS)
       return fail("cuptiRangeProfilerStart", result);
-    if (autoprof_status status =
-            buffers.launch(kernel, *spec, session->stream))
+    if (autoprof_status status = buffers.launch(kernel, *spec, session->stream))
       return status;
     if (autoprof_status status = buffers.synchronize())
       return status;
@@ -1155,9 +1178,8 @@ autoprof_status CuptiCollection::collect(
     for (size_t i = 0; i < valid.size(); ++i) {
       CUptiResult one = evaluate(&valid[i], 1, &values[i]);
       if (one != CUPTI_SUCCESS)
-        evaluationErrors[i] =
-            "cuptiProfilerHostEvaluateToGpuValues failed: " +
-            describeCupti(*api, one);
+        evaluationErrors[i] = "cuptiProfilerHostEvaluateToGpuValues failed: " +
+                              describeCupti(*api, one);
     }
   }
   trace.mark("evaluate");
@@ -1213,8 +1235,7 @@ autoprof_status CuptiCollection::run(const std::vector<std::string> &names,
 
   const CuptiLoadState &load = loadCupti();
   if (!load.ok)
-    return setError(session, AUTOPROF_ERROR_PROFILER, "%s",
-                    load.error.c_str());
+    return setError(session, AUTOPROF_ERROR_PROFILER, "%s", load.error.c_str());
   api = &load.api;
   if (autoprof_status status = initializeProfiler())
     return status;
@@ -1241,8 +1262,7 @@ autoprof_status CuptiCollection::run(const std::vector<std::string> &names,
 
   std::vector<double> values;
   std::vector<std::string> evaluationErrors;
-  if (autoprof_status status =
-          collect(valid, values, evaluationErrors, passes))
+  if (autoprof_status status = collect(valid, values, evaluationErrors, passes))
     return status;
 
   for (size_t k = 0; k < valid.size(); ++k) {
@@ -1367,9 +1387,9 @@ autoprof_status autoprof_profile_collect(autoprof_session *session,
 
   result->publish();
   result->replay_passes = passes;
-  result->seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - begin)
-                        .count();
+  result->seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
   *out = result.release();
   return AUTOPROF_OK;
 }

@@ -67,8 +67,7 @@ autoprof_status autoprof::runtime::setError(autoprof_session *session,
   if (session) {
     session->lastError = std::move(message);
   } else {
-    std::snprintf(creationError, sizeof(creationError), "%s",
-                  message.c_str());
+    std::snprintf(creationError, sizeof(creationError), "%s", message.c_str());
   }
   return status;
 }
@@ -382,8 +381,7 @@ float halfToFloat(uint16_t half) {
 /// Correctly rounded double -> f16 bits.
 uint16_t doubleToHalf(double value) {
   // Round once to f16's precision; the f32 conversion below is then exact.
-  return floatToHalf(
-      static_cast<float>(roundToPrecision(value, 10, -14)));
+  return floatToHalf(static_cast<float>(roundToPrecision(value, 10, -14)));
 }
 
 /// Correctly rounded double -> bf16 bits.
@@ -596,9 +594,9 @@ void generateChunk(const GenerateJob &job, uint64_t chunk) {
   uint64_t typeMax = integerMax(dtype);
   uint64_t bound = 0;
   if (param.index_bound > 0)
-    bound = typeMax == ~0ull ? static_cast<uint64_t>(param.index_bound)
-                             : std::min<uint64_t>(param.index_bound,
-                                                  typeMax + 1);
+    bound = typeMax == ~0ull
+                ? static_cast<uint64_t>(param.index_bound)
+                : std::min<uint64_t>(param.index_bound, typeMax + 1);
   for (uint64_t i = begin; i < end; ++i) {
     int64_t value;
     if (bound) {
@@ -849,8 +847,7 @@ autoprof_status autoprof::runtime::checkLaunchSpec(
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                       "grid dimension %s of kernel '%s' is %u but the device "
                       "allows at most %d",
-                      dimName(i), name, spec->grid[i],
-                      session->maxGridDim[i]);
+                      dimName(i), name, spec->grid[i], session->maxGridDim[i]);
     blockThreads *= spec->block[i];
   }
   if (blockThreads > static_cast<uint64_t>(kernelMaxThreads))
@@ -865,8 +862,7 @@ autoprof_status autoprof::runtime::checkLaunchSpec(
   // Shared memory.
   int staticShared = 0;
   if (CUresult r = api.cuFuncGetAttribute(
-          &staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-          kernel->function))
+          &staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel->function))
     return cudaFailure(session, r, "cannot read the kernel's shared memory");
   uint64_t sharedTotal =
       static_cast<uint64_t>(staticShared) + spec->dynamic_shared_bytes;
@@ -907,12 +903,12 @@ autoprof_status autoprof::runtime::checkLaunchSpec(
                       i, name, static_cast<int>(param.role));
     if (param.count == 0)
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
-                      "buffer parameter %zu of kernel '%s' has 0 elements",
-                      i, name);
+                      "buffer parameter %zu of kernel '%s' has 0 elements", i,
+                      name);
     size_t size = dtypeSize(param.dtype);
     if (param.count > std::numeric_limits<uint64_t>::max() / size / 4 ||
-        param.count * size > std::numeric_limits<uint64_t>::max() / 4 -
-                                 totalBytes)
+        param.count * size >
+            std::numeric_limits<uint64_t>::max() / 4 - totalBytes)
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                       "buffer parameter %zu of kernel '%s' has %llu elements, "
                       "too many to address",
@@ -931,8 +927,8 @@ autoprof_status autoprof::runtime::checkLaunchSpec(
   if (api.cuFuncGetParamInfo) {
     size_t offset = 0, paramSize = 0;
     for (size_t i = 0; i < spec->num_params; ++i) {
-      CUresult r = api.cuFuncGetParamInfo(kernel->function, i, &offset,
-                                          &paramSize);
+      CUresult r =
+          api.cuFuncGetParamInfo(kernel->function, i, &offset, &paramSize);
       if (r == CUDA_ERROR_INVALID_VALUE)
         return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                         "kernel '%s' takes %zu parameters but the launch "
@@ -941,8 +937,8 @@ autoprof_status autoprof::runtime::checkLaunchSpec(
       if (r != CUDA_SUCCESS)
         break; // Not supported for this module: skip the check.
       const autoprof_param &param = spec->params[i];
-      size_t expected = param.is_scalar ? dtypeSize(param.dtype)
-                                        : sizeof(CUdeviceptr);
+      size_t expected =
+          param.is_scalar ? dtypeSize(param.dtype) : sizeof(CUdeviceptr);
       if (paramSize != expected)
         return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                         "parameter %zu of kernel '%s' is %zu bytes but the "
@@ -976,8 +972,8 @@ autoprof_status autoprof::runtime::checkLaunchSpec(
                     "the buffers of kernel '%s' need %llu bytes%s but only "
                     "%zu of %zu bytes of device memory are free",
                     name, static_cast<unsigned long long>(needed),
-                    memoryFactor > 1 ? " (counting every copy)" : "",
-                    freeBytes, totalDevice);
+                    memoryFactor > 1 ? " (counting every copy)" : "", freeBytes,
+                    totalDevice);
   return AUTOPROF_OK;
 }
 
@@ -1019,10 +1015,9 @@ autoprof_status LaunchBuffers::upload() {
     Buffer &buffer = buffers[i];
     if (!buffer.isBuffer)
       continue;
-    if (CUresult r = api.cuMemcpyHtoDAsync(buffer.device.get(),
-                                           buffer.host.data(),
-                                           buffer.host.size(),
-                                           session->stream))
+    if (CUresult r =
+            api.cuMemcpyHtoDAsync(buffer.device.get(), buffer.host.data(),
+                                  buffer.host.size(), session->stream))
       return cudaFailure(session, r, "cannot copy inputs to the device");
   }
   if (CUresult r = api.cuStreamSynchronize(session->stream))
@@ -1038,13 +1033,12 @@ autoprof_status LaunchBuffers::keepDeviceCopies() {
         buffer.pristine.get())
       continue;
     std::string what = "a copy of parameter " + std::to_string(i);
-    if (autoprof_status s = buffer.pristine.allocate(
-            session, buffer.host.size(), what.c_str()))
+    if (autoprof_status s =
+            buffer.pristine.allocate(session, buffer.host.size(), what.c_str()))
       return s;
-    if (CUresult r = api.cuMemcpyHtoDAsync(buffer.pristine.get(),
-                                           buffer.host.data(),
-                                           buffer.host.size(),
-                                           session->stream))
+    if (CUresult r =
+            api.cuMemcpyHtoDAsync(buffer.pristine.get(), buffer.host.data(),
+                                  buffer.host.size(), session->stream))
       return cudaFailure(session, r, "cannot copy inputs to the device");
   }
   if (CUresult r = api.cuStreamSynchronize(session->stream))
@@ -1095,9 +1089,9 @@ autoprof_status LaunchBuffers::launch(autoprof_kernel *kernel,
     arguments[i] = &slots[i];
   }
   CUresult r = cuda().cuLaunchKernel(
-      kernel->function, spec.grid[0], spec.grid[1], spec.grid[2],
-      spec.block[0], spec.block[1], spec.block[2], spec.dynamic_shared_bytes,
-      stream, arguments.empty() ? nullptr : arguments.data(), nullptr);
+      kernel->function, spec.grid[0], spec.grid[1], spec.grid[2], spec.block[0],
+      spec.block[1], spec.block[2], spec.dynamic_shared_bytes, stream,
+      arguments.empty() ? nullptr : arguments.data(), nullptr);
   if (r != CUDA_SUCCESS) {
     std::string what = "cannot launch kernel '" + kernel->entry + "'";
     return cudaFailure(session, r, what.c_str());
@@ -1141,14 +1135,16 @@ uint64_t LaunchBuffers::totalBytes() const {
   return total;
 }
 
-autoprof_status autoprof::runtime::launchOnce(
-    autoprof_session *session, autoprof_kernel *kernel,
-    const autoprof_launch_spec *spec, uint64_t seed,
-    autoprof_distribution distribution) {
+autoprof_status
+autoprof::runtime::launchOnce(autoprof_session *session,
+                              autoprof_kernel *kernel,
+                              const autoprof_launch_spec *spec, uint64_t seed,
+                              autoprof_distribution distribution) {
   ContextScope scope(session);
   if (scope.result() != CUDA_SUCCESS)
-    return cudaFailure(session, scope.result(), "cannot make the context "
-                                                "current");
+    return cudaFailure(session, scope.result(),
+                       "cannot make the context "
+                       "current");
   if (autoprof_status s = checkLaunchSpec(session, kernel, spec, 1))
     return s;
   LaunchBuffers buffers(session);
@@ -1215,10 +1211,9 @@ extern "C" autoprof_status autoprof_session_create(int ordinal,
   const CudaLoadResult &loaded = loadCudaApi();
   if (!loaded.api) {
     bool noDevice = loaded.initResult == CUDA_ERROR_NO_DEVICE;
-    return setError(nullptr,
-                    noDevice ? AUTOPROF_ERROR_NO_DEVICE
-                             : AUTOPROF_ERROR_NO_DRIVER,
-                    "%s", loaded.error);
+    return setError(
+        nullptr, noDevice ? AUTOPROF_ERROR_NO_DEVICE : AUTOPROF_ERROR_NO_DRIVER,
+        "%s", loaded.error);
   }
   const CudaApi &api = *loaded.api;
   int count = 0;
@@ -1391,8 +1386,8 @@ autoprof_measure_peak_bandwidth(autoprof_session *session,
   size_t bytes = size_t(1) << 30;
   while (bytes * 2 > freeBytes / 2 && bytes > (size_t(64) << 20))
     bytes /= 2;
-  uint64_t l2 = static_cast<uint64_t>(std::max<int64_t>(
-      session->facts.l2_bytes, 1));
+  uint64_t l2 =
+      static_cast<uint64_t>(std::max<int64_t>(session->facts.l2_bytes, 1));
   if (bytes * 2 > freeBytes || bytes < 8 * l2)
     return setError(session, AUTOPROF_ERROR_OUT_OF_MEMORY,
                     "not enough free device memory (%zu bytes) to measure "
@@ -1405,8 +1400,8 @@ autoprof_measure_peak_bandwidth(autoprof_session *session,
   if (autoprof_status s = destination.allocate(
           session, bytes, "the bandwidth test destination"))
     return s;
-  if (CUresult r = api.cuMemsetD8Async(source.get(), 0x5A, bytes,
-                                       session->stream))
+  if (CUresult r =
+          api.cuMemsetD8Async(source.get(), 0x5A, bytes, session->stream))
     return cudaFailure(session, r, "cannot fill the bandwidth test buffer");
   constexpr int Warmup = 3, Repetitions = 20;
   EventList events;
@@ -1528,10 +1523,11 @@ autoprof_status compileCuda(autoprof_session *session, const char *code,
 
 } // namespace
 
-extern "C" autoprof_status
-autoprof_kernel_load(autoprof_session *session, autoprof_code_format format,
-                     const char *code, size_t size, const char *entry,
-                     autoprof_kernel **out) {
+extern "C" autoprof_status autoprof_kernel_load(autoprof_session *session,
+                                                autoprof_code_format format,
+                                                const char *code, size_t size,
+                                                const char *entry,
+                                                autoprof_kernel **out) {
   AUTOPROF_CHECK_SESSION(session);
   if (!out)
     return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
@@ -1574,8 +1570,8 @@ autoprof_kernel_load(autoprof_session *session, autoprof_code_format format,
                     reinterpret_cast<void *>(static_cast<uintptr_t>(LogSize))};
   const CudaApi &api = cuda();
   CUmodule module = nullptr;
-  CUresult r = api.cuModuleLoadDataEx(&module, image.data(), 4, options,
-                                      values);
+  CUresult r =
+      api.cuModuleLoadDataEx(&module, image.data(), 4, options, values);
   if (r != CUDA_SUCCESS) {
     errorLog.back() = '\0';
     if (isStickyError(r))
@@ -1792,13 +1788,11 @@ void clearVerifyResult(autoprof_verify_result &out) {
 
 } // namespace
 
-extern "C" autoprof_status
-autoprof_verify(autoprof_session *session, autoprof_kernel *reference,
-                const autoprof_launch_spec *referenceSpec,
-                autoprof_kernel *candidate,
-                const autoprof_launch_spec *candidateSpec,
-                const autoprof_verify_options *options,
-                autoprof_verify_result *out) {
+extern "C" autoprof_status autoprof_verify(
+    autoprof_session *session, autoprof_kernel *reference,
+    const autoprof_launch_spec *referenceSpec, autoprof_kernel *candidate,
+    const autoprof_launch_spec *candidateSpec,
+    const autoprof_verify_options *options, autoprof_verify_result *out) {
   AUTOPROF_CHECK_SESSION(session);
   if (!out)
     return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
@@ -1962,8 +1956,9 @@ autoprof_verify(autoprof_session *session, autoprof_kernel *reference,
             formatElement(candidateOut.data(), param.dtype, firstElement);
         std::string was = formatElement(initial, param.dtype, firstElement);
         char where[160];
-        std::snprintf(where, sizeof(where), "parameter %zu (%s %s) element %llu",
-                      i, dtypeName(param.dtype), roleName(param.role),
+        std::snprintf(where, sizeof(where),
+                      "parameter %zu (%s %s) element %llu", i,
+                      dtypeName(param.dtype), roleName(param.role),
                       static_cast<unsigned long long>(firstElement));
         char tail[200];
         std::snprintf(tail, sizeof(tail),
@@ -2033,8 +2028,8 @@ namespace {
 autoprof_status ensureFlushBuffer(autoprof_session *session) {
   if (session->flushBuffer)
     return AUTOPROF_OK;
-  size_t l2 = static_cast<size_t>(std::max<int64_t>(session->facts.l2_bytes,
-                                                    int64_t(1) << 20));
+  size_t l2 = static_cast<size_t>(
+      std::max<int64_t>(session->facts.l2_bytes, int64_t(1) << 20));
   size_t bytes = std::max(4 * l2, size_t(64) << 20);
   CUdeviceptr ptr = 0;
   if (CUresult r = cuda().cuMemAlloc(&ptr, bytes)) {
@@ -2145,9 +2140,9 @@ extern "C" autoprof_status autoprof_time(autoprof_session *session,
         if (spent >= budget)
           break;
         double perRep = spent / done;
-        int affordable =
-            perRep > 0 ? static_cast<int>((budget - spent) / perRep) + 1
-                       : chunk;
+        int affordable = perRep > 0
+                             ? static_cast<int>((budget - spent) / perRep) + 1
+                             : chunk;
         chunk = std::max(1, std::min(chunk, affordable));
       }
     } else {

@@ -1,4 +1,4 @@
-//===- RuntimeInternal.h - Internals shared by the runtime shim --*- C++ -*-===//
+//===- RuntimeInternal.h - Internals shared by the shim ---------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //
