@@ -55,3 +55,4 @@ def has_cuda_device():
 
 if has_cuda_device():
     config.available_features.add("cuda-device")
+lit_config.parallelism_groups["cuda-device"] = 1

@@ -113,7 +113,10 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
 
   llvm::DenseSet<Value> seenBuffers;
   uint64_t smallestBuffer = UINT64_MAX;
-  for (auto [index, arg] : llvm::enumerate(kernel.getArguments())) {
+  // The body's leading arguments are the parameters; workgroup and private
+  // attributions follow them.
+  for (auto [index, arg] : llvm::enumerate(
+           kernel.getArguments().take_front(kernel.getNumArguments()))) {
     Value operand = launch.getKernelOperand(index);
     ::autoprof::runtime::JobParam param;
     Type type = arg.getType();

@@ -200,6 +200,10 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     autoprof_status s =
         autoprof_verify(session, reference, &measuredSpec->spec, candidate,
                         &candidateSpec->spec, &options, &verdict);
+    // A candidate that faults is rejected with the verifier's account of
+    // which kernel faulted on which inputs.
+    if (s == AUTOPROF_ERROR_LAUNCH && verdict.reason[0])
+      return fail("rejected", verdict.reason);
     if (s != AUTOPROF_OK)
       return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
                   llvm::Twine("verification failed to run: ") +

@@ -1312,6 +1312,8 @@ extern "C" void autoprof_session_destroy(autoprof_session *session) {
     if (scope.result() == CUDA_SUCCESS) {
       if (session->flushBuffer)
         api.cuMemFree(session->flushBuffer);
+      if (session->flushModule)
+        api.cuModuleUnload(session->flushModule);
       if (session->stream)
         api.cuStreamDestroy(session->stream);
     }
@@ -2024,21 +2026,105 @@ extern "C" autoprof_status autoprof_verify(
 
 namespace {
 
-/// Allocates the session's L2 flush buffer (>= 4x L2) on first use.
+/// Reads a buffer with 128-bit loads (grid-stride) and never writes: the L2
+/// ends up holding clean lines of that buffer. Flushing by writing (a memset)
+/// would leave dirty lines whose write-back then lands inside the timed
+/// kernel and inflates its duration and DRAM writes. Written for sm_75 so
+/// that the driver JIT-compiles it for any newer GPU.
+constexpr const char *kFlushPtx = R"ptx(
+.version 6.3
+.target sm_75
+.address_size 64
+.visible .entry autoprof_l2_flush(.param .u64 data, .param .u64 count,
+                                  .param .u64 sink)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [data];
+  ld.param.u64 %rd2, [count];
+  ld.param.u64 %rd3, [sink];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %nctaid.x;
+  mul.wide.u32 %rd4, %r1, %r2;
+  cvt.u64.u32 %rd5, %r3;
+  add.u64 %rd4, %rd4, %rd5;
+  mul.wide.u32 %rd6, %r4, %r2;
+  mov.u32 %r5, 0;
+LOOP:
+  setp.ge.u64 %p1, %rd4, %rd2;
+  @%p1 bra DONE;
+  shl.b64 %rd7, %rd4, 4;
+  add.u64 %rd8, %rd1, %rd7;
+  ld.global.v4.u32 {%r6, %r7, %r8, %r9}, [%rd8];
+  xor.b32 %r5, %r5, %r6;
+  xor.b32 %r5, %r5, %r7;
+  xor.b32 %r5, %r5, %r8;
+  xor.b32 %r5, %r5, %r9;
+  add.u64 %rd4, %rd4, %rd6;
+  bra LOOP;
+DONE:
+  // The buffer is all zeros, so this store never happens; it keeps the
+  // loads alive.
+  setp.ne.u32 %p2, %r5, 0;
+  @!%p2 bra END;
+  cvta.to.global.u64 %rd3, %rd3;
+  st.global.u32 [%rd3], %r5;
+END:
+  ret;
+}
+)ptx";
+
+/// Allocates the session's L2 flush buffer (>= 4x L2) and loads the kernel
+/// that reads it, on first use.
 autoprof_status ensureFlushBuffer(autoprof_session *session) {
   if (session->flushBuffer)
     return AUTOPROF_OK;
+  const CudaApi &api = cuda();
   size_t l2 = static_cast<size_t>(
       std::max<int64_t>(session->facts.l2_bytes, int64_t(1) << 20));
   size_t bytes = std::max(4 * l2, size_t(64) << 20);
+  bytes = (bytes + 15) / 16 * 16;
+  if (!session->flushModule) {
+    if (CUresult r = api.cuModuleLoadDataEx(&session->flushModule, kFlushPtx,
+                                            0, nullptr, nullptr))
+      return cudaFailure(session, r, "cannot load the L2 flush kernel");
+    if (CUresult r = api.cuModuleGetFunction(&session->flushFunction,
+                                             session->flushModule,
+                                             "autoprof_l2_flush"))
+      return cudaFailure(session, r, "cannot find the L2 flush kernel");
+  }
   CUdeviceptr ptr = 0;
-  if (CUresult r = cuda().cuMemAlloc(&ptr, bytes)) {
+  if (CUresult r = api.cuMemAlloc(&ptr, bytes + 16)) {
     std::string what = "cannot allocate the " + std::to_string(bytes) +
                        "-byte L2 flush buffer";
     return cudaFailure(session, r, what.c_str());
   }
+  // Zero it once (the only write) and let the write-back happen now, not
+  // during a measurement.
+  if (CUresult r = api.cuMemsetD8Async(ptr, 0, bytes + 16, session->stream)) {
+    api.cuMemFree(ptr);
+    return cudaFailure(session, r, "cannot clear the L2 flush buffer");
+  }
   session->flushBuffer = ptr;
   session->flushBytes = bytes;
+  return AUTOPROF_OK;
+}
+
+/// Enqueues one L2 flush: a read of the whole flush buffer.
+autoprof_status enqueueL2Flush(autoprof_session *session, CUstream stream) {
+  CUdeviceptr data = session->flushBuffer;
+  unsigned long long count = session->flushBytes / 16;
+  CUdeviceptr sink = session->flushBuffer + session->flushBytes;
+  void *args[] = {&data, &count, &sink};
+  unsigned blocks = static_cast<unsigned>(
+      std::max(1, session->facts.sm_count) * 8);
+  if (CUresult r = cuda().cuLaunchKernel(session->flushFunction, blocks, 1, 1,
+                                         256, 1, 1, 0, stream, args, nullptr))
+    return cudaFailure(session, r, "cannot flush L2");
   return AUTOPROF_OK;
 }
 
@@ -2089,18 +2175,14 @@ extern "C" autoprof_status autoprof_time(autoprof_session *session,
   if (autoprof_status s = buffers.keepDeviceCopies())
     return s;
 
-  unsigned flushValue = 0;
   // Restores the buffers, flushes L2 and launches; records events around
   // the launch when given.
   auto enqueue = [&](CUevent start, CUevent end) -> autoprof_status {
     if (autoprof_status s = buffers.restoreAsync(stream))
       return s;
     if (opts.flush_l2)
-      if (CUresult r = api.cuMemsetD8Async(
-              session->flushBuffer,
-              static_cast<unsigned char>(++flushValue & 0xFF),
-              session->flushBytes, stream))
-        return cudaFailure(session, r, "cannot flush L2");
+      if (autoprof_status s = enqueueL2Flush(session, stream))
+        return s;
     if (start)
       if (CUresult r = api.cuEventRecord(start, stream))
         return cudaFailure(session, r, "cannot record an event");

@@ -55,6 +55,9 @@ struct autoprof_session {
   /// L2 flush scratch buffer (>= 4x L2), allocated on first use.
   CUdeviceptr flushBuffer = 0;
   size_t flushBytes = 0;
+  /// The kernel that reads the flush buffer (see ensureFlushBuffer).
+  CUmodule flushModule = nullptr;
+  CUfunction flushFunction = nullptr;
   /// Message of the last failed call.
   std::string lastError;
 };
