@@ -15,6 +15,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.autoprof_obj_root, "test")
 config.excludes = ["Unit", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "profile-corpus.py",
                    "lit.site.cfg.py", "Inputs"]
 
 # Strict FileCheck, as upstream MLIR uses it.
@@ -31,6 +32,8 @@ if os.path.exists(os.path.join(config.autoprof_tools_dir, "autoprof-worker")):
     tools += ["autoprof-worker", "autoprof-runtime-smoke",
               "autoprof-profiler-smoke"]
 llvm_config.add_tool_substitutions(tools, [config.autoprof_tools_dir])
+config.substitutions.append(
+    ("%autoprof_opt", os.path.join(config.autoprof_tools_dir, "autoprof-opt")))
 
 # `cuda-toolkit`: ptxas is available, so generated PTX is assembled.
 if config.have_ptxas and os.path.exists(config.ptxas_executable):

@@ -40,6 +40,8 @@ Value autoprof::runtime::toJSON(const JobParam &param) {
                 {"role", param.role}};
   if (param.indexBound > 0)
     object["index_bound"] = param.indexBound;
+  if (param.sorted)
+    object["sorted"] = true;
   return object;
 }
 
@@ -102,12 +104,14 @@ Value autoprof::runtime::toJSON(const EvaluationResult &result) {
     object["device"] = Object{{"name", result.gpuName},
                               {"sm_count", result.smCount},
                               {"l2_bytes", result.l2Bytes},
-                              {"driver_version", result.driverVersion}};
+                              {"driver_version", result.driverVersion},
+                              {"peak_bandwidth", result.peakBandwidth}};
   if (result.registersPerThread)
     object["kernel_attributes"] =
         Object{{"registers_per_thread", result.registersPerThread},
                {"static_shared_bytes", result.staticSharedBytes},
-               {"local_bytes_per_thread", result.localBytesPerThread}};
+               {"local_bytes_per_thread", result.localBytesPerThread},
+               {"blocks_per_sm", result.blocksPerSm}};
   if (result.verified)
     object["verified"] = *result.verified;
   if (result.medianUs)
@@ -177,7 +181,8 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
   }
   int64_t count = 0;
   if (!mapper.map("count", count) || !mapper.mapOptional("role", param.role) ||
-      !mapper.mapOptional("index_bound", param.indexBound))
+      !mapper.mapOptional("index_bound", param.indexBound) ||
+      !mapper.mapOptional("sorted", param.sorted))
     return false;
   if (count < 1) {
     path.field("count").report("a buffer needs at least one element");
@@ -298,6 +303,7 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
     if (!deviceMapper || !deviceMapper.map("name", result.gpuName) ||
         !deviceMapper.mapOptional("sm_count", result.smCount) ||
         !deviceMapper.mapOptional("l2_bytes", result.l2Bytes) ||
+        !deviceMapper.mapOptional("peak_bandwidth", result.peakBandwidth) ||
         !deviceMapper.mapOptional("driver_version", result.driverVersion))
       return false;
   }
@@ -310,7 +316,8 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
         !attributeMapper.mapOptional("static_shared_bytes",
                                      result.staticSharedBytes) ||
         !attributeMapper.mapOptional("local_bytes_per_thread",
-                                     result.localBytesPerThread))
+                                     result.localBytesPerThread) ||
+        !attributeMapper.mapOptional("blocks_per_sm", result.blocksPerSm))
       return false;
   }
   if (const Value *timing = object->get("timing")) {

@@ -135,6 +135,11 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
                << " passes a buffer that an earlier argument already passes; "
                   "aliasing launches cannot be evaluated";
       param.count = memref.getNumElements();
+      // Input-generation hints on the kernel argument.
+      if (auto bound = kernel.getArgAttrOfType<IntegerAttr>(
+              index, "autoprof.index_bound"))
+        param.indexBound = bound.getInt();
+      param.sorted = kernel.getArgAttr(index, "autoprof.sorted") != nullptr;
       smallestBuffer = std::min<uint64_t>(smallestBuffer, param.count);
       BufferUse use;
       collectUses(arg, use);
@@ -158,7 +163,7 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
     job.params.push_back(std::move(param));
   }
   for (::autoprof::runtime::JobParam &param : job.params)
-    if (!param.isScalar && param.role == "input" &&
+    if (!param.isScalar && param.role == "input" && param.indexBound == 0 &&
         param.dtype.front() != 'f' && param.dtype != "bf16")
       param.indexBound = static_cast<int64_t>(smallestBuffer);
   return job;

@@ -36,6 +36,10 @@ struct ProfilePass
   }
 
 private:
+  /// Adds the dynamic features (duration, achieved DRAM bandwidth fraction,
+  /// waves per SM) of a measurement to the kernel's `autoprof.features`.
+  void addDynamicFeatures(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
+                          const ::autoprof::runtime::EvaluationResult &result);
   /// Writes `job` to <job-dir>/<kernel>.json.
   LogicalResult writeJob(gpu::GPUFuncOp kernel,
                          const ::autoprof::runtime::EvaluationJob &job);
@@ -100,6 +104,27 @@ ProfilePass::writeJob(gpu::GPUFuncOp kernel,
            << path << "': " << ec.message();
   os << llvm::formatv("{0:2}", llvm::json::Value(toJSON(job))) << "\n";
   return success();
+}
+
+void ProfilePass::addDynamicFeatures(
+    gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
+    const ::autoprof::runtime::EvaluationResult &result) {
+  FailureOr<KernelFeatures> features = KernelFeatures::compute(kernel, launch);
+  if (failed(features) || !result.medianUs || *result.medianUs <= 0)
+    return;
+  double seconds = *result.medianUs * 1e-6;
+  features->set("duration_us", *result.medianUs);
+  // Achieved bandwidth from the bytes the kernel must move (the static
+  // estimate), against the peak measured on this device.
+  std::optional<double> bytes = features->lookup("global_bytes_total");
+  if (bytes && result.peakBandwidth > 0)
+    features->set("dram_bandwidth_fraction",
+                  std::min(1.0, *bytes / seconds / result.peakBandwidth));
+  std::optional<double> blocks = features->lookup("grid_blocks");
+  if (blocks && result.blocksPerSm > 0 && result.smCount > 0)
+    features->set("waves_per_sm",
+                  *blocks / (double(result.blocksPerSm) * result.smCount));
+  kernel->setAttr(kFeaturesAttrName, features->toAttr(&getContext()));
 }
 
 void ProfilePass::runOnOperation() {
@@ -181,6 +206,7 @@ void ProfilePass::runOnOperation() {
       return;
     }
     kernel->setAttr("autoprof.measurement", buildMeasurement(*result));
+    addDynamicFeatures(kernel, launch, *result);
   });
   if (anyFailed)
     signalPassFailure();

@@ -5,11 +5,13 @@
 // KIND: spmv
 // y = A * x, CSR with 4194304 rows/cols and 33554432 nonzeros (i32 row_ptr/col_idx, f32 values; caller supplies a
 // valid CSR: row_ptr[0] = 0, nondecreasing, row_ptr[n] = nnz, col_idx < n); one thread per row, grid 16384 x block 256.
+// The argument attributes tell AutoProf's runtime how to generate valid inputs: sorted row pointers below nnz and
+// column indices below n.
 // Slow as written: data-dependent row loops walk col_idx/vals uncoalesced, random x gathers, warp load imbalance.
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @spmv_csr_scalar(%row_ptr: memref<4194305xi32>, %col_idx: memref<33554432xi32>, %vals: memref<33554432xf32>, %x: memref<4194304xf32>, %y: memref<4194304xf32>, %nrows: index) kernel {
+    gpu.func @spmv_csr_scalar(%row_ptr: memref<4194305xi32> {autoprof.index_bound = 33554432 : i64, autoprof.sorted}, %col_idx: memref<33554432xi32> {autoprof.index_bound = 4194304 : i64}, %vals: memref<33554432xf32>, %x: memref<4194304xf32>, %y: memref<4194304xf32>, %nrows: index) kernel {
       %c1 = arith.constant 1 : index
       %zero = arith.constant 0.000000e+00 : f32
       %bid = gpu.block_id x

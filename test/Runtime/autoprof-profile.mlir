@@ -16,3 +16,9 @@
 // EXPLICIT-SAME: missing = ["bogus__metric.sum: {{.*}}"]
 // EXPLICIT-LABEL: gpu.func @final_max
 // EXPLICIT-SAME: autoprof.measurement = {
+
+// The measurement also completes the kernel's features with the dynamic ones.
+// SAXPY-SAME: autoprof.features = {
+// SAXPY-SAME: dram_bandwidth_fraction = {{[0-9.e+-]+}} : f64
+// SAXPY-SAME: duration_us = {{[0-9.e+-]+}} : f64
+// SAXPY-SAME: waves_per_sm = {{[0-9.e+-]+}} : f64

@@ -10,8 +10,10 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // Workgroup memory is not a parameter; %idx is an integer input used as
-    // indices; %acc is read and written; %out is only written.
-    gpu.func @gather_scale(%idx: memref<1024xi32>, %table: memref<4096xf32>,
+    // indices (its attributes ask for sorted values below 4096); %acc is read
+    // and written; %out is only written.
+    gpu.func @gather_scale(%idx: memref<1024xi32> {autoprof.index_bound = 4096 : i64, autoprof.sorted},
+                           %table: memref<4096xf32>,
                            %acc: memref<1024xf32>, %out: memref<1024xf32>,
                            %scale: f32, %n: index)
         workgroup(%tile: memref<256xf32, #gpu.address_space<workgroup>>) kernel {
@@ -61,9 +63,10 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:     {
 // CHECK-NEXT:       "count": 1024,
 // CHECK-NEXT:       "dtype": "i32",
-// CHECK-NEXT:       "index_bound": 1024,
+// CHECK-NEXT:       "index_bound": 4096,
 // CHECK-NEXT:       "kind": "buffer",
-// CHECK-NEXT:       "role": "input"
+// CHECK-NEXT:       "role": "input",
+// CHECK-NEXT:       "sorted": true
 // CHECK-NEXT:     },
 // CHECK-NEXT:     {
 // CHECK-NEXT:       "count": 4096,

@@ -107,6 +107,7 @@ static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
              : param.role == "inout" ? AUTOPROF_ROLE_INOUT
                                      : AUTOPROF_ROLE_INPUT;
     p.index_bound = param.indexBound;
+    p.sorted = param.sorted;
     p.f = param.value;
     p.i = static_cast<int64_t>(param.value);
     result->params.push_back(p);
@@ -221,6 +222,12 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.staticSharedBytes = attributes.static_shared_bytes;
     result.localBytesPerThread = attributes.local_bytes_per_thread;
   }
+  const autoprof_launch_spec &launch = measuredSpec->spec;
+  int blocksPerSm = 0;
+  if (autoprof_kernel_occupancy(
+          measured, launch.block[0] * launch.block[1] * launch.block[2],
+          launch.dynamic_shared_bytes, &blocksPerSm) == AUTOPROF_OK)
+    result.blocksPerSm = blocksPerSm;
 
   if (job.time) {
     autoprof_timing_options options = {};
@@ -247,6 +254,10 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.p90Us = timing.p90_us;
     result.smClockKhzBefore = timing.sm_clock_khz_before;
     result.smClockKhzAfter = timing.sm_clock_khz_after;
+    // The roofline reference for the achieved bandwidth of this kernel.
+    double peak = 0;
+    if (autoprof_measure_peak_bandwidth(session, &peak) == AUTOPROF_OK)
+      result.peakBandwidth = peak;
   }
 
   if (!job.metrics.empty()) {

@@ -38,6 +38,8 @@ struct JobParam {
   std::string role = "input";
   /// Buffers: integer inputs are generated in [0, indexBound) when > 0.
   int64_t indexBound = 0;
+  /// Buffers: integer inputs are sorted ascending (offsets, row pointers).
+  bool sorted = false;
   /// Scalars: the value.
   double value = 0;
 };
@@ -101,11 +103,15 @@ struct EvaluationResult {
   std::string gpuName;
   int smCount = 0;
   int64_t l2Bytes = 0;
+  /// Measured peak DRAM bandwidth (bytes/s), when the job timed a kernel.
+  double peakBandwidth = 0;
   int driverVersion = 0;
   /// Kernel attributes from the driver.
   int registersPerThread = 0;
   int staticSharedBytes = 0;
   int localBytesPerThread = 0;
+  /// Resident blocks per SM for the measured launch (occupancy API).
+  int blocksPerSm = 0;
   /// Verification, when a candidate was given.
   std::optional<bool> verified;
   /// Timing statistics in microseconds.

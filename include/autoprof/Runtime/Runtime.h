@@ -95,6 +95,10 @@ typedef struct autoprof_param {
   /// Buffers: for integer inputs, values are generated in [0, index_bound)
   /// when index_bound > 0 (indices, CSR row pointers stay in range).
   int64_t index_bound;
+  /// Buffers: nonzero sorts generated integer inputs in ascending order, for
+  /// offsets such as CSR row pointers (with index_bound: nondecreasing values
+  /// in [0, index_bound)).
+  int sorted;
   /// Scalars: the value, as double for floats and int64 for integers.
   double f;
   int64_t i;

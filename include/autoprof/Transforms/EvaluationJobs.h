@@ -25,7 +25,9 @@ namespace mlir::autoprof {
 /// Builds the launch of an evaluation job. Buffer roles come from the kernel
 /// body (read only: input; written only: output; both: inout); integer input
 /// buffers get an index bound (the smallest buffer's element count) so that
-/// data used as indices stays in bounds. Emits a diagnostic and fails on
+/// data used as indices stays in bounds. Kernel argument attributes refine
+/// the generated data: `autoprof.index_bound = N` sets the bound and
+/// `autoprof.sorted` asks for ascending values (CSR row pointers). Emits a diagnostic and fails on
 /// launches the runtime cannot reproduce: non-constant sizes or scalars, a
 /// buffer passed twice, unsupported element types.
 FailureOr<::autoprof::runtime::JobLaunch> buildJobLaunch(gpu::GPUFuncOp kernel,

@@ -92,7 +92,10 @@ def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
     profiling tree selects (the kernel's `autoprof.profile`, or the tree of
     `tree-file`/the shipped tree), or the explicit `metrics` list. Results
     are attached as `autoprof.measurement`; a metric that could not be
-    collected is listed under `missing` with the reason, never as 0.
+    collected is listed under `missing` with the reason, never as 0. The
+    kernel's `autoprof.features` gain the dynamic features `duration_us`,
+    `dram_bandwidth_fraction` (the static byte estimate over the measured time,
+    against the DRAM bandwidth measured on the device) and `waves_per_sm`.
 
     ```mlir
     gpu.func @saxpy(...) kernel attributes {autoprof.measurement = {

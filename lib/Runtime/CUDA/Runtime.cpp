@@ -672,6 +672,15 @@ void autoprof::runtime::generateInput(const autoprof_param &param,
   for (pthread_t thread : threads)
     pthread_join(thread, nullptr);
 
+  if (param.sorted && !isFloatType(param.dtype)) {
+    std::vector<int64_t> values(param.count);
+    for (uint64_t i = 0; i < param.count; ++i)
+      values[i] = static_cast<int64_t>(loadElement(out, param.dtype, i));
+    std::sort(values.begin(), values.end());
+    for (uint64_t i = 0; i < param.count; ++i)
+      storeInteger(out + i * dtypeSize(param.dtype), param.dtype, values[i]);
+  }
+
   // Never all zero: make the first element nonzero when everything is
   // (possible for tiny integer buffers); an index bound of 1 allows only 0.
   uint64_t bytes = param.count * dtypeSize(param.dtype);
@@ -1767,7 +1776,7 @@ autoprof_status checkSameParameters(autoprof_session *session,
     bool same = (!a.is_scalar) == (!b.is_scalar) && a.dtype == b.dtype;
     if (same && !a.is_scalar)
       same = a.count == b.count && a.role == b.role &&
-             a.index_bound == b.index_bound;
+             a.index_bound == b.index_bound && a.sorted == b.sorted;
     if (same && a.is_scalar)
       same = isFloatType(a.dtype) ? (a.f == b.f || (a.f != a.f && b.f != b.f))
                                   : a.i == b.i;
