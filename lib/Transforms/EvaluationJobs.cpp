@@ -162,10 +162,19 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
     }
     job.params.push_back(std::move(param));
   }
-  for (::autoprof::runtime::JobParam &param : job.params)
-    if (!param.isScalar && param.role == "input" && param.indexBound == 0 &&
-        param.dtype.front() != 'f' && param.dtype != "bf16")
+  // Narrow integers (i8, i16) are data, not indices, when the smallest
+  // buffer does not fit their type.
+  for (::autoprof::runtime::JobParam &param : job.params) {
+    if (param.isScalar || param.role != "input" || param.indexBound != 0 ||
+        param.dtype.front() == 'f' || param.dtype == "bf16")
+      continue;
+    unsigned bits = std::stoi(param.dtype.substr(1));
+    uint64_t typeLimit = param.dtype.front() == 'u'
+                             ? (bits >= 64 ? UINT64_MAX : (1ull << bits))
+                             : (1ull << (bits - 1));
+    if (smallestBuffer <= typeLimit)
       param.indexBound = static_cast<int64_t>(smallestBuffer);
+  }
   return job;
 }
 

@@ -16,12 +16,14 @@ for module in sorted(corpus.glob("*.mlir")):
         print(f"FAILED {module.name}: {proc.stderr.strip()[:500]}")
         failed += 1
         continue
-    for match in re.finditer(r"gpu\.func @(\w+)\(.*?autoprof\.measurement = "
-                             r"\{(.*?)\}, autoprof\.", proc.stdout):
-        body = match.group(2)
-        passes = re.search(r"replay_passes = (\d+)", body)
-        median = re.search(r"median_us = ([0-9.e+-]+)", body)
-        print(f"{module.stem}/{match.group(1)}: "
+    for line in proc.stdout.splitlines():
+        kernel = re.search(r"gpu\.func @(\w+)\(", line)
+        if not kernel or "autoprof.measurement" not in line:
+            continue
+        measurement = line[line.index("autoprof.measurement"):]
+        passes = re.search(r"replay_passes = (\d+)", measurement)
+        median = re.search(r"median_us = ([0-9.e+-]+)", measurement)
+        print(f"{module.stem}/{kernel.group(1)}: "
               f"{passes.group(1) if passes else '?'} replay passes, "
               f"median {float(median.group(1)) if median else 0:.1f} us")
         profiled += 1
