@@ -37,10 +37,18 @@ else
 fi
 
 echo
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
-  echo "== 3. GPU found: running, profiling and optimizing kernels is not part"
-  echo "   of this build yet; this example stops after lowering."
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
+   [ -x "$build/bin/autoprof-worker" ]; then
+  echo "== 3. Timing and profiling on the GPU (metrics chosen by the tree)"
+  "$opt" "$out/selected.mlir" --autoprof-profile -o "$out/profiled.mlir"
+  grep -o 'gpu.func @[A-Za-z0-9_]*\|median_us = [0-9.e+-]*\|replay_passes = [0-9]*' \
+    "$out/profiled.mlir" | paste -sd' ' | sed 's/gpu.func /\n   /g'
+  echo
+  echo "   measurements: $out/profiled.mlir (autoprof.measurement)"
+  echo "   SKIPPED: optimization (proposing and verifying rewrites) is not part"
+  echo "   of this build yet."
 else
-  echo "== 3. SKIPPED: running, timing, profiling and optimizing the kernels"
-  echo "   (no NVIDIA GPU on this machine; everything above needs none)."
+  echo "== 3. SKIPPED: running, timing and profiling the kernels (needs an"
+  echo "   NVIDIA GPU and autoprof-worker, which is built when the CUDA toolkit"
+  echo "   is found) and optimizing them (not part of this build yet)."
 fi

@@ -31,9 +31,8 @@ static Array toArray(const std::vector<std::string> &strings) {
 
 Value autoprof::runtime::toJSON(const JobParam &param) {
   if (param.isScalar)
-    return Object{{"kind", "scalar"},
-                  {"dtype", param.dtype},
-                  {"value", param.value}};
+    return Object{
+        {"kind", "scalar"}, {"dtype", param.dtype}, {"value", param.value}};
   Object object{{"kind", "buffer"},
                 {"dtype", param.dtype},
                 {"count", static_cast<int64_t>(param.count)},
@@ -82,8 +81,7 @@ Value autoprof::runtime::toJSON(const EvaluationJob &job) {
                             {"flush_l2", job.flushL2},
                             {"seed", static_cast<int64_t>(job.seed)}};
   if (!job.metrics.empty())
-    object["profile"] =
-        Object{{"metrics", toArray(job.metrics)}};
+    object["profile"] = Object{{"metrics", toArray(job.metrics)}};
   return object;
 }
 
@@ -245,8 +243,10 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
     for (const std::string &name : job.verifyDistributions)
       if (!llvm::is_contained({"normal", "uniform", "large", "small_int"},
                               name)) {
-        path.field("verify").field("distributions").report(
-            "expected \"normal\", \"uniform\", \"large\" or \"small_int\"");
+        path.field("verify")
+            .field("distributions")
+            .report(
+                "expected \"normal\", \"uniform\", \"large\" or \"small_int\"");
         return false;
       }
   }
@@ -264,8 +264,7 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
     job.seed = static_cast<uint64_t>(seed);
     job.time = true;
     if (job.minRepetitions < 1 || job.maxRepetitions < job.minRepetitions) {
-      path.field("time").report(
-          "need 1 <= min_repetitions <= max_repetitions");
+      path.field("time").report("need 1 <= min_repetitions <= max_repetitions");
       return false;
     }
   }
@@ -331,8 +330,7 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
         !timingMapper.mapOptional("p90_us", result.p90Us) ||
         !timingMapper.mapOptional("sm_clock_khz_before",
                                   result.smClockKhzBefore) ||
-        !timingMapper.mapOptional("sm_clock_khz_after",
-                                  result.smClockKhzAfter))
+        !timingMapper.mapOptional("sm_clock_khz_after", result.smClockKhzAfter))
       return false;
   }
   if (const Value *profile = object->get("profile")) {
@@ -346,13 +344,13 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
 }
 
 template <typename T>
-llvm::Expected<T>
-autoprof::runtime::parseDocument(llvm::StringRef text, llvm::StringRef what) {
+llvm::Expected<T> autoprof::runtime::parseDocument(llvm::StringRef text,
+                                                   llvm::StringRef what) {
   llvm::Expected<Value> value = llvm::json::parse(text);
   if (!value)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "%s is not valid JSON: %s", what.str().c_str(),
-                                   llvm::toString(value.takeError()).c_str());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "%s is not valid JSON: %s",
+        what.str().c_str(), llvm::toString(value.takeError()).c_str());
   T document;
   llvm::json::Path::Root root(what);
   if (!fromJSON(*value, document, root)) {
@@ -365,8 +363,8 @@ autoprof::runtime::parseDocument(llvm::StringRef text, llvm::StringRef what) {
 }
 
 template llvm::Expected<EvaluationJob>
-autoprof::runtime::parseDocument<EvaluationJob>(llvm::StringRef,
-                                                llvm::StringRef);
+    autoprof::runtime::parseDocument<EvaluationJob>(llvm::StringRef,
+                                                    llvm::StringRef);
 template llvm::Expected<EvaluationResult>
-autoprof::runtime::parseDocument<EvaluationResult>(llvm::StringRef,
-                                                   llvm::StringRef);
+    autoprof::runtime::parseDocument<EvaluationResult>(llvm::StringRef,
+                                                       llvm::StringRef);

@@ -20,8 +20,7 @@ using namespace autoprof::runtime;
 static int kAnchor;
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 llvm::Expected<std::string>
@@ -64,8 +63,8 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
     return worker.takeError();
 
   llvm::SmallString<128> jobPath, resultPath, logPath;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "autoprof-job", "json", jobPath))
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("autoprof-job", "json", jobPath))
     return makeError("cannot create a job file: " + ec.message());
   llvm::FileRemover removeJob(jobPath);
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
@@ -87,17 +86,18 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
 
   // The worker's own watchdog reports a hang as a result; killing the
   // process a little later is the backstop when even that is stuck.
-  std::string watchdog = "--watchdog=" + std::to_string(options.deadlineSeconds);
-  llvm::SmallVector<llvm::StringRef> args = {*worker, "--job", jobPath,
+  std::string watchdog =
+      "--watchdog=" + std::to_string(options.deadlineSeconds);
+  llvm::SmallVector<llvm::StringRef> args = {*worker,    "--job",    jobPath,
                                              "--result", resultPath, watchdog};
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(logPath), llvm::StringRef(logPath)};
   std::string message;
   bool failedToStart = false;
-  int rc = llvm::sys::ExecuteAndWait(*worker, args, /*Env=*/std::nullopt,
-                                     redirects, options.deadlineSeconds + options.killGraceSeconds,
-                                     /*MemoryLimit=*/0, &message,
-                                     &failedToStart);
+  int rc = llvm::sys::ExecuteAndWait(
+      *worker, args, /*Env=*/std::nullopt, redirects,
+      options.deadlineSeconds + options.killGraceSeconds,
+      /*MemoryLimit=*/0, &message, &failedToStart);
   if (failedToStart)
     return makeError("cannot start " + *worker + ": " + message);
 
@@ -106,9 +106,10 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
     // Killed by the deadline or by a signal: the job's kernel is to blame.
     result.status = "rejected";
     if (llvm::StringRef(message).contains("timed out"))
-      result.reason = "the worker did not finish within the deadline of " +
-                      std::to_string(options.deadlineSeconds + options.killGraceSeconds) +
-                      " s (a hanging kernel?) and was killed";
+      result.reason =
+          "the worker did not finish within the deadline of " +
+          std::to_string(options.deadlineSeconds + options.killGraceSeconds) +
+          " s (a hanging kernel?) and was killed";
     else
       result.reason = "the worker crashed (" + message + ")";
     std::string log = tailOf(logPath);
@@ -120,11 +121,10 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
       llvm::MemoryBuffer::getFile(resultPath);
   if (!text || (*text)->getBuffer().trim().empty())
-    return makeError("autoprof-worker exited with status " +
-                     llvm::Twine(rc) + " without writing a result" +
-                     (tailOf(logPath).empty() ? ""
-                                              : "; its output: " +
-                                                    tailOf(logPath)));
+    return makeError(
+        "autoprof-worker exited with status " + llvm::Twine(rc) +
+        " without writing a result" +
+        (tailOf(logPath).empty() ? "" : "; its output: " + tailOf(logPath)));
   llvm::Expected<EvaluationResult> parsed =
       parseDocument<EvaluationResult>((*text)->getBuffer(), "result");
   if (!parsed)

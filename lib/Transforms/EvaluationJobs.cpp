@@ -63,9 +63,9 @@ static void collectUses(Value buffer, BufferUse &use) {
       use.written = true;
     } else if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(user)) {
       use.read = use.written = true;
-    } else if (isa<memref::CastOp, memref::SubViewOp,
-                   memref::ReinterpretCastOp, memref::ViewOp,
-                   memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) {
+    } else if (isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,
+                   memref::ViewOp, memref::CollapseShapeOp,
+                   memref::ExpandShapeOp>(user)) {
       for (Value result : user->getResults())
         collectUses(result, use);
     } else if (isa<memref::DimOp, memref::ExtractAlignedPointerAsIndexOp>(
@@ -108,8 +108,7 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
   if (launch.getNumKernelOperands() != kernel.getNumArguments())
     return launch.emitError("launch passes ")
            << launch.getNumKernelOperands() << " arguments to @"
-           << kernel.getName() << ", which takes "
-           << kernel.getNumArguments();
+           << kernel.getName() << ", which takes " << kernel.getNumArguments();
 
   llvm::DenseSet<Value> seenBuffers;
   uint64_t smallestBuffer = UINT64_MAX;

@@ -23,8 +23,7 @@ using namespace mlir;
 using namespace mlir::autoprof;
 
 namespace {
-struct ProfilePass
-    : public mlir::autoprof::impl::ProfilePassBase<ProfilePass> {
+struct ProfilePass : public mlir::autoprof::impl::ProfilePassBase<ProfilePass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -44,12 +43,13 @@ private:
   LogicalResult writeJob(gpu::GPUFuncOp kernel,
                          const ::autoprof::runtime::EvaluationJob &job);
   /// The measurement of one kernel as an attribute.
-  DictionaryAttr buildMeasurement(const ::autoprof::runtime::EvaluationResult &result);
+  DictionaryAttr
+  buildMeasurement(const ::autoprof::runtime::EvaluationResult &result);
 };
 } // namespace
 
-DictionaryAttr
-ProfilePass::buildMeasurement(const ::autoprof::runtime::EvaluationResult &result) {
+DictionaryAttr ProfilePass::buildMeasurement(
+    const ::autoprof::runtime::EvaluationResult &result) {
   Builder builder(&getContext());
   SmallVector<NamedAttribute> collected;
   SmallVector<Attribute> missing;
@@ -72,13 +72,14 @@ ProfilePass::buildMeasurement(const ::autoprof::runtime::EvaluationResult &resul
       builder.getNamedAttr("mad_us", f64(result.madUs)),
       builder.getNamedAttr("p10_us", f64(result.p10Us)),
       builder.getNamedAttr("p90_us", f64(result.p90Us)),
-      builder.getNamedAttr("samples", builder.getI64IntegerAttr(result.samples)),
-      builder.getNamedAttr("sm_clock_khz",
-                           builder.getDenseI64ArrayAttr(
-                               {result.smClockKhzBefore,
-                                result.smClockKhzAfter})),
-      builder.getNamedAttr("registers_per_thread",
-                           builder.getI64IntegerAttr(result.registersPerThread)),
+      builder.getNamedAttr("samples",
+                           builder.getI64IntegerAttr(result.samples)),
+      builder.getNamedAttr("sm_clock_khz", builder.getDenseI64ArrayAttr(
+                                               {result.smClockKhzBefore,
+                                                result.smClockKhzAfter})),
+      builder.getNamedAttr(
+          "registers_per_thread",
+          builder.getI64IntegerAttr(result.registersPerThread)),
       builder.getNamedAttr("metrics", builder.getDictionaryAttr(collected)),
       builder.getNamedAttr("missing", builder.getArrayAttr(missing)),
       builder.getNamedAttr("replay_passes",
@@ -139,8 +140,8 @@ void ProfilePass::runOnOperation() {
   // Kernels without a selected profile use the tree.
   std::optional<LoadedTree> tree;
   if (metrics.empty()) {
-    FailureOr<LoadedTree> loaded = loadProfilingTree(
-        &getContext(), treeFile, treeName, module.getLoc());
+    FailureOr<LoadedTree> loaded =
+        loadProfilingTree(&getContext(), treeFile, treeName, module.getLoc());
     if (failed(loaded))
       return signalPassFailure();
     tree = std::move(*loaded);
@@ -162,7 +163,8 @@ void ProfilePass::runOnOperation() {
       return;
     auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
     auto code = ptx->find(gpuModule.getName());
-    FailureOr<::autoprof::runtime::JobLaunch> jobLaunch = buildJobLaunch(kernel, launch);
+    FailureOr<::autoprof::runtime::JobLaunch> jobLaunch =
+        buildJobLaunch(kernel, launch);
     if (code == ptx->end() || failed(jobLaunch)) {
       anyFailed = true;
       return;

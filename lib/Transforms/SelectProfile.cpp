@@ -61,9 +61,9 @@ FailureOr<LoadedTree> mlir::autoprof::loadProfilingTree(MLIRContext *context,
   }
   if (!treeModule) {
     emitError(loc, "the profiling tree in '")
-           << (treeFile.empty() ? StringRef("<shipped tree>")
-                                : StringRef(treeFile))
-           << "' does not parse or verify (see the errors above)";
+        << (treeFile.empty() ? StringRef("<shipped tree>")
+                             : StringRef(treeFile))
+        << "' does not parse or verify (see the errors above)";
     return failure();
   }
 
@@ -134,8 +134,7 @@ DictionaryAttr mlir::autoprof::buildProfileAttr(TreeOp tree,
 /// The features of `kernel`: its attribute, or computed (with diagnostics).
 static FailureOr<DictionaryAttr> getFeatures(gpu::GPUFuncOp kernel,
                                              gpu::LaunchFuncOp launch) {
-  if (auto features =
-          kernel->getAttrOfType<DictionaryAttr>(kFeaturesAttrName))
+  if (auto features = kernel->getAttrOfType<DictionaryAttr>(kFeaturesAttrName))
     return features;
   FailureOr<KernelFeatures> computed = KernelFeatures::compute(kernel, launch);
   if (failed(computed))
@@ -156,8 +155,8 @@ mlir::autoprof::getOrSelectProfile(gpu::GPUFuncOp kernel,
 
 void SelectProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<LoadedTree> loaded = loadProfilingTree(
-      &getContext(), treeFile, treeName, module.getLoc());
+  FailureOr<LoadedTree> loaded =
+      loadProfilingTree(&getContext(), treeFile, treeName, module.getLoc());
   if (failed(loaded))
     return signalPassFailure();
   TreeOp tree = loaded->tree;

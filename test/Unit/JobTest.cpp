@@ -86,7 +86,8 @@ TEST(Job, SectionsThatAreAbsentAreSkipped) {
 
 /// Parses `text` and returns the error message ("" if it parsed).
 std::string errorOf(llvm::StringRef text) {
-  llvm::Expected<EvaluationJob> parsed = parseDocument<EvaluationJob>(text, "job");
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
   if (parsed)
     return "";
   return llvm::toString(parsed.takeError());

@@ -26,8 +26,7 @@ namespace {
 class FakeWorker {
 public:
   explicit FakeWorker(llvm::StringRef body) {
-    EXPECT_FALSE(
-        llvm::sys::fs::createTemporaryFile("fake-worker", "sh", path));
+    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("fake-worker", "sh", path));
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     EXPECT_FALSE(ec);
@@ -111,8 +110,7 @@ TEST(WorkerClient, AWorkerThatWritesNothingIsAnError) {
 }
 
 TEST(WorkerClient, AnUnreadableResultIsAnError) {
-  FakeWorker worker(std::string("echo '{\"status\": \"maybe\"}' > ") +
-                    kResult);
+  FakeWorker worker(std::string("echo '{\"status\": \"maybe\"}' > ") + kResult);
   llvm::Expected<EvaluationResult> result =
       runWorker(makeJob(), {worker.get(), 30, 1});
   ASSERT_FALSE(static_cast<bool>(result));

@@ -46,8 +46,9 @@ static llvm::cl::opt<unsigned> watchdogSeconds(
                    "kernel): write a rejected result and exit (0: never)"),
     llvm::cl::value_desc("seconds"), llvm::cl::init(0));
 static llvm::cl::opt<std::string>
-    resultPath("result", llvm::cl::desc("Where to write the result; '-' for "
-                                        "stdout"),
+    resultPath("result",
+               llvm::cl::desc("Where to write the result; '-' for "
+                              "stdout"),
                llvm::cl::value_desc("file"), llvm::cl::init("-"));
 
 namespace {
@@ -138,8 +139,8 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
   };
 
   if (autoprof_session_create(job.device, &owned.session) != AUTOPROF_OK)
-    return fail("error", llvm::Twine("no usable GPU: ") +
-                             autoprof_last_error(nullptr));
+    return fail("error",
+                llvm::Twine("no usable GPU: ") + autoprof_last_error(nullptr));
   autoprof_session *session = owned.session;
   autoprof_device_facts facts;
   if (autoprof_device_facts_get(session, &facts) == AUTOPROF_OK) {
@@ -337,8 +338,8 @@ int main(int argc, char **argv) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
       llvm::MemoryBuffer::getFileOrSTDIN(jobPath);
   if (!text) {
-    result.reason = "cannot read the job " + jobPath + ": " +
-                    text.getError().message();
+    result.reason =
+        "cannot read the job " + jobPath + ": " + text.getError().message();
     return writeResultOnce(result) ? 0 : 1;
   }
   llvm::Expected<EvaluationJob> job =
@@ -353,9 +354,9 @@ int main(int argc, char **argv) {
   bool finished = false;
   std::thread guard;
   if (watchdogSeconds > 0)
-    guard = std::thread(watchdog, static_cast<unsigned>(watchdogSeconds),
-                        std::ref(done), std::ref(doneMutex),
-                        std::ref(finished));
+    guard =
+        std::thread(watchdog, static_cast<unsigned>(watchdogSeconds),
+                    std::ref(done), std::ref(doneMutex), std::ref(finished));
   runJob(*job, result);
   {
     std::lock_guard<std::mutex> lock(doneMutex);

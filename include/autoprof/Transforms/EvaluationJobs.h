@@ -27,11 +27,11 @@ namespace mlir::autoprof {
 /// buffers get an index bound (the smallest buffer's element count) so that
 /// data used as indices stays in bounds. Kernel argument attributes refine
 /// the generated data: `autoprof.index_bound = N` sets the bound and
-/// `autoprof.sorted` asks for ascending values (CSR row pointers). Emits a diagnostic and fails on
-/// launches the runtime cannot reproduce: non-constant sizes or scalars, a
-/// buffer passed twice, unsupported element types.
-FailureOr<::autoprof::runtime::JobLaunch> buildJobLaunch(gpu::GPUFuncOp kernel,
-                                             gpu::LaunchFuncOp launch);
+/// `autoprof.sorted` asks for ascending values (CSR row pointers). Emits a
+/// diagnostic and fails on launches the runtime cannot reproduce: non-constant
+/// sizes or scalars, a buffer passed twice, unsupported element types.
+FailureOr<::autoprof::runtime::JobLaunch>
+buildJobLaunch(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch);
 
 /// Lowers a copy of `module` to PTX for `chip`/`features` and returns the PTX
 /// of every gpu.module by name; `module` itself is not changed.

@@ -2098,12 +2098,11 @@ autoprof_status ensureFlushBuffer(autoprof_session *session) {
   size_t bytes = std::max(4 * l2, size_t(64) << 20);
   bytes = (bytes + 15) / 16 * 16;
   if (!session->flushModule) {
-    if (CUresult r = api.cuModuleLoadDataEx(&session->flushModule, kFlushPtx,
-                                            0, nullptr, nullptr))
+    if (CUresult r = api.cuModuleLoadDataEx(&session->flushModule, kFlushPtx, 0,
+                                            nullptr, nullptr))
       return cudaFailure(session, r, "cannot load the L2 flush kernel");
-    if (CUresult r = api.cuModuleGetFunction(&session->flushFunction,
-                                             session->flushModule,
-                                             "autoprof_l2_flush"))
+    if (CUresult r = api.cuModuleGetFunction(
+            &session->flushFunction, session->flushModule, "autoprof_l2_flush"))
       return cudaFailure(session, r, "cannot find the L2 flush kernel");
   }
   CUdeviceptr ptr = 0;
@@ -2129,8 +2128,8 @@ autoprof_status enqueueL2Flush(autoprof_session *session, CUstream stream) {
   unsigned long long count = session->flushBytes / 16;
   CUdeviceptr sink = session->flushBuffer + session->flushBytes;
   void *args[] = {&data, &count, &sink};
-  unsigned blocks = static_cast<unsigned>(
-      std::max(1, session->facts.sm_count) * 8);
+  unsigned blocks =
+      static_cast<unsigned>(std::max(1, session->facts.sm_count) * 8);
   if (CUresult r = cuda().cuLaunchKernel(session->flushFunction, blocks, 1, 1,
                                          256, 1, 1, 0, stream, args, nullptr))
     return cudaFailure(session, r, "cannot flush L2");
