@@ -17,17 +17,7 @@
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Transforms/Passes.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
-#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
-#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
-#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,18 +39,12 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::autoprof {
 
 /// Registers the dialects and dialect extensions AutoProf tools understand,
-/// including what lowering GPU kernels to PTX needs: ConvertToLLVM
-/// interfaces, the NVVM target and the LLVM IR translations.
+/// including what lowering GPU kernels to PTX needs.
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<AutoProfDialect, affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, DLTIDialect, func::FuncDialect,
@@ -69,22 +53,7 @@ inline void registerAllDialects(DialectRegistry &registry) {
                   nvgpu::NVGPUDialect, scf::SCFDialect, ub::UBDialect,
                   vector::VectorDialect>();
 
-  arith::registerConvertArithToLLVMInterface(registry);
-  cf::registerConvertControlFlowToLLVMInterface(registry);
-  registerConvertFuncToLLVMInterface(registry);
-  gpu::registerConvertGpuToLLVMInterface(registry);
-  index::registerConvertIndexToLLVMInterface(registry);
-  registerConvertMathToLLVMInterface(registry);
-  registerConvertMemRefToLLVMInterface(registry);
-  registerConvertNVVMToLLVMInterface(registry);
-  ub::registerConvertUBToLLVMInterface(registry);
-  vector::registerConvertVectorToLLVMInterface(registry);
-
-  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerGPUDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  registerNVVMDialectTranslation(registry);
+  registerPTXLoweringExtensions(registry);
 }
 
 /// Registers the AutoProf passes and the upstream passes and pipelines of a

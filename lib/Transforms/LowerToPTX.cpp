@@ -9,6 +9,7 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
@@ -39,6 +40,24 @@ namespace mlir::autoprof {
 
 using namespace mlir;
 using namespace mlir::autoprof;
+
+void mlir::autoprof::registerPTXLoweringExtensions(DialectRegistry &registry) {
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  gpu::registerConvertGpuToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
 
 /// The lowest PTX ISA version (times ten) that can target each architecture
 /// AutoProf supports; CUDA 13 no longer supports anything older than sm_75.
@@ -78,22 +97,7 @@ struct LowerToPTXPass
     OpPassManager pm(ModuleOp::getOperationName());
     buildPipeline(pm);
     pm.getDependentDialects(registry);
-    // The conversions find their patterns through these interfaces, and
-    // serialization needs the NVVM target and the LLVM IR translations.
-    arith::registerConvertArithToLLVMInterface(registry);
-    cf::registerConvertControlFlowToLLVMInterface(registry);
-    registerConvertFuncToLLVMInterface(registry);
-    index::registerConvertIndexToLLVMInterface(registry);
-    registerConvertMathToLLVMInterface(registry);
-    registerConvertMemRefToLLVMInterface(registry);
-    registerConvertNVVMToLLVMInterface(registry);
-    ub::registerConvertUBToLLVMInterface(registry);
-    vector::registerConvertVectorToLLVMInterface(registry);
-    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-    registerBuiltinDialectTranslation(registry);
-    registerGPUDialectTranslation(registry);
-    registerLLVMDialectTranslation(registry);
-    registerNVVMDialectTranslation(registry);
+    registerPTXLoweringExtensions(registry);
   }
 
 private:

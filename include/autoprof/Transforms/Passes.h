@@ -19,6 +19,11 @@ namespace mlir::autoprof {
 #define GEN_PASS_DECL
 #include "autoprof/Transforms/Passes.h.inc"
 
+/// Registers what lowering GPU kernels to PTX needs beyond the dialects: the
+/// ConvertToLLVM interfaces the conversions find their patterns through, the
+/// NVVM target and the LLVM IR translations used to serialize.
+void registerPTXLoweringExtensions(DialectRegistry &registry);
+
 #define GEN_PASS_REGISTRATION
 #include "autoprof/Transforms/Passes.h.inc"
 
