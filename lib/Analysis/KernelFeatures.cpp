@@ -20,6 +20,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <cmath>
 
@@ -180,12 +181,14 @@ LogicalResult FeatureCounter::addLaunchFeatures(KernelFeatures &features) {
     if (failed(requireConstant(shared, "dynamic shared memory size",
                                dynamicShared)))
       return failure();
-  if (bz > 64 || gy > 65535 || gz > 65535 || gx > 2147483647)
+  if (bx > 1024 || by > 1024 || bz > 64 || gy > 65535 || gz > 65535 ||
+      gx > 2147483647)
     return launch.emitError("launch of @")
-           << kernel.getName() << " exceeds NVIDIA's limits (grid x < 2^31, "
-           << "grid y and z <= 65535, block z <= 64): grid (" << gx << ", "
-           << gy << ", " << gz << "), block (" << bx << ", " << by << ", " << bz
-           << ")";
+           << kernel.getName()
+           << " exceeds NVIDIA's limits (grid x < 2^31, grid y and z <= "
+              "65535, block x and y <= 1024, block z <= 64): grid ("
+           << gx << ", " << gy << ", " << gz << "), block (" << bx << ", " << by
+           << ", " << bz << ")";
   if (bx * by * bz > 1024)
     return launch.emitError("launch of @")
            << kernel.getName() << " uses " << bx * by * bz
@@ -299,7 +302,9 @@ std::optional<int64_t> FeatureCounter::getConstantInt(Value value,
     return std::nullopt;
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
-    return constant.getSExtValue();
+    return constant.getSignificantBits() <= 64
+               ? std::optional<int64_t>(constant.getSExtValue())
+               : std::nullopt;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (!launch || arg.getOwner() != &kernel.getBody().front() ||
         arg.getArgNumber() >= kernel.getNumArguments() ||
@@ -336,11 +341,12 @@ std::optional<int64_t> FeatureCounter::getConstantInt(Value value,
     std::optional<int64_t> rhs = getConstantInt(def->getOperand(1), depth + 1);
     if (!lhs || !rhs)
       return std::nullopt;
+    // Anything that overflows 64 bits is not a usable constant.
     if (isa<arith::AddIOp>(def))
-      return *lhs + *rhs;
+      return llvm::checkedAdd(*lhs, *rhs);
     if (isa<arith::SubIOp>(def))
-      return *lhs - *rhs;
-    return *lhs * *rhs;
+      return llvm::checkedSub(*lhs, *rhs);
+    return llvm::checkedMul(*lhs, *rhs);
   }
   return std::nullopt;
 }
@@ -349,11 +355,14 @@ std::optional<int64_t> FeatureCounter::getTripCount(scf::ForOp loop) {
   std::optional<int64_t> lb = getConstantInt(loop.getLowerBound());
   std::optional<int64_t> ub = getConstantInt(loop.getUpperBound());
   std::optional<int64_t> step = getConstantInt(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0)
+  if (!lb || !ub || !step || *step <= 0 || loop.getUnsignedCmp())
     return std::nullopt;
   if (*ub <= *lb)
     return 0;
-  return llvm::divideCeil(*ub - *lb, *step);
+  std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
+  if (!span)
+    return std::nullopt;
+  return llvm::divideCeil(*span, *step);
 }
 
 /// The memory space of a buffer: its type's, except that per-thread allocas
@@ -583,8 +592,10 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
     return success();
   }
   if (isa<vector::MaskedLoadOp, vector::GatherOp>(op)) {
-    countMemoryAccess(op->getOperand(0), op->getResult(0).getType(), false,
-                      weight);
+    // vector.gather may also read a tensor, which is not memory traffic.
+    if (isa<MemRefType>(op->getOperand(0).getType()))
+      countMemoryAccess(op->getOperand(0), op->getResult(0).getType(), false,
+                        weight);
     return success();
   }
   if (auto store = dyn_cast<vector::MaskedStoreOp>(op)) {
@@ -593,8 +604,9 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
     return success();
   }
   if (auto scatter = dyn_cast<vector::ScatterOp>(op)) {
-    countMemoryAccess(scatter.getBase(), scatter.getValueToStore().getType(),
-                      true, weight);
+    if (isa<MemRefType>(scatter.getBase().getType()))
+      countMemoryAccess(scatter.getBase(), scatter.getValueToStore().getType(),
+                        true, weight);
     return success();
   }
   if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {

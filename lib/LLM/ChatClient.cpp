@@ -9,6 +9,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -44,8 +45,7 @@ static constexpr llvm::StringLiteral kAnthropicVersion = "2023-06-01";
 static constexpr size_t kQuoteLimit = 300;
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 //===----------------------------------------------------------------------===//
@@ -99,6 +99,10 @@ ChatOptions ChatOptions::fromEnvironment(ChatOptions options) {
   if (options.baseUrl.empty())
     options.baseUrl = kOpenAIDefaultBaseUrl.str();
   return options;
+}
+
+ChatOptions ChatOptions::fromEnvironment() {
+  return fromEnvironment(ChatOptions());
 }
 
 //===----------------------------------------------------------------------===//
@@ -220,8 +224,9 @@ static llvm::Expected<Answer> parseAnswer(ApiStyle style,
   auto missing = [&](llvm::StringRef what) {
     std::string message = serverMessage(*parsed);
     return makeError("the answer has no " + what +
-                     (message.empty() ? "; it begins: " + quote(body)
-                                      : "; the server says: " + quote(message)));
+                     (message.empty()
+                          ? "; it begins: " + quote(body)
+                          : "; the server says: " + quote(message)));
   };
   if (!object)
     return missing("JSON object");
@@ -232,11 +237,12 @@ static llvm::Expected<Answer> parseAnswer(ApiStyle style,
     // text, so every text block is taken.
     const Array *content = object->getArray("content");
     bool found = false;
-    for (const Value &block : content ? *content : Array()) {
-      const Object *blockObject = block.getAsObject();
+    for (size_t i = 0, e = content ? content->size() : 0; i != e; ++i) {
+      const Object *blockObject = (*content)[i].getAsObject();
       if (!blockObject || blockObject->getString("type") != "text")
         continue;
-      if (std::optional<llvm::StringRef> text = blockObject->getString("text")) {
+      if (std::optional<llvm::StringRef> text =
+              blockObject->getString("text")) {
         answer.text += *text;
         found = true;
       }
@@ -263,7 +269,8 @@ static llvm::Expected<Answer> parseAnswer(ApiStyle style,
   answer.truncated = choice->getString("finish_reason") == "length";
   if (const Object *usage = object->getObject("usage")) {
     answer.promptTokens = usage->getInteger("prompt_tokens").value_or(0);
-    answer.completionTokens = usage->getInteger("completion_tokens").value_or(0);
+    answer.completionTokens =
+        usage->getInteger("completion_tokens").value_or(0);
   }
   return answer;
 }
@@ -495,15 +502,14 @@ std::string ChatClient::getCacheKey(const ChatRequest &request) const {
                      /*LowerCase=*/true);
 }
 
-namespace {
 using Clock = std::chrono::steady_clock;
 
 /// Seconds since `start`.
-double secondsSince(Clock::time_point start) {
+static double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-ChatResponse makeResponse(Answer answer, Clock::time_point start) {
+static ChatResponse makeResponse(Answer answer, Clock::time_point start) {
   ChatResponse response;
   response.text = std::move(answer.text);
   response.promptTokens = answer.promptTokens;
@@ -513,9 +519,16 @@ ChatResponse makeResponse(Answer answer, Clock::time_point start) {
   return response;
 }
 
+static std::string formatSeconds(double seconds) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", seconds);
+  return text;
+}
+
 /// Asks the server, retrying transient failures.
-llvm::Expected<Answer> ask(const ChatOptions &options,
-                           const ChatRequest &request, unsigned &attempts) {
+static llvm::Expected<Answer> ask(const ChatOptions &options,
+                                  const ChatRequest &request,
+                                  unsigned &attempts) {
   std::string url = endpointOf(options);
   std::string body;
   llvm::raw_string_ostream os(body);
@@ -534,11 +547,9 @@ llvm::Expected<Answer> ask(const ChatOptions &options,
     if (result.code != CURLE_OK) {
       failure = result.code == CURLE_OPERATION_TIMEDOUT
                     ? "the request hit its timeout (connect timeout " +
-                          llvm::formatv("{0}", options.connectTimeoutSeconds)
-                              .str() +
+                          formatSeconds(options.connectTimeoutSeconds) +
                           " s, total timeout " +
-                          llvm::formatv("{0}", options.totalTimeoutSeconds)
-                              .str() +
+                          formatSeconds(options.totalTimeoutSeconds) +
                           " s): " + result.transportMessage
                     : std::string(curl_easy_strerror(result.code)) + " (" +
                           result.transportMessage + ")";
@@ -558,7 +569,7 @@ llvm::Expected<Answer> ask(const ChatOptions &options,
       transient = isTransientStatus(result.status);
     }
 
-    if (!transient)
+    if (!transient || options.maxRetries == 0)
       return makeError("POST " + url +
                        (result.code == CURLE_OK ? " answered " : " failed: ") +
                        failure);
@@ -568,8 +579,8 @@ llvm::Expected<Answer> ask(const ChatOptions &options,
                        (result.code == CURLE_OK ? "answer was " : "error: ") +
                        failure);
 
-    double delay = result.retryAfterSeconds > 0 ? result.retryAfterSeconds
-                                                : backoff;
+    double delay =
+        result.retryAfterSeconds > 0 ? result.retryAfterSeconds : backoff;
     delay = std::max(0.0, std::min(delay, options.maxRetryDelaySeconds));
     backoff *= 2;
     std::this_thread::sleep_for(std::chrono::duration<double>(delay));
@@ -577,7 +588,7 @@ llvm::Expected<Answer> ask(const ChatOptions &options,
 }
 
 /// Replaces every occurrence of `secret` in `text`.
-std::string redact(std::string text, llvm::StringRef secret) {
+static std::string redact(std::string text, llvm::StringRef secret) {
   if (secret.empty())
     return text;
   size_t position = 0;
@@ -590,9 +601,9 @@ std::string redact(std::string text, llvm::StringRef secret) {
 }
 
 /// complete() before the key is removed from its messages.
-llvm::Expected<ChatResponse> completeUnredacted(const ChatOptions &options,
-                                                const ChatRequest &request,
-                                                std::string cacheKey) {
+static llvm::Expected<ChatResponse>
+completeUnredacted(const ChatOptions &options, const ChatRequest &request,
+                   std::string cacheKey) {
   Clock::time_point start = Clock::now();
   if (options.baseUrl.empty())
     return makeError("no base URL for the LLM server: set one in the options "
@@ -655,7 +666,6 @@ llvm::Expected<ChatResponse> completeUnredacted(const ChatOptions &options,
   response.warnings = std::move(warnings);
   return response;
 }
-} // namespace
 
 llvm::Expected<ChatResponse>
 ChatClient::complete(const ChatRequest &request) const {

@@ -21,8 +21,7 @@
 using namespace autoprof::llm;
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 llvm::StringRef autoprof::llm::getCodeLanguageName(CodeLanguage language) {
@@ -87,8 +86,8 @@ static llvm::StringRef dropIndent(llvm::StringRef line, size_t indent) {
   return line.drop_front(std::min(spaces, indent));
 }
 
-llvm::Expected<CodeBlock> autoprof::llm::extractCodeBlock(
-    llvm::StringRef answer) {
+llvm::Expected<CodeBlock>
+autoprof::llm::extractCodeBlock(llvm::StringRef answer) {
   llvm::SmallVector<llvm::StringRef> lines;
   answer.split(lines, '\n');
 

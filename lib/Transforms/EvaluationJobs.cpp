@@ -59,7 +59,6 @@ static void collectUses(Value buffer, BufferUse &use) {
     } else if (isa<memref::StoreOp, affine::AffineStoreOp, vector::StoreOp,
                    vector::TransferWriteOp, vector::MaskedStoreOp,
                    vector::ScatterOp>(user)) {
-      // Storing the buffer's own address elsewhere is not a write to it.
       use.written = true;
     } else if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(user)) {
       use.read = use.written = true;
@@ -75,6 +74,12 @@ static void collectUses(Value buffer, BufferUse &use) {
       use.read = use.written = true;
     }
   }
+}
+
+std::string mlir::autoprof::inferBufferRole(Value buffer) {
+  BufferUse use;
+  collectUses(buffer, use);
+  return use.written ? (use.read ? "inout" : "output") : "input";
 }
 
 FailureOr<::autoprof::runtime::JobLaunch>
@@ -139,10 +144,11 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
               index, "autoprof.index_bound"))
         param.indexBound = bound.getInt();
       param.sorted = kernel.getArgAttr(index, "autoprof.sorted") != nullptr;
-      smallestBuffer = std::min<uint64_t>(smallestBuffer, param.count);
-      BufferUse use;
-      collectUses(arg, use);
-      param.role = use.written ? (use.read ? "inout" : "output") : "input";
+      // One-element buffers are results (sums, counters), not what indices
+      // index; bounding by them would make every index input zero.
+      if (param.count > 1)
+        smallestBuffer = std::min<uint64_t>(smallestBuffer, param.count);
+      param.role = inferBufferRole(arg);
     } else {
       param.isScalar = true;
       param.dtype = getDtypeName(type);
@@ -171,7 +177,7 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
     uint64_t typeLimit = param.dtype.front() == 'u'
                              ? (bits >= 64 ? UINT64_MAX : (1ull << bits))
                              : (1ull << (bits - 1));
-    if (smallestBuffer <= typeLimit)
+    if (smallestBuffer != UINT64_MAX && smallestBuffer <= typeLimit)
       param.indexBound = static_cast<int64_t>(smallestBuffer);
   }
   return job;

@@ -108,6 +108,10 @@ private:
   LogicalResult validateOptions(Location loc);
   /// The CUDA toolkit to take libdevice from, or "" when none is found.
   std::string findCudaToolkit() const;
+  /// Rejects what the NVPTX backend would abort on or silently mishandle:
+  /// names that are not PTX identifiers, gpu.modules that are not direct
+  /// children of the module, and targets already attached to a gpu.module.
+  LogicalResult checkModulesCanBeLowered(ModuleOp module);
   /// Rejects PTX that still calls libdevice functions nobody linked.
   LogicalResult checkResolvedCalls(ModuleOp module);
   /// Writes the PTX of every gpu.binary to `ptxDir`.
@@ -180,6 +184,49 @@ std::string LowerToPTXPass::findCudaToolkit() const {
       return candidate;
   }
   return "";
+}
+
+/// Whether `name` is a PTX identifier ([A-Za-z_$][A-Za-z0-9_$]*).
+static bool isPtxIdentifier(StringRef name) {
+  auto isStart = [](char c) {
+    return llvm::isAlpha(c) || c == '_' || c == '$';
+  };
+  return !name.empty() && isStart(name.front()) &&
+         llvm::all_of(name.drop_front(),
+                      [&](char c) { return isStart(c) || llvm::isDigit(c); });
+}
+
+LogicalResult LowerToPTXPass::checkModulesCanBeLowered(ModuleOp module) {
+  WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
+    if (gpuModule->getParentOp() != module.getOperation()) {
+      gpuModule.emitError("gpu.module @")
+          << gpuModule.getName()
+          << " is nested inside another op; autoprof-lower-to-ptx lowers "
+             "the gpu.modules that are direct children of the module";
+      return WalkResult::interrupt();
+    }
+    if (gpuModule.getTargetsAttr() && !gpuModule.getTargetsAttr().empty()) {
+      gpuModule.emitError("gpu.module @")
+          << gpuModule.getName()
+          << " already has targets; autoprof-lower-to-ptx attaches its own "
+             "(chip and features options), remove them first";
+      return WalkResult::interrupt();
+    }
+    SmallVector<StringRef> names = {gpuModule.getName()};
+    for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
+      names.push_back(func.getName());
+    for (StringRef name : names) {
+      if (!isPtxIdentifier(name)) {
+        gpuModule.emitError("'")
+            << name
+            << "' is not a PTX identifier ([A-Za-z_$][A-Za-z0-9_$]*); rename "
+               "it before lowering to PTX";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 LogicalResult LowerToPTXPass::checkResolvedCalls(ModuleOp module) {
@@ -268,6 +315,8 @@ void LowerToPTXPass::runOnOperation() {
     module.emitWarning("no gpu.module to lower to PTX");
     return;
   }
+  if (failed(checkModulesCanBeLowered(module)))
+    return signalPassFailure();
 
   OpPassManager pm(ModuleOp::getOperationName());
   buildPipeline(pm);

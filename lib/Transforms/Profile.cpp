@@ -10,6 +10,7 @@
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -152,6 +153,11 @@ void ProfilePass::runOnOperation() {
   if (failed(ptx))
     return signalPassFailure();
 
+  if (deadline < 1 || deadline > 86400) {
+    module.emitError("deadline must be between 1 and 86400 seconds, got ")
+        << static_cast<unsigned>(deadline);
+    return signalPassFailure();
+  }
   ::autoprof::runtime::WorkerOptions workerOptions;
   workerOptions.workerPath = workerPath;
   workerOptions.deadlineSeconds = deadline;
@@ -175,7 +181,11 @@ void ProfilePass::runOnOperation() {
     job.kernel = {code->second, "ptx", kernel.getName().str(), *jobLaunch};
     job.timeBudgetSeconds = timeBudget;
     if (!metrics.empty()) {
-      job.metrics.assign(metrics.begin(), metrics.end());
+      // Each name once: the measurement is a dictionary keyed by name.
+      llvm::StringSet<> seen;
+      for (const std::string &name : metrics)
+        if (seen.insert(name).second)
+          job.metrics.push_back(name);
     } else {
       FailureOr<DictionaryAttr> profile =
           getOrSelectProfile(kernel, launch, tree->tree);
@@ -197,6 +207,14 @@ void ProfilePass::runOnOperation() {
     if (!result) {
       emitError(kernel.getLoc(), "cannot profile @")
           << kernel.getName() << ": " << llvm::toString(result.takeError());
+      anyFailed = true;
+      return;
+    }
+    if (result->status == "ok" &&
+        (!result->medianUs || result->gpuName.empty())) {
+      emitError(kernel.getLoc(), "profiling @")
+          << kernel.getName()
+          << ": the worker reported success without a device or a timing";
       anyFailed = true;
       return;
     }

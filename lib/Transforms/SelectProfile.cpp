@@ -145,8 +145,18 @@ static FailureOr<DictionaryAttr> getFeatures(gpu::GPUFuncOp kernel,
 FailureOr<DictionaryAttr>
 mlir::autoprof::getOrSelectProfile(gpu::GPUFuncOp kernel,
                                    gpu::LaunchFuncOp launch, TreeOp tree) {
-  if (auto profile = kernel->getAttrOfType<DictionaryAttr>(kProfileAttrName))
+  if (auto profile = kernel->getAttrOfType<DictionaryAttr>(kProfileAttrName)) {
+    // A profile written by hand or by another tool must still name metrics.
+    auto metrics = dyn_cast_or_null<ArrayAttr>(profile.get("metrics"));
+    if (!metrics || !llvm::all_of(metrics, llvm::IsaPred<StringAttr>)) {
+      kernel.emitError("the kernel's ")
+          << kProfileAttrName
+          << " has no 'metrics' array of strings; remove it or run "
+             "--autoprof-select-profile";
+      return failure();
+    }
     return profile;
+  }
   FailureOr<DictionaryAttr> features = getFeatures(kernel, launch);
   if (failed(features))
     return failure();

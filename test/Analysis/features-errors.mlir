@@ -207,7 +207,7 @@ module attributes {gpu.container_module} {
   func.func @main(%b: memref<256xf32>) {
     %c1 = arith.constant 1 : index
     %c128 = arith.constant 128 : index
-    // expected-error @below {{launch of @tall_block exceeds NVIDIA's limits (grid x < 2^31, grid y and z <= 65535, block z <= 64): grid (1, 1, 1), block (1, 1, 128)}}
+    // expected-error @below {{launch of @tall_block exceeds NVIDIA's limits (grid x < 2^31, grid y and z <= 65535, block x and y <= 1024, block z <= 64): grid (1, 1, 1), block (1, 1, 128)}}
     gpu.launch_func @kernels::@tall_block blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c128) args(%b : memref<256xf32>)
     return
   }

@@ -110,3 +110,4 @@ module attributes {gpu.container_module} {
     return
   }
 }
+

@@ -82,9 +82,14 @@ struct ChatOptions {
   /// Returns `options` with its unset base URL, model and key taken from the
   /// environment: OPENAI_BASE_URL, OPENAI_MODEL and OPENAI_API_KEY for the
   /// OpenAI style, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL and ANTHROPIC_API_KEY
-  /// for the Anthropic style. A base URL set nowhere becomes the local vLLM
-  /// default (http://localhost:8000/v1) or https://api.anthropic.com/v1.
-  static ChatOptions fromEnvironment(ChatOptions options = {});
+  /// for the Anthropic style. ANTHROPIC_BASE_URL names the server root, as
+  /// for the Anthropic SDKs, so /v1 is appended unless it ends with it. A
+  /// base URL set nowhere becomes the local vLLM default
+  /// (http://localhost:8000/v1) or https://api.anthropic.com/v1.
+  static ChatOptions fromEnvironment(ChatOptions options);
+
+  /// The default options of the OpenAI style completed from the environment.
+  static ChatOptions fromEnvironment();
 };
 
 /// One turn of the conversation.

@@ -33,6 +33,11 @@ namespace mlir::autoprof {
 FailureOr<::autoprof::runtime::JobLaunch>
 buildJobLaunch(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch);
 
+/// What a kernel does with a buffer argument, followed through views:
+/// "input" (only read or unused), "output" (only written) or "inout".
+/// Uses AutoProf cannot classify count as both.
+std::string inferBufferRole(Value buffer);
+
 /// Lowers a copy of `module` to PTX for `chip`/`features` and returns the PTX
 /// of every gpu.module by name; `module` itself is not changed.
 FailureOr<llvm::StringMap<std::string>>

@@ -235,7 +235,7 @@ ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parsedInteger.has_value()) {
     if (failed(*parsedInteger))
       return failure();
-    threshold = static_cast<double>(integer.getSExtValue());
+    threshold = integer.roundToDouble(/*isSigned=*/true);
   } else if (parser.parseFloat(threshold)) {
     return failure();
   }
