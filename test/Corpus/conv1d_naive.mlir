@@ -46,4 +46,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @conv1d_31tap
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 0 : i64
+// CHECK-SAME: divergent_branches = 1 : i64
+// CHECK-SAME: flops = 62 : i64
+// CHECK-SAME: global_bytes_per_thread = 496 : i64
+// CHECK-SAME: global_loads = 93 : i64
+// CHECK-SAME: global_stores = 31 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

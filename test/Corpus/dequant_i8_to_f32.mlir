@@ -42,4 +42,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @dequant_i8_group
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 0 : i64
+// CHECK-SAME: divergent_branches = 1 : i64
+// CHECK-SAME: flops = 1 : i64
+// CHECK-SAME: global_bytes_per_thread = 9 : i64
+// CHECK-SAME: global_loads = 2 : i64
+// CHECK-SAME: global_stores = 1 : i64
+// CHECK-SAME: loop_depth = 0 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

@@ -54,4 +54,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @matmul_naive
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 0 : i64
+// CHECK-SAME: divergent_branches = 1 : i64
+// CHECK-SAME: flops = 2048 : i64
+// CHECK-SAME: global_bytes_per_thread = 16384 : i64
+// CHECK-SAME: global_loads = 3072 : i64
+// CHECK-SAME: global_stores = 1024 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

@@ -60,4 +60,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @matmul_tiled16
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 256 : i64
+// CHECK-SAME: divergent_branches = 0 : i64
+// CHECK-SAME: flops = 4096 : i64
+// CHECK-SAME: global_bytes_per_thread = 1028 : i64
+// CHECK-SAME: global_loads = 256 : i64
+// CHECK-SAME: global_stores = 1 : i64
+// CHECK-SAME: loop_depth = 2 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

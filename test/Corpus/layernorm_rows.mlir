@@ -99,4 +99,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @layernorm_rows
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 19 : i64
+// CHECK-SAME: divergent_branches = 19 : i64
+// CHECK-SAME: flops = 27 : i64
+// CHECK-SAME: global_bytes_per_thread = 24 : i64
+// CHECK-SAME: global_loads = 5 : i64
+// CHECK-SAME: global_stores = 1 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 3 : i64

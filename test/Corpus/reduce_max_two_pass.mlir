@@ -104,6 +104,24 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @block_max_partials
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 8 : i64
+// CHECK-SAME: divergent_branches = 9 : i64
+// CHECK-SAME: flops = 7 : i64
+// CHECK-SAME: global_bytes_per_thread = 8 : i64
+// CHECK-SAME: global_loads = 1 : i64
+// CHECK-SAME: global_stores = 1 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64
 // CHECK-LABEL: gpu.func @final_max
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 11 : i64
+// CHECK-SAME: divergent_branches = 12 : i64
+// CHECK-SAME: flops = 11 : i64
+// CHECK-SAME: global_bytes_per_thread = 8 : i64
+// CHECK-SAME: global_loads = 1 : i64
+// CHECK-SAME: global_stores = 1 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 1 : i64

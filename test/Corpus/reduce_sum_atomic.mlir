@@ -62,4 +62,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @reduce_sum_atomic
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 1 : i64
+// CHECK-SAME: barriers = 9 : i64
+// CHECK-SAME: divergent_branches = 10 : i64
+// CHECK-SAME: flops = 9 : i64
+// CHECK-SAME: global_bytes_per_thread = 8 : i64
+// CHECK-SAME: global_loads = 1 : i64
+// CHECK-SAME: global_stores = 0 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

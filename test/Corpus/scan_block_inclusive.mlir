@@ -68,4 +68,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @block_scan_inclusive
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 17 : i64
+// CHECK-SAME: divergent_branches = 11 : i64
+// CHECK-SAME: flops = 8 : i64
+// CHECK-SAME: global_bytes_per_thread = 12 : i64
+// CHECK-SAME: global_loads = 1 : i64
+// CHECK-SAME: global_stores = 2 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

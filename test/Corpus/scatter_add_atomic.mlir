@@ -38,4 +38,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @scatter_add
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 1 : i64
+// CHECK-SAME: barriers = 0 : i64
+// CHECK-SAME: divergent_branches = 1 : i64
+// CHECK-SAME: flops = 1 : i64
+// CHECK-SAME: global_bytes_per_thread = 12 : i64
+// CHECK-SAME: global_loads = 2 : i64
+// CHECK-SAME: global_stores = 0 : i64
+// CHECK-SAME: loop_depth = 0 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

@@ -52,4 +52,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @spmv_csr_scalar
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 0 : i64
+// CHECK-SAME: divergent_branches = 2 : i64
+// CHECK-SAME: flops = 2 : i64
+// CHECK-SAME: global_bytes_per_thread = 24 : i64
+// CHECK-SAME: global_loads = 5 : i64
+// CHECK-SAME: global_stores = 1 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 1 : i64

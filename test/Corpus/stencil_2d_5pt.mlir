@@ -75,4 +75,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @jacobi_5pt
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 0 : i64
+// CHECK-SAME: divergent_branches = 2 : i64
+// CHECK-SAME: flops = 5 : i64
+// CHECK-SAME: global_bytes_per_thread = 32 : i64
+// CHECK-SAME: global_loads = 6 : i64
+// CHECK-SAME: global_stores = 2 : i64
+// CHECK-SAME: loop_depth = 0 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

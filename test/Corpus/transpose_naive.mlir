@@ -45,4 +45,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @transpose_naive
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 0 : i64
+// CHECK-SAME: divergent_branches = 1 : i64
+// CHECK-SAME: flops = 0 : i64
+// CHECK-SAME: global_bytes_per_thread = 8 : i64
+// CHECK-SAME: global_loads = 1 : i64
+// CHECK-SAME: global_stores = 1 : i64
+// CHECK-SAME: loop_depth = 0 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64

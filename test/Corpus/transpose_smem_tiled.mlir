@@ -52,4 +52,13 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.func @transpose_smem_tiled
-// CHECK-SAME: autoprof.features
+// CHECK-SAME: autoprof.features = {
+// CHECK-SAME: atomics = 0 : i64
+// CHECK-SAME: barriers = 1 : i64
+// CHECK-SAME: divergent_branches = 0 : i64
+// CHECK-SAME: flops = 0 : i64
+// CHECK-SAME: global_bytes_per_thread = 32 : i64
+// CHECK-SAME: global_loads = 4 : i64
+// CHECK-SAME: global_stores = 4 : i64
+// CHECK-SAME: loop_depth = 1 : i64
+// CHECK-SAME: unknown_trip_loops = 0 : i64
