@@ -15,6 +15,7 @@
 #define AUTOPROF_INITALL_H
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+#include "autoprof/Optimizer/Passes.h"
 #include "autoprof/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -60,6 +61,7 @@ inline void registerAllDialects(DialectRegistry &registry) {
 /// GPU kernel compilation flow.
 inline void registerAllPasses() {
   registerAutoProfPasses();
+  registerAutoProfOptimizerPasses();
 
   registerTransformsPasses();
   registerGPUPasses();

@@ -1,0 +1,76 @@
+//===- KernelRewrites.h - Built-in rewrites of a kernel and launch -*- C++ -*-//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The built-in proposer's transformation families. Each rewrite changes one
+// kernel (and, for launch changes, every launch of it) and states its
+// preconditions, which are proved on the IR before it is applied: a rewrite
+// that cannot be proved legal leaves the kernel alone. The worker's
+// verification is the second line of defence, not the first.
+//
+// Families (parameter in brackets):
+//   block-size[N]     re-launch a 1-D kernel with N threads per block and the
+//                     same total number of threads;
+//   launch-bounds[1]  promise the exact block size (nvvm.maxntid);
+//   min-blocks[K]     ask for K resident blocks per SM (nvvm.minctasm, with
+//                     the exact block size);
+//   max-registers[R]  cap registers per thread at R (nvvm.maxnreg);
+//   unroll[F]         unroll innermost constant-trip scf.for loops by F;
+//   restrict[1]       mark buffers no-alias and never-written ones read-only,
+//                     so that loads can use the read-only data path.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_OPTIMIZER_KERNELREWRITES_H
+#define AUTOPROF_OPTIMIZER_KERNELREWRITES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::autoprof {
+
+/// One rewrite: a family and its parameter.
+struct KernelRewrite {
+  std::string family;
+  int64_t parameter = 1;
+
+  /// "family=parameter", the form parseKernelRewrite reads.
+  std::string str() const;
+  bool operator==(const KernelRewrite &other) const {
+    return family == other.family && parameter == other.parameter;
+  }
+};
+
+/// Parses "family=parameter" (or "family" for parameter 1); fails with a
+/// message naming the known families.
+FailureOr<KernelRewrite> parseKernelRewrite(StringRef text, std::string &error);
+
+/// Why `rewrite` cannot be applied to `kernel` in `module`, or nothing when
+/// its preconditions hold.
+std::optional<std::string> checkKernelRewrite(const KernelRewrite &rewrite,
+                                              ModuleOp module,
+                                              gpu::GPUFuncOp kernel);
+
+/// Applies `rewrite` to `kernel` and its launches in `module`. The
+/// preconditions must hold (checkKernelRewrite).
+LogicalResult applyKernelRewrite(const KernelRewrite &rewrite, ModuleOp module,
+                                 gpu::GPUFuncOp kernel);
+
+/// The rewrites worth trying on `kernel`, most promising first, given its
+/// static features and the metrics collected for it (missing metrics are
+/// absent from `metrics`). Only rewrites whose preconditions hold are
+/// returned. The ranking rules are documented in docs/optimizer.md.
+SmallVector<KernelRewrite>
+proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
+                      DictionaryAttr features,
+                      const llvm::StringMap<double> &metrics);
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_OPTIMIZER_KERNELREWRITES_H

@@ -1,0 +1,27 @@
+//===- Passes.h - AutoProf optimizer passes ---------------------*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_OPTIMIZER_PASSES_H
+#define AUTOPROF_OPTIMIZER_PASSES_H
+
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::autoprof {
+
+#define GEN_PASS_DECL
+#include "autoprof/Optimizer/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "autoprof/Optimizer/Passes.h.inc"
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_OPTIMIZER_PASSES_H

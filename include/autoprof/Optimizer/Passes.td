@@ -1,0 +1,100 @@
+//===- Passes.td - AutoProf optimizer passes ---------------*- tablegen -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_OPTIMIZER_PASSES_TD
+#define AUTOPROF_OPTIMIZER_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Rewrites
+//===----------------------------------------------------------------------===//
+
+def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
+  let summary = "Apply built-in kernel rewrites by name";
+  let description = [{
+    Applies the named rewrites of the built-in proposer, in order, to one
+    kernel (and its launches): `block-size=N`, `launch-bounds`,
+    `min-blocks=K`, `max-registers=R`, `unroll=F`, `restrict`. A rewrite
+    whose preconditions do not hold is a diagnostic that says which one
+    failed and why; the optimizer applies the same rewrites to the variants
+    it measures, so this pass shows exactly what a winner changed.
+
+    ```mlir
+    // --autoprof-apply-rewrites="kernel=saxpy rewrites=restrict,block-size=128"
+    gpu.func @saxpy(%x: memref<1024xf32> {llvm.noalias, llvm.readonly}, ...)
+    gpu.launch_func @kernels::@saxpy blocks in (%c8, ...) threads in (%c128, ...)
+    ```
+  }];
+  let options = [
+    Option<"kernelName", "kernel", "std::string", /*default=*/"\"\"",
+           "Kernel to rewrite (default: the only kernel of the module)">,
+    ListOption<"rewrites", "rewrites", "std::string",
+               "Rewrites to apply, e.g. block-size=128,unroll=4">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Optimization
+//===----------------------------------------------------------------------===//
+
+def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
+  let summary = "Replace every launched kernel by its fastest verified variant";
+  let description = [{
+    For every launched kernel: measure a baseline (time and the metrics the
+    profiling tree selects) in `autoprof-worker`; rank the built-in rewrites
+    whose preconditions hold by those metrics and the kernel's features; for
+    up to `budget` candidates, lower the variant to PTX, verify it against the
+    original kernel on several seeds and input distributions and time it;
+    keep it only when it is verified and faster than the incumbent by more
+    than the measured noise, then continue from it. The output module holds
+    the winners (kernel attributes, bodies and launches updated) and never
+    anything unverified; when nothing wins, the original stays.
+
+    `report=` writes a JSON report of every candidate: the rewrite, verified
+    or the reason for its rejection, timings with spread, and the baseline's
+    metrics, replay passes and profiling time. A short summary goes to
+    stderr. Without a GPU the pass fails with a diagnostic and leaves the
+    module unchanged.
+  }];
+  let options = [
+    Option<"budget", "budget", "unsigned", /*default=*/"8",
+           "Candidates to measure per kernel">,
+    Option<"treeFile", "tree-file", "std::string", /*default=*/"\"\"",
+           "Profiling tree (default: the shipped tree)">,
+    Option<"treeName", "tree", "std::string", /*default=*/"\"\"",
+           "Name of the tree when the file holds several">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report of every candidate to this file">,
+    Option<"workerPath", "worker", "std::string", /*default=*/"\"\"",
+           "autoprof-worker to run (default: next to this tool, then PATH)">,
+    Option<"deadline", "deadline", "unsigned", /*default=*/"120",
+           "Seconds after which a job is killed and its candidate rejected">,
+    Option<"device", "device", "int", /*default=*/"0",
+           "CUDA device ordinal">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU architecture for the PTX">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX ISA version for the PTX">,
+    Option<"timeBudget", "time-budget", "double", /*default=*/"0.5",
+           "Seconds of timed launches per variant (at least 10 launches)">,
+    Option<"seed", "seed", "unsigned", /*default=*/"1",
+           "First seed of the verification inputs (two seeds are used)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::autoprof::AutoProfDialect",
+  ];
+}
+
+#endif // AUTOPROF_OPTIMIZER_PASSES_TD

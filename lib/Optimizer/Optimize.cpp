@@ -1,0 +1,310 @@
+//===- Optimize.cpp - Keep the fastest verified variant of each kernel ----===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Optimizer/KernelRewrites.h"
+#include "autoprof/Optimizer/Passes.h"
+#include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/Passes.h"
+#include "autoprof/Transforms/ProfileSelection.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::autoprof {
+#define GEN_PASS_DEF_OPTIMIZEPASS
+#include "autoprof/Optimizer/Passes.h.inc"
+} // namespace mlir::autoprof
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+using llvm::json::Array;
+using llvm::json::Object;
+
+namespace {
+
+/// The kernel and launch with the given names in `module`.
+struct KernelHandle {
+  gpu::GPUFuncOp kernel;
+  gpu::LaunchFuncOp launch;
+};
+
+struct OptimizePass
+    : public mlir::autoprof::impl::OptimizePassBase<OptimizePass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    createLowerToPTXPass()->getDependentDialects(registry);
+  }
+
+private:
+  /// Finds @moduleName::@kernelName and its first launch in `module`.
+  static KernelHandle find(ModuleOp module, StringRef moduleName,
+                           StringRef kernelName);
+  /// Builds the job of `handle` in `module` (lowering it to PTX).
+  FailureOr<rt::JobKernel> buildKernelJob(ModuleOp module, KernelHandle handle);
+  /// Optimizes one kernel, starting from and updating `incumbent`; appends
+  /// its report. Fails only when nothing could be measured at all.
+  LogicalResult optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
+                               StringRef moduleName, StringRef kernelName,
+                               TreeOp tree, Array &report);
+
+  rt::WorkerOptions workerOptions;
+};
+
+} // namespace
+
+KernelHandle OptimizePass::find(ModuleOp module, StringRef moduleName,
+                                StringRef kernelName) {
+  KernelHandle handle;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    if (gpuModule.getName() == moduleName)
+      handle.kernel = gpuModule.lookupSymbol<gpu::GPUFuncOp>(kernelName);
+  if (handle.kernel)
+    handle.launch = findKernelLaunches(module).lookup(handle.kernel);
+  return handle;
+}
+
+FailureOr<rt::JobKernel> OptimizePass::buildKernelJob(ModuleOp module,
+                                                      KernelHandle handle) {
+  FailureOr<llvm::StringMap<std::string>> ptx =
+      lowerModulesToPTX(module, chip, features);
+  if (failed(ptx))
+    return failure();
+  auto gpuModule = handle.kernel->getParentOfType<gpu::GPUModuleOp>();
+  auto code = ptx->find(gpuModule.getName());
+  FailureOr<rt::JobLaunch> launch =
+      buildJobLaunch(handle.kernel, handle.launch);
+  if (code == ptx->end() || failed(launch))
+    return failure();
+  return rt::JobKernel{code->second, "ptx", handle.kernel.getName().str(),
+                       *launch};
+}
+
+/// The timing of a result as JSON.
+static Object timingOf(const rt::EvaluationResult &result) {
+  return Object{{"median_us", result.medianUs.value_or(0)},
+                {"mad_us", result.madUs.value_or(0)},
+                {"p10_us", result.p10Us.value_or(0)},
+                {"p90_us", result.p90Us.value_or(0)},
+                {"samples", result.samples}};
+}
+
+LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
+                                           StringRef moduleName,
+                                           StringRef kernelName, TreeOp tree,
+                                           Array &report) {
+  KernelHandle original = find(*incumbent, moduleName, kernelName);
+  Location loc = original.kernel.getLoc();
+  FailureOr<rt::JobKernel> reference = buildKernelJob(*incumbent, original);
+  if (failed(reference))
+    return failure();
+
+  // Baseline: time and the tree's metrics.
+  FailureOr<DictionaryAttr> profile =
+      getOrSelectProfile(original.kernel, original.launch, tree);
+  if (failed(profile))
+    return failure();
+  rt::EvaluationJob baselineJob;
+  baselineJob.device = device;
+  baselineJob.kernel = *reference;
+  baselineJob.timeBudgetSeconds = timeBudget;
+  for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
+    baselineJob.metrics.push_back(cast<StringAttr>(name).getValue().str());
+  llvm::Expected<rt::EvaluationResult> baseline =
+      rt::runWorker(baselineJob, workerOptions);
+  if (!baseline) {
+    emitError(loc, "cannot measure @")
+        << kernelName << ": " << llvm::toString(baseline.takeError());
+    return failure();
+  }
+  if (baseline->status != "ok" || !baseline->medianUs) {
+    emitError(loc, "cannot measure @")
+        << kernelName << " (" << baseline->status << "): " << baseline->reason;
+    return failure();
+  }
+
+  llvm::StringMap<double> metrics;
+  Array baselineMetrics;
+  for (const rt::MetricResult &metric : baseline->metrics) {
+    if (metric.collected)
+      metrics[metric.name] = metric.value;
+    baselineMetrics.push_back(rt::toJSON(metric));
+  }
+  FailureOr<KernelFeatures> features =
+      KernelFeatures::compute(original.kernel, original.launch);
+  if (failed(features))
+    return failure();
+  SmallVector<KernelRewrite> candidates = proposeKernelRewrites(
+      *incumbent, original.kernel, features->toAttr(&getContext()), metrics);
+
+  double bestMedian = *baseline->medianUs;
+  double bestMad = baseline->madUs.value_or(0);
+  SmallVector<std::string> accepted;
+  Array tried;
+  unsigned verified = 0, rejected = 0, failedToRun = 0;
+  for (const KernelRewrite &rewrite :
+       llvm::ArrayRef(candidates).take_front(budget)) {
+    Object entry{{"rewrite", rewrite.str()}};
+    OwningOpRef<ModuleOp> variant = incumbent->clone();
+    KernelHandle handle = find(*variant, moduleName, kernelName);
+    // Earlier winners can invalidate a later rewrite's preconditions.
+    if (std::optional<std::string> why =
+            checkKernelRewrite(rewrite, *variant, handle.kernel)) {
+      entry["status"] = "skipped";
+      entry["reason"] = *why;
+      tried.push_back(std::move(entry));
+      continue;
+    }
+    if (failed(applyKernelRewrite(rewrite, *variant, handle.kernel)))
+      return failure();
+    handle = find(*variant, moduleName, kernelName);
+    FailureOr<rt::JobKernel> candidate = buildKernelJob(*variant, handle);
+    if (failed(candidate))
+      return failure();
+
+    rt::EvaluationJob job;
+    job.device = device;
+    job.kernel = *reference;
+    job.candidate = *candidate;
+    job.verifySeeds = {seed, seed + 1u};
+    job.timeBudgetSeconds = timeBudget;
+    llvm::Expected<rt::EvaluationResult> result =
+        rt::runWorker(job, workerOptions);
+    if (!result) {
+      entry["status"] = "error";
+      entry["reason"] = llvm::toString(result.takeError());
+      ++failedToRun;
+      tried.push_back(std::move(entry));
+      continue;
+    }
+    entry["status"] = result->status == "ok" ? "verified" : result->status;
+    if (!result->reason.empty())
+      entry["reason"] = result->reason;
+    if (result->status != "ok" || !result->medianUs) {
+      ++(result->status == "rejected" ? rejected : failedToRun);
+      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
+                   << rewrite.str() << ": " << result->status << " ("
+                   << result->reason << ")\n";
+      tried.push_back(std::move(entry));
+      continue;
+    }
+    ++verified;
+    entry["timing"] = timingOf(*result);
+    // Faster only beyond the noise of both measurements.
+    double noise = std::max(2.0 * (bestMad + result->madUs.value_or(0)),
+                            0.01 * bestMedian);
+    bool wins = *result->medianUs < bestMedian - noise;
+    entry["accepted"] = wins;
+    llvm::errs() << llvm::formatv(
+        "autoprof-optimize: @{0} {1}: verified, {2:F2} us against {3:F2} us "
+        "(noise {4:F2}){5}\n",
+        kernelName, rewrite.str(), *result->medianUs, bestMedian, noise,
+        wins ? ", accepted" : "");
+    if (wins) {
+      bestMedian = *result->medianUs;
+      bestMad = result->madUs.value_or(0);
+      accepted.push_back(rewrite.str());
+      incumbent = std::move(variant);
+    }
+    tried.push_back(std::move(entry));
+  }
+
+  double speedup = *baseline->medianUs / bestMedian;
+  llvm::errs() << llvm::formatv(
+      "autoprof-optimize: @{0}: {1:F2} us -> {2:F2} us ({3:F2}x){4}{5}; "
+      "{6} candidates: {7} verified, {8} rejected, {9} not run\n",
+      kernelName, *baseline->medianUs, bestMedian, speedup,
+      accepted.empty() ? " (original kept)" : " with ",
+      llvm::join(accepted, ", "), tried.size(), verified, rejected,
+      failedToRun);
+  Array acceptedJson;
+  for (const std::string &name : accepted)
+    acceptedJson.push_back(name);
+  report.push_back(
+      Object{{"kernel", (moduleName + "::" + kernelName).str()},
+             {"gpu", baseline->gpuName},
+             {"peak_dram_bytes_per_s", baseline->peakBandwidth},
+             {"global_bytes_total",
+              features->lookup("global_bytes_total").value_or(0)},
+             {"flops_total", features->lookup("flops_total").value_or(0)},
+             {"baseline",
+              Object{{"timing", timingOf(*baseline)},
+                     {"metrics", std::move(baselineMetrics)},
+                     {"replay_passes", baseline->replayPasses},
+                     {"profile_seconds", baseline->profileSeconds},
+                     {"profile_leaf",
+                      profile->get("leaf")
+                          ? cast<IntegerAttr>(profile->get("leaf")).getInt()
+                          : -1}}},
+             {"candidates", std::move(tried)},
+             {"accepted", std::move(acceptedJson)},
+             {"best_median_us", bestMedian},
+             {"speedup", speedup}});
+  return success();
+}
+
+void OptimizePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (deadline < 1 || deadline > 86400) {
+    module.emitError("deadline must be between 1 and 86400 seconds, got ")
+        << static_cast<unsigned>(deadline);
+    return signalPassFailure();
+  }
+  workerOptions.workerPath = workerPath;
+  workerOptions.deadlineSeconds = deadline;
+  FailureOr<LoadedTree> tree =
+      loadProfilingTree(&getContext(), treeFile, treeName, module.getLoc());
+  if (failed(tree))
+    return signalPassFailure();
+
+  // Work on a copy: the module changes only when everything was measured.
+  OwningOpRef<ModuleOp> incumbent = module.clone();
+  SmallVector<std::pair<std::string, std::string>> kernels;
+  llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
+      findKernelLaunches(module);
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    if (!kernel.isKernel())
+      return;
+    if (!launches.lookup(kernel)) {
+      emitRemark(kernel.getLoc(), "@")
+          << kernel.getName() << " is never launched; left as it is";
+      return;
+    }
+    kernels.push_back(
+        {kernel->getParentOfType<gpu::GPUModuleOp>().getName().str(),
+         kernel.getName().str()});
+  });
+
+  Array report;
+  bool anyFailed = false;
+  for (auto &[moduleName, kernelName] : kernels)
+    if (failed(optimizeKernel(incumbent, moduleName, kernelName, tree->tree,
+                              report)))
+      anyFailed = true;
+
+  if (!reportPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(reportPath, ec);
+    if (ec) {
+      module.emitError("cannot write the report '")
+          << reportPath << "': " << ec.message();
+      return signalPassFailure();
+    }
+    os << llvm::formatv("{0:2}", llvm::json::Value(
+                                     Object{{"kernels", std::move(report)}}))
+       << "\n";
+  }
+  if (anyFailed)
+    return signalPassFailure();
+  module.getBodyRegion().takeBody(incumbent->getBodyRegion());
+}
