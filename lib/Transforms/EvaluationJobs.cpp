@@ -76,6 +76,22 @@ static void collectUses(Value buffer, BufferUse &use) {
   }
 }
 
+uint64_t mlir::autoprof::getCompulsoryBytes(
+    const ::autoprof::runtime::JobLaunch &launch) {
+  uint64_t bytes = 0;
+  for (const ::autoprof::runtime::JobParam &param : launch.params) {
+    if (param.isScalar)
+      continue;
+    StringRef dtype = param.dtype;
+    uint64_t width = dtype.ends_with("64")   ? 8
+                     : dtype.ends_with("32") ? 4
+                     : dtype.ends_with("16") ? 2
+                                             : 1;
+    bytes += param.count * width * (param.role == "inout" ? 2 : 1);
+  }
+  return bytes;
+}
+
 std::string mlir::autoprof::inferBufferRole(Value buffer) {
   BufferUse use;
   collectUses(buffer, use);

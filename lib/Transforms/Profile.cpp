@@ -116,12 +116,14 @@ void ProfilePass::addDynamicFeatures(
     return;
   double seconds = *result.medianUs * 1e-6;
   features->set("duration_us", *result.medianUs);
-  // Achieved bandwidth from the bytes the kernel must move (the static
-  // estimate), against the peak measured on this device.
-  std::optional<double> bytes = features->lookup("global_bytes_total");
-  if (bytes && result.peakBandwidth > 0)
+  // Effective bandwidth: the compulsory traffic of the launch over the time,
+  // against the peak measured on this device.
+  FailureOr<::autoprof::runtime::JobLaunch> jobLaunch =
+      buildJobLaunch(kernel, launch);
+  if (succeeded(jobLaunch) && result.peakBandwidth > 0)
     features->set("dram_bandwidth_fraction",
-                  std::min(1.0, *bytes / seconds / result.peakBandwidth));
+                  std::min(1.0, double(getCompulsoryBytes(*jobLaunch)) /
+                                    seconds / result.peakBandwidth));
   std::optional<double> blocks = features->lookup("grid_blocks");
   if (blocks && result.blocksPerSm > 0 && result.smCount > 0)
     features->set("waves_per_sm",

@@ -33,6 +33,11 @@ namespace mlir::autoprof {
 FailureOr<::autoprof::runtime::JobLaunch>
 buildJobLaunch(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch);
 
+/// The compulsory DRAM traffic of a launch: every input buffer read once,
+/// every output written once, inout buffers both. Effective bandwidth and the
+/// roofline floor are computed from it (repeated loads may hit in cache).
+uint64_t getCompulsoryBytes(const ::autoprof::runtime::JobLaunch &launch);
+
 /// What a kernel does with a buffer argument, followed through views:
 /// "input" (only read or unused), "output" (only written) or "inout".
 /// Uses AutoProf cannot classify count as both.
