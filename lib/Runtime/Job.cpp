@@ -30,9 +30,13 @@ static Array toArray(const std::vector<std::string> &strings) {
 }
 
 Value autoprof::runtime::toJSON(const JobParam &param) {
-  if (param.isScalar)
+  if (param.isScalar) {
+    bool isFloat = param.dtype.front() == 'f' || param.dtype == "bf16";
     return Object{
-        {"kind", "scalar"}, {"dtype", param.dtype}, {"value", param.value}};
+        {"kind", "scalar"},
+        {"dtype", param.dtype},
+        {"value", isFloat ? Value(param.value) : Value(param.intValue)}};
+  }
   Object object{{"kind", "buffer"},
                 {"dtype", param.dtype},
                 {"count", static_cast<int64_t>(param.count)},
@@ -159,6 +163,22 @@ static bool readDim3(const Object &object, llvm::StringRef key,
   return true;
 }
 
+/// Reads an optional non-negative 32-bit count (llvm::json's own unsigned
+/// mapping would wrap negative values).
+static bool readUnsigned(const Object &object, llvm::StringRef key,
+                         unsigned &result, llvm::json::Path path) {
+  const Value *value = object.get(key);
+  if (!value)
+    return true;
+  std::optional<int64_t> number = value->getAsInteger();
+  if (!number || *number < 0 || *number > UINT32_MAX) {
+    path.field(key).report("expected a non-negative 32-bit integer");
+    return false;
+  }
+  result = static_cast<unsigned>(*number);
+  return true;
+}
+
 bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
                                  llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
@@ -171,7 +191,29 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
   }
   if (kind == "scalar") {
     param.isScalar = true;
-    return mapper.map("value", param.value);
+    const Value *scalar = value.getAsObject()->get("value");
+    if (!scalar) {
+      path.field("value").report("missing value");
+      return false;
+    }
+    bool isFloat = param.dtype.front() == 'f' || param.dtype == "bf16";
+    if (isFloat) {
+      std::optional<double> number = scalar->getAsNumber();
+      if (!number) {
+        path.field("value").report("expected a number");
+        return false;
+      }
+      param.value = *number;
+      return true;
+    }
+    std::optional<int64_t> integer = scalar->getAsInteger();
+    if (!integer) {
+      path.field("value").report("expected an integer");
+      return false;
+    }
+    param.intValue = *integer;
+    param.value = static_cast<double>(*integer);
+    return true;
   }
   if (kind != "buffer") {
     path.field("kind").report("expected \"buffer\" or \"scalar\"");
@@ -200,8 +242,8 @@ bool autoprof::runtime::fromJSON(const Value &value, JobLaunch &launch,
   const Object *object = value.getAsObject();
   return mapper && readDim3(*object, "grid", launch.grid, path) &&
          readDim3(*object, "block", launch.block, path) &&
-         mapper.mapOptional("dynamic_shared_bytes",
-                            launch.dynamicSharedBytes) &&
+         readUnsigned(*object, "dynamic_shared_bytes",
+                      launch.dynamicSharedBytes, path) &&
          mapper.map("params", launch.params);
 }
 
@@ -227,7 +269,7 @@ bool autoprof::runtime::fromJSON(const Value &value, JobKernel &kernel,
 bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
                                  llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
-  if (!mapper || !mapper.mapOptional("device", job.device) ||
+  if (!mapper || !mapper.mapOptional("device", job.device) || job.device < 0 ||
       !mapper.map("kernel", job.kernel) ||
       !mapper.mapOptional("candidate", job.candidate))
     return false;

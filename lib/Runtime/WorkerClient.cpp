@@ -86,8 +86,13 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
 
   // The worker's own watchdog reports a hang as a result; killing the
   // process a little later is the backstop when even that is stuck.
-  std::string watchdog =
-      "--watchdog=" + std::to_string(options.deadlineSeconds);
+  // Saturate so that a huge deadline cannot wrap around to a short one.
+  unsigned deadline = std::max(1u, options.deadlineSeconds);
+  unsigned killAfter =
+      deadline > UINT32_MAX / 2
+          ? UINT32_MAX / 2
+          : deadline + std::min(options.killGraceSeconds, UINT32_MAX / 2);
+  std::string watchdog = "--watchdog=" + std::to_string(deadline);
   llvm::SmallVector<llvm::StringRef> args = {*worker,    "--job",    jobPath,
                                              "--result", resultPath, watchdog};
   std::optional<llvm::StringRef> redirects[] = {
@@ -95,8 +100,7 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
   std::string message;
   bool failedToStart = false;
   int rc = llvm::sys::ExecuteAndWait(
-      *worker, args, /*Env=*/std::nullopt, redirects,
-      options.deadlineSeconds + options.killGraceSeconds,
+      *worker, args, /*Env=*/std::nullopt, redirects, killAfter,
       /*MemoryLimit=*/0, &message, &failedToStart);
   if (failedToStart)
     return makeError("cannot start " + *worker + ": " + message);
@@ -106,10 +110,9 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
     // Killed by the deadline or by a signal: the job's kernel is to blame.
     result.status = "rejected";
     if (llvm::StringRef(message).contains("timed out"))
-      result.reason =
-          "the worker did not finish within the deadline of " +
-          std::to_string(options.deadlineSeconds + options.killGraceSeconds) +
-          " s (a hanging kernel?) and was killed";
+      result.reason = "the worker did not finish within the deadline of " +
+                      std::to_string(killAfter) +
+                      " s (a hanging kernel?) and was killed";
     else
       result.reason = "the worker crashed (" + message + ")";
     std::string log = tailOf(logPath);

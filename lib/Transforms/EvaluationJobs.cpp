@@ -173,9 +173,10 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
         return launch.emitError("scalar argument #")
                << index << " of type " << type
                << " must be a host constant of a supported type";
-      if (auto integer = dyn_cast<IntegerAttr>(value))
-        param.value = static_cast<double>(integer.getValue().getSExtValue());
-      else if (auto real = dyn_cast<FloatAttr>(value))
+      if (auto integer = dyn_cast<IntegerAttr>(value)) {
+        param.intValue = integer.getValue().getSExtValue();
+        param.value = static_cast<double>(param.intValue);
+      } else if (auto real = dyn_cast<FloatAttr>(value))
         param.value = real.getValueAsDouble();
       else
         return launch.emitError("scalar argument #")

@@ -119,6 +119,32 @@ TEST(Job, ErrorsNameWhereTheyAre) {
             "need 1 <= min_repetitions <= max_repetitions at job.time");
 }
 
+TEST(Job, IntegerScalarsTravelExactly) {
+  EvaluationJob job = makeJob();
+  JobParam big;
+  big.isScalar = true;
+  big.dtype = "i64";
+  big.intValue = (int64_t(1) << 60) + 1; // not representable as a double
+  job.kernel.launch.params.push_back(big);
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->kernel.launch.params.back().intValue,
+            (int64_t(1) << 60) + 1);
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"params": [{"kind": "scalar", "dtype": "i32", "value": 1.5}]}}})"),
+            "expected an integer at job.kernel.launch.params[0].value");
+}
+
+TEST(Job, RejectsNegativeCounts) {
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"dynamic_shared_bytes": -1, "params": []}}})"),
+            "expected a non-negative 32-bit integer at "
+            "job.kernel.launch.dynamic_shared_bytes");
+}
+
 TEST(Result, MissingMetricsStayMissing) {
   EvaluationResult result;
   result.status = "ok";

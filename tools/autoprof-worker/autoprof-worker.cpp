@@ -110,7 +110,7 @@ static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
     p.index_bound = param.indexBound;
     p.sorted = param.sorted;
     p.f = param.value;
-    p.i = static_cast<int64_t>(param.value);
+    p.i = param.intValue;
     result->params.push_back(p);
   }
   for (unsigned d = 0; d < 3; ++d) {

@@ -40,8 +40,10 @@ struct JobParam {
   int64_t indexBound = 0;
   /// Buffers: integer inputs are sorted ascending (offsets, row pointers).
   bool sorted = false;
-  /// Scalars: the value.
+  /// Scalars: the value of a float scalar ...
   double value = 0;
+  /// ... or of an integer scalar, exactly (JSON integers hold any int64).
+  int64_t intValue = 0;
 };
 
 /// A launch configuration and its parameters.
@@ -124,6 +126,8 @@ struct EvaluationResult {
   double profileSeconds = 0;
 };
 
+/// JSON forms of the documents (llvm::json). fromJSON reports what is wrong
+/// at `path`, e.g. "expected a positive size at job.kernel.launch.block[0]".
 llvm::json::Value toJSON(const JobParam &param);
 llvm::json::Value toJSON(const JobLaunch &launch);
 llvm::json::Value toJSON(const JobKernel &kernel);
