@@ -6,6 +6,7 @@
 
 #include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Optimizer/KernelRewrites.h"
+#include "autoprof/Optimizer/LLMProposer.h"
 #include "autoprof/Optimizer/Passes.h"
 #include "autoprof/Runtime/WorkerClient.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
@@ -59,6 +60,7 @@ private:
                                TreeOp tree, Array &report);
 
   rt::WorkerOptions workerOptions;
+  std::shared_ptr<::autoprof::llm::ChatClient> chatClient;
 };
 
 } // namespace
@@ -152,26 +154,25 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
   SmallVector<std::string> accepted;
   Array tried;
   unsigned verified = 0, rejected = 0, failedToRun = 0;
-  for (const KernelRewrite &rewrite :
-       llvm::ArrayRef(candidates).take_front(budget)) {
-    Object entry{{"rewrite", rewrite.str()}};
-    OwningOpRef<ModuleOp> variant = incumbent->clone();
+  ProposalContext context;
+  context.gpuName = baseline->gpuName;
+  context.smCount = baseline->smCount;
+  context.peakBandwidth = baseline->peakBandwidth;
+  context.baselineMedianUs = *baseline->medianUs;
+  context.metrics = metrics;
+  for (const rt::MetricResult &metric : baseline->metrics)
+    if (!metric.collected)
+      context.missing.push_back(
+          metric.name + (metric.note.empty() ? "" : ": " + metric.note));
+
+  // Verifies and times `variant` against the original; keeps it when it is
+  // faster than the incumbent beyond the noise.
+  auto evaluate = [&](OwningOpRef<ModuleOp> variant, StringRef label,
+                      Object entry) -> LogicalResult {
     KernelHandle handle = find(*variant, moduleName, kernelName);
-    // Earlier winners can invalidate a later rewrite's preconditions.
-    if (std::optional<std::string> why =
-            checkKernelRewrite(rewrite, *variant, handle.kernel)) {
-      entry["status"] = "skipped";
-      entry["reason"] = *why;
-      tried.push_back(std::move(entry));
-      continue;
-    }
-    if (failed(applyKernelRewrite(rewrite, *variant, handle.kernel)))
-      return failure();
-    handle = find(*variant, moduleName, kernelName);
     FailureOr<rt::JobKernel> candidate = buildKernelJob(*variant, handle);
     if (failed(candidate))
       return failure();
-
     rt::EvaluationJob job;
     job.device = device;
     job.kernel = *reference;
@@ -183,20 +184,22 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
     if (!result) {
       entry["status"] = "error";
       entry["reason"] = llvm::toString(result.takeError());
+      context.history.push_back(label.str() + ": could not be run");
       ++failedToRun;
       tried.push_back(std::move(entry));
-      continue;
+      return success();
     }
     entry["status"] = result->status == "ok" ? "verified" : result->status;
     if (!result->reason.empty())
       entry["reason"] = result->reason;
     if (result->status != "ok" || !result->medianUs) {
       ++(result->status == "rejected" ? rejected : failedToRun);
-      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
-                   << rewrite.str() << ": " << result->status << " ("
-                   << result->reason << ")\n";
+      llvm::errs() << "autoprof-optimize: @" << kernelName << " " << label
+                   << ": " << result->status << " (" << result->reason << ")\n";
+      context.history.push_back(label.str() + ": " + result->status + ", " +
+                                result->reason);
       tried.push_back(std::move(entry));
-      continue;
+      return success();
     }
     ++verified;
     entry["timing"] = timingOf(*result);
@@ -208,15 +211,71 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
     llvm::errs() << llvm::formatv(
         "autoprof-optimize: @{0} {1}: verified, {2:F2} us against {3:F2} us "
         "(noise {4:F2}){5}\n",
-        kernelName, rewrite.str(), *result->medianUs, bestMedian, noise,
+        kernelName, label, *result->medianUs, bestMedian, noise,
         wins ? ", accepted" : "");
+    context.history.push_back(llvm::formatv("{0}: verified, {1:F2} us{2}",
+                                            label, *result->medianUs,
+                                            wins ? " (kept)" : "")
+                                  .str());
     if (wins) {
       bestMedian = *result->medianUs;
       bestMad = result->madUs.value_or(0);
-      accepted.push_back(rewrite.str());
+      accepted.push_back(label.str());
       incumbent = std::move(variant);
     }
     tried.push_back(std::move(entry));
+    return success();
+  };
+
+  if (proposer == "llm") {
+    for (unsigned i = 0; i < budget; ++i) {
+      OwningOpRef<ModuleOp> variant = incumbent->clone();
+      llvm::Expected<Proposal> proposal = proposeWithModel(
+          *chatClient, *variant, moduleName, kernelName, context);
+      if (!proposal) {
+        emitError(loc, "the language model could not be asked about @")
+            << kernelName << ": " << llvm::toString(proposal.takeError());
+        return failure();
+      }
+      std::string label = "llm#" + std::to_string(i + 1);
+      Object entry{{"rewrite", label},
+                   {"source", "llm"},
+                   {"prompt_tokens", proposal->promptTokens},
+                   {"completion_tokens", proposal->completionTokens},
+                   {"latency_s", proposal->latencySeconds},
+                   {"from_cache", proposal->fromCache},
+                   {"repaired", proposal->repaired}};
+      if (!proposal->installed) {
+        entry["status"] = "rejected";
+        entry["reason"] = proposal->rejection;
+        ++rejected;
+        llvm::errs() << "autoprof-optimize: @" << kernelName << " " << label
+                     << ": rejected (" << proposal->rejection << ")\n";
+        context.history.push_back(label + ": rejected, " + proposal->rejection);
+        tried.push_back(std::move(entry));
+        continue;
+      }
+      if (failed(evaluate(std::move(variant), label, std::move(entry))))
+        return failure();
+    }
+  } else {
+    for (const KernelRewrite &rewrite :
+         llvm::ArrayRef(candidates).take_front(budget)) {
+      Object entry{{"rewrite", rewrite.str()}, {"source", "builtin"}};
+      OwningOpRef<ModuleOp> variant = incumbent->clone();
+      KernelHandle handle = find(*variant, moduleName, kernelName);
+      // Earlier winners can invalidate a later rewrite's preconditions.
+      if (std::optional<std::string> why =
+              checkKernelRewrite(rewrite, *variant, handle.kernel)) {
+        entry["status"] = "skipped";
+        entry["reason"] = *why;
+        tried.push_back(std::move(entry));
+        continue;
+      }
+      if (failed(applyKernelRewrite(rewrite, *variant, handle.kernel)) ||
+          failed(evaluate(std::move(variant), rewrite.str(), std::move(entry))))
+        return failure();
+    }
   }
 
   double speedup = *baseline->medianUs / bestMedian;
@@ -262,6 +321,29 @@ void OptimizePass::runOnOperation() {
   }
   workerOptions.workerPath = workerPath;
   workerOptions.deadlineSeconds = deadline;
+  if (proposer != "builtin" && proposer != "llm") {
+    module.emitError("proposer must be 'builtin' or 'llm', got '")
+        << proposer << "'";
+    return signalPassFailure();
+  }
+  if (proposer == "llm") {
+    std::optional<::autoprof::llm::ApiStyle> style =
+        ::autoprof::llm::parseApiStyle(apiStyle);
+    if (!style) {
+      module.emitError("api-style must be 'openai' or 'anthropic', got '")
+          << apiStyle << "'";
+      return signalPassFailure();
+    }
+    ::autoprof::llm::ChatOptions options;
+    options.style = *style;
+    options.baseUrl = endpoint;
+    options.model = model;
+    options.cacheDirectory = cacheDir;
+    options.replayOnly = replayOnly;
+    options.maxRetries = llmRetries;
+    chatClient = std::make_shared<::autoprof::llm::ChatClient>(
+        ::autoprof::llm::ChatOptions::fromEnvironment(options));
+  }
   FailureOr<LoadedTree> tree =
       loadProfilingTree(&getContext(), treeFile, treeName, module.getLoc());
   if (failed(tree))

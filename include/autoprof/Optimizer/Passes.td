@@ -51,8 +51,10 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
   let description = [{
     For every launched kernel: measure a baseline (time and the metrics the
     profiling tree selects) in `autoprof-worker`; rank the built-in rewrites
-    whose preconditions hold by those metrics and the kernel's features; for
-    up to `budget` candidates, lower the variant to PTX, verify it against the
+    whose preconditions hold by those metrics and the kernel's features (or,
+    with `proposer=llm`, ask a chat model for a replacement gpu.func, given the
+    kernel, the device, the metrics with their meanings and the history of
+    tried variants); for up to `budget` candidates, lower the variant to PTX, verify it against the
     original kernel on several seeds and input distributions and time it;
     keep it only when it is verified and faster than the incumbent by more
     than the measured noise, then continue from it. The output module holds
@@ -88,6 +90,21 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
            "Seconds of timed launches per variant (at least 10 launches)">,
     Option<"seed", "seed", "unsigned", /*default=*/"1",
            "First seed of the verification inputs (two seeds are used)">,
+    Option<"proposer", "proposer", "std::string", /*default=*/"\"builtin\"",
+           "Who proposes variants: builtin (rewrites, no network) or llm">,
+    Option<"endpoint", "endpoint", "std::string", /*default=*/"\"\"",
+           "LLM base URL (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, "
+           "then http://localhost:8000/v1)">,
+    Option<"model", "model", "std::string", /*default=*/"\"\"",
+           "LLM model name (default: $OPENAI_MODEL)">,
+    Option<"apiStyle", "api-style", "std::string", /*default=*/"\"openai\"",
+           "LLM API: openai (chat completions) or anthropic (messages)">,
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
+           "Cache LLM answers by request hash in this directory">,
+    Option<"replayOnly", "replay-only", "bool", /*default=*/"false",
+           "Answer LLM requests only from the cache (no network)">,
+    Option<"llmRetries", "llm-retries", "unsigned", /*default=*/"4",
+           "Retries of an LLM request on 408/429/5xx and transport errors">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

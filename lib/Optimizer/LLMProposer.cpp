@@ -1,0 +1,218 @@
+//===- LLMProposer.cpp - Kernel variants proposed by a language model -----===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/LLMProposer.h"
+
+#include "autoprof/LLM/CodeBlock.h"
+#include "autoprof/Profiling/MetricCatalog.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace llm = ::autoprof::llm;
+
+static constexpr const char *kSystemPrompt =
+    "You are an expert CUDA performance engineer who writes MLIR. You rewrite "
+    "GPU kernels written in MLIR's gpu dialect (with arith, math, memref, scf, "
+    "vector and nvvm ops) so that they compute exactly the same results "
+    "faster on the given NVIDIA GPU. Keep the kernel's name, its argument "
+    "list and types, and what it writes; the launch configuration (grid and "
+    "block sizes) stays as given, so the kernel must cover the same problem "
+    "with it. Answer with exactly one fenced ```mlir code block that holds "
+    "the complete replacement gpu.func (nothing else in the block), after at "
+    "most a few sentences of explanation.";
+
+llm::ChatRequest
+mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
+                                  gpu::LaunchFuncOp launch,
+                                  const ProposalContext &context) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "Device: " << context.gpuName << ", " << context.smCount << " SMs";
+  if (context.peakBandwidth > 0)
+    os << llvm::formatv(", measured DRAM bandwidth {0:F2} TB/s",
+                        context.peakBandwidth / 1e12);
+  os << ".\n\nKernel (MLIR):\n```mlir\n";
+  // The copy is detached from its gpu.module: print it in its custom form
+  // without re-verifying it there.
+  OpPrintingFlags flags;
+  flags.assumeVerified().useLocalScope();
+  Operation *copy = kernel->clone();
+  // Analysis attributes are noise for the model.
+  copy->removeAttr("autoprof.features");
+  copy->removeAttr("autoprof.profile");
+  copy->removeAttr("autoprof.measurement");
+  copy->print(os, flags);
+  copy->destroy();
+  os << "\n```\n\n";
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  auto show = [&](Value v) {
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      os << value.getSExtValue();
+    else
+      os << "?";
+  };
+  os << "Launch: grid (";
+  show(grid.x), os << ", ", show(grid.y), os << ", ", show(grid.z);
+  os << "), block (";
+  show(block.x), os << ", ", show(block.y), os << ", ", show(block.z);
+  os << llvm::formatv("). Median time now: {0:F2} us.\n\n",
+                      context.baselineMedianUs);
+
+  const MetricCatalog *catalog = MetricCatalog::forChip("sm_90");
+  os << "Hardware metrics of the current kernel:\n";
+  // Sorted, so that the same measurement gives the same prompt (and the
+  // same cache key).
+  std::vector<StringRef> names;
+  for (const auto &entry : context.metrics)
+    names.push_back(entry.getKey());
+  llvm::sort(names);
+  for (StringRef name : names) {
+    os << "- " << name << " = "
+       << llvm::format("%g", context.metrics.lookup(name));
+    if (const MetricInfo *info = catalog->lookupMetric(name))
+      os << " " << info->unit << ": " << info->meaning;
+    os << "\n";
+  }
+  for (const std::string &missing : context.missing)
+    os << "- " << missing << " (missing: could not be collected)\n";
+  if (!context.history.empty()) {
+    os << "\nVariants tried so far:\n";
+    for (const std::string &line : context.history)
+      os << "- " << line << "\n";
+  }
+  os << "\nWrite a faster, equivalent version of this gpu.func.";
+  llm::ChatRequest request;
+  request.system = kSystemPrompt;
+  request.messages.push_back({"user", text});
+  return request;
+}
+
+LogicalResult mlir::autoprof::installKernel(ModuleOp variant,
+                                            StringRef moduleName,
+                                            StringRef kernelName,
+                                            StringRef code,
+                                            std::string &error) {
+  MLIRContext *context = variant.getContext();
+  // The model's mistakes are the candidate's, not the user's: collect them.
+  std::string diagnostics;
+  ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << (diagnostics.empty() ? "" : "; ") << diag.getLocation() << ": "
+         << diag.str();
+    }
+    return success();
+  });
+  std::string source =
+      code.contains("gpu.module")
+          ? code.str()
+          : ("gpu.module @autoprof_candidate {\n" + code + "\n}\n").str();
+  OwningOpRef<ModuleOp> parsed =
+      parseSourceString<ModuleOp>(source, ParserConfig(context), "answer");
+  if (!parsed) {
+    error = "the answer does not parse: " + diagnostics;
+    return failure();
+  }
+  gpu::GPUFuncOp candidate;
+  parsed->walk([&](gpu::GPUFuncOp func) {
+    if (func.getName() == kernelName)
+      candidate = func;
+  });
+  if (!candidate) {
+    error = "the answer has no gpu.func named @" + kernelName.str();
+    return failure();
+  }
+  gpu::GPUFuncOp original;
+  gpu::GPUModuleOp target;
+  for (auto gpuModule : variant.getOps<gpu::GPUModuleOp>())
+    if (gpuModule.getName() == moduleName) {
+      target = gpuModule;
+      original = gpuModule.lookupSymbol<gpu::GPUFuncOp>(kernelName);
+    }
+  if (!original) {
+    error = "internal: no kernel @" + kernelName.str() + " to replace";
+    return failure();
+  }
+  if (candidate.getFunctionType() != original.getFunctionType() ||
+      !candidate.isKernel()) {
+    std::string expected, actual;
+    llvm::raw_string_ostream(expected) << original.getFunctionType();
+    llvm::raw_string_ostream(actual) << candidate.getFunctionType();
+    error = "the answer's kernel has signature " + actual + " (" +
+            (candidate.isKernel() ? "" : "not a kernel, ") + "expected " +
+            expected + ")";
+    return failure();
+  }
+  OpBuilder builder(original);
+  Operation *replacement = builder.clone(*candidate);
+  original.erase();
+  if (failed(verify(target))) {
+    error = "the answer's kernel does not verify: " + diagnostics;
+    replacement->erase();
+    return failure();
+  }
+  return success();
+}
+
+llvm::Expected<Proposal> mlir::autoprof::proposeWithModel(
+    const llm::ChatClient &client, ModuleOp variant, StringRef moduleName,
+    StringRef kernelName, const ProposalContext &context) {
+  gpu::GPUFuncOp kernel;
+  for (auto gpuModule : variant.getOps<gpu::GPUModuleOp>())
+    if (gpuModule.getName() == moduleName)
+      kernel = gpuModule.lookupSymbol<gpu::GPUFuncOp>(kernelName);
+  gpu::LaunchFuncOp launch;
+  variant.walk([&](gpu::LaunchFuncOp op) {
+    if (!launch && op.getKernelModuleName() == moduleName &&
+        op.getKernelName() == kernelName)
+      launch = op;
+  });
+  llm::ChatRequest request = buildKernelPrompt(kernel, launch, context);
+  Proposal proposal;
+  for (int round = 0; round < 2; ++round) {
+    llvm::Expected<llm::ChatResponse> response = client.complete(request);
+    if (!response)
+      return response.takeError();
+    proposal.promptTokens += response->promptTokens;
+    proposal.completionTokens += response->completionTokens;
+    proposal.latencySeconds += response->latencySeconds;
+    proposal.fromCache = response->fromCache;
+    proposal.repaired = round == 1;
+
+    std::string error;
+    llvm::Expected<llm::CodeBlock> block =
+        llm::extractCodeBlock(response->text);
+    if (!block) {
+      error = llvm::toString(block.takeError());
+    } else if (block->language == llm::CodeLanguage::CUDA) {
+      error = "the answer is CUDA C++; autoprof-optimize takes MLIR answers "
+              "(a gpu.func)";
+    } else if (succeeded(installKernel(variant, moduleName, kernelName,
+                                       block->code, error))) {
+      proposal.installed = true;
+      return proposal;
+    }
+    proposal.rejection = error;
+    // One repair round: show the model what was wrong.
+    request.messages.push_back({"assistant", response->text});
+    request.messages.push_back(
+        {"user", "That answer cannot be used: " + error +
+                     ". Answer again with exactly one ```mlir block holding "
+                     "the complete gpu.func @" +
+                     kernelName.str() + " with the same signature."});
+  }
+  return proposal;
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+# A stand-in for autoprof-worker in tests of the optimizer's control flow on
+# machines without a GPU: the baseline takes 100 us, every candidate is
+# verified and takes 50 us. Usage: fake-worker.py --job J --result R [...]
+import json
+import sys
+
+args = sys.argv[1:]
+job = json.load(open(args[args.index("--job") + 1]))
+result = {
+    "status": "ok",
+    "device": {"name": "Stand-in GPU", "sm_count": 132, "l2_bytes": 1,
+               "driver_version": 13000, "peak_bandwidth": 4.0e12},
+    "timing": {"median_us": 100.0, "mad_us": 0.1, "samples": 10},
+}
+if "candidate" in job:
+    result["verified"] = True
+    result["timing"]["median_us"] = 50.0
+if "profile" in job:
+    result["profile"] = {
+        "metrics": [{"name": name, "collected": True, "value": 1.0}
+                    for name in job["profile"]["metrics"]],
+        "replay_passes": 1, "seconds": 0.1}
+json.dump(result, open(args[args.index("--result") + 1], "w"))
