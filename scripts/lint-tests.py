@@ -19,8 +19,8 @@ CHECK_SUFFIXES = {"", "-NEXT", "-SAME", "-NOT", "-DAG", "-LABEL", "-EMPTY",
 COMMENT = re.compile(r"^\s*(//|#|;)")
 RUN = re.compile(r"\bRUN\b(?!:)")
 EXPECTED = re.compile(r"\bexpected-([a-z]+)\b")
-# A word ending in CHECK (or a known prefix) followed by an optional -SUFFIX.
-DIRECTIVE = re.compile(r"\b([A-Z][A-Z0-9_-]*?)(-[A-Z]+(?:-\d+)?)?(:?)\s")
+# A directive-like word at the start of a comment, and whether a colon follows.
+TOKEN = re.compile(r"([A-Z][A-Z0-9_-]*)(:?)(?=\s|$)")
 
 
 def prefixes(text):
@@ -45,14 +45,22 @@ def lint(path):
             if match.group(1) not in VERIFY_KINDS:
                 problems.append(
                     f"{where}: unknown directive 'expected-{match.group(1)}'")
-        match = DIRECTIVE.match(body)
-        if match and match.group(1) in known:
-            suffix = re.sub(r"-\d+$", "", match.group(2) or "")
-            if suffix not in CHECK_SUFFIXES:
-                problems.append(f"{where}: unknown FileCheck directive "
-                                f"'{match.group(1)}{match.group(2)}'")
-            elif not match.group(3):
-                problems.append(f"{where}: FileCheck directive without ':'")
+        match = TOKEN.match(body)
+        if match:
+            token, colon = match.group(1), match.group(2)
+            # The longest known prefix the token starts with; the rest must
+            # be a FileCheck suffix (-NEXT, -SAME, -COUNT-4, ...).
+            prefix = max((p for p in known
+                          if token == p or token.startswith(p + "-")),
+                         key=len, default=None)
+            if prefix:
+                suffix = re.sub(r"-\d+$", "", token[len(prefix):])
+                if suffix not in CHECK_SUFFIXES:
+                    problems.append(f"{where}: unknown FileCheck directive "
+                                    f"'{token}'")
+                elif not colon:
+                    problems.append(f"{where}: FileCheck directive without "
+                                    f"':'")
     return problems
 
 
