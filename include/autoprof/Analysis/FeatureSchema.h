@@ -30,8 +30,11 @@ enum class FeatureKind {
 
 /// One kernel feature.
 struct FeatureInfo {
+  /// The name splits test, e.g. "arith_intensity".
   llvm::StringRef name;
+  /// One line for people and prompts.
   llvm::StringRef meaning;
+  /// Static (from the IR) or dynamic (measured).
   FeatureKind kind;
   /// Whether values are whole numbers (stored as i64 attributes).
   bool integral;

@@ -36,15 +36,21 @@ enum class MetricSource {
 /// One metric: its CUPTI (or driver-derived) name, the unit of its value and
 /// a one-line meaning suitable for prompts and reports.
 struct MetricInfo {
+  /// The CUPTI metric name, e.g. "dram__bytes_read.sum".
   llvm::StringRef name;
+  /// The unit of its value, e.g. "bytes" or "%".
   llvm::StringRef unit;
+  /// What it measures and what a high or low value suggests.
   llvm::StringRef meaning;
+  /// CUPTI or the driver.
   MetricSource source;
 };
 
 /// A named group of metrics mirroring an Nsight Compute section.
 struct MetricGroupInfo {
+  /// The Nsight Compute section name, e.g. "SpeedOfLight".
   llvm::StringRef name;
+  /// One line on what the group answers.
   llvm::StringRef description;
   /// Names of the member metrics; each one is in the catalog's metric table.
   llvm::ArrayRef<llvm::StringRef> metricNames;
