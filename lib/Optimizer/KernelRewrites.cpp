@@ -17,6 +17,8 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -24,9 +26,9 @@
 using namespace mlir;
 using namespace mlir::autoprof;
 
-static constexpr StringLiteral kFamilies[] = {"block-size", "launch-bounds",
-                                              "min-blocks", "max-registers",
-                                              "unroll",     "restrict"};
+static constexpr StringLiteral kFamilies[] = {
+    "block-size", "launch-bounds", "min-blocks",         "max-registers",
+    "unroll",     "restrict",      "register-accumulate"};
 
 std::string KernelRewrite::str() const {
   return family + "=" + std::to_string(parameter);
@@ -192,12 +194,93 @@ static SmallVector<scf::ForOp> getUnrollableLoops(gpu::GPUFuncOp kernel,
   return loops;
 }
 
+namespace {
+/// A load and a store of the same element of a kernel buffer in one loop
+/// iteration, at indices that do not change in the loop.
+struct Accumulation {
+  scf::ForOp loop;
+  memref::LoadOp load;
+  memref::StoreOp store;
+};
+} // namespace
+
+/// Whether `loop` runs at least once in every launch: constant lower bound
+/// and step, and an upper bound that is a constant or a kernel argument every
+/// launch feeds with a constant.
+static bool runsAtLeastOnce(scf::ForOp loop, gpu::GPUFuncOp kernel,
+                            ArrayRef<gpu::LaunchFuncOp> launches) {
+  std::optional<int64_t> lb = getConstant(loop.getLowerBound());
+  std::optional<int64_t> step = getConstant(loop.getStep());
+  if (!lb || !step || *step <= 0 || loop.getUnsignedCmp())
+    return false;
+  if (std::optional<int64_t> ub = getConstant(loop.getUpperBound()))
+    return *ub > *lb;
+  auto arg = dyn_cast<BlockArgument>(loop.getUpperBound());
+  if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+      arg.getArgNumber() >= kernel.getNumArguments())
+    return false;
+  return llvm::all_of(launches, [&](gpu::LaunchFuncOp launch) {
+    std::optional<int64_t> ub =
+        getConstant(launch.getKernelOperand(arg.getArgNumber()));
+    return ub && *ub > *lb;
+  });
+}
+
+/// Loops that load and store one element of a global kernel buffer every
+/// iteration (C[i][j] += ... in a naive matmul): nothing else in the loop
+/// touches that buffer, the indices are loop-invariant, and the loop has no
+/// barriers, atomics or calls.
+static SmallVector<Accumulation>
+findAccumulations(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches) {
+  SmallVector<Accumulation> found;
+  kernel.walk([&](scf::ForOp loop) {
+    if (!runsAtLeastOnce(loop, kernel, launches))
+      return;
+    bool unsafe = false;
+    loop.getBody()->walk([&](Operation *op) {
+      if (isa<gpu::BarrierOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp,
+              func::CallOp>(op) ||
+          op->getName().getStringRef().starts_with("nvvm."))
+        unsafe = true;
+    });
+    if (unsafe)
+      return;
+    for (auto load : loop.getBody()->getOps<memref::LoadOp>()) {
+      auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+      if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+          arg.getArgNumber() >= kernel.getNumArguments() ||
+          !llvm::all_of(load.getIndices(), [&](Value index) {
+            return loop.isDefinedOutsideOfLoop(index);
+          }))
+        continue;
+      memref::StoreOp store;
+      bool otherUse = false;
+      for (Operation *user : arg.getUsers()) {
+        if (!loop->isProperAncestor(user) || user == load.getOperation())
+          continue;
+        auto candidate = dyn_cast<memref::StoreOp>(user);
+        if (!store && candidate && candidate->getBlock() == loop.getBody() &&
+            load->isBeforeInBlock(candidate) &&
+            candidate.getIndices() == load.getIndices())
+          store = candidate;
+        else
+          otherUse = true;
+      }
+      if (store && !otherUse)
+        found.push_back({loop, load, store});
+    }
+  });
+  return found;
+}
+
 /// Whether the launches provably pass distinct, non-overlapping buffers: each
-/// comes from its own allocation or from a host argument marked llvm.noalias.
+/// comes from its own allocation or from a host argument marked llvm.noalias,
+/// except at most one of unknown origin.
 static bool passesDistinctBuffers(ArrayRef<gpu::LaunchFuncOp> launches,
                                   std::string &why) {
   for (gpu::LaunchFuncOp launch : launches) {
     llvm::DenseSet<Value> seen;
+    unsigned unknownOrigin = 0;
     for (Value operand : launch.getKernelOperands()) {
       if (!isa<MemRefType>(operand.getType()))
         continue;
@@ -213,9 +296,11 @@ static bool passesDistinctBuffers(ArrayRef<gpu::LaunchFuncOp> launches,
                    func.getArgAttr(arg.getArgNumber(),
                                    LLVM::LLVMDialect::getNoAliasAttrName());
       }
-      if (!provable) {
-        why = "a buffer of a launch is neither its own allocation nor a host "
-              "argument marked llvm.noalias, so it may overlap another";
+      // A fresh allocation overlaps nothing, so one buffer of unknown origin
+      // next to fresh allocations is still distinct from all of them.
+      if (!provable && ++unknownOrigin > 1) {
+        why = "two buffers of a launch are neither their own allocations nor "
+              "host arguments marked llvm.noalias, so they may overlap";
         return false;
       }
       if (!seen.insert(operand).second) {
@@ -313,6 +398,17 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
              std::to_string(n) + " iterations";
     return std::nullopt;
   }
+  if (family == "register-accumulate") {
+    if (findAccumulations(kernel, launches).empty())
+      return std::string("no loop loads and stores one element of a kernel "
+                         "buffer at loop-invariant indices (with a trip count "
+                         "known to be positive and no barrier, atomic or "
+                         "call in the loop)");
+    std::string why;
+    if (!passesDistinctBuffers(launches, why))
+      return why;
+    return std::nullopt;
+  }
   if (family == "restrict") {
     bool anyToMark = false;
     for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes()))
@@ -382,6 +478,38 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
                << kernel.getName() << " by " << n << " failed";
     return success();
   }
+  if (rewrite.family == "register-accumulate") {
+    // Load before the loop, carry the value through iter_args, store once
+    // after it. The loop runs at least once, so the final store happens in
+    // the original too; no other access of the buffer is in the loop.
+    IRRewriter rewriter(context);
+    for (Accumulation acc : findAccumulations(kernel, launches)) {
+      rewriter.setInsertionPoint(acc.loop);
+      Value initial =
+          memref::LoadOp::create(rewriter, acc.load.getLoc(),
+                                 acc.load.getMemRef(), acc.load.getIndices());
+      Value stored = acc.store.getValueToStore();
+      FailureOr<LoopLikeOpInterface> replaced =
+          cast<LoopLikeOpInterface>(acc.loop.getOperation())
+              .replaceWithAdditionalYields(
+                  rewriter, initial, /*replaceInitOperandUsesInLoop=*/false,
+                  [&](OpBuilder &, Location, ArrayRef<BlockArgument>)
+                      -> SmallVector<Value> { return {stored}; });
+      if (failed(replaced))
+        return emitError(kernel.getLoc(), "cannot carry the accumulation of @")
+               << kernel.getName() << " through its loop";
+      auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+      rewriter.replaceAllUsesWith(acc.load.getResult(),
+                                  newLoop.getRegionIterArgs().back());
+      rewriter.setInsertionPointAfter(newLoop);
+      memref::StoreOp::create(rewriter, acc.store.getLoc(),
+                              newLoop.getResults().back(),
+                              acc.store.getMemRef(), acc.store.getIndices());
+      rewriter.eraseOp(acc.store);
+      rewriter.eraseOp(acc.load);
+    }
+    return success();
+  }
   if (rewrite.family == "restrict") {
     for (auto [index, arg] : llvm::enumerate(
              kernel.getArguments().take_front(kernel.getNumArguments()))) {
@@ -445,6 +573,8 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
     double score = (blockThreads < 128 || blockThreads > 512) ? 8 : 3;
     consider(score - (size == 256 ? 0 : 0.5), "block-size", size);
   }
+  // Accumulating through memory costs a load and a store per iteration.
+  consider(10, "register-accumulate", 1);
   // Constant-trip loops: unrolling exposes independent loads and FMAs.
   if (feature("loop_depth") > 0) {
     consider(memoryBound ? 6 : 8, "unroll", 4);

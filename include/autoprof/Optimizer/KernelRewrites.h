@@ -19,7 +19,10 @@
 //   max-registers[R]  cap registers per thread at R (nvvm.maxnreg);
 //   unroll[F]         unroll innermost constant-trip scf.for loops by F;
 //   restrict[1]       mark buffers no-alias and never-written ones read-only,
-//                     so that loads can use the read-only data path.
+//                     so that loads can use the read-only data path;
+//   register-accumulate[1]
+//                     keep an element a loop loads and stores every iteration
+//                     in a register (load before, store after the loop).
 //
 //===----------------------------------------------------------------------===//
 

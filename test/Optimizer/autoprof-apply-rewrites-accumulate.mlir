@@ -1,0 +1,106 @@
+// register-accumulate: an element a loop loads and stores every iteration is
+// kept in a register; the loop must run at least once, nothing else in it
+// may touch that buffer, and the buffers must not overlap.
+// RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-apply-rewrites="rewrites=register-accumulate" | FileCheck %s
+
+// C is a host argument of unknown origin; A and B are fresh allocations, so
+// no two buffers overlap. The k-loop bound is fed by a host constant.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @matmul
+    // CHECK: scf.if
+    // CHECK-NEXT: %[[INIT:.*]] = memref.load %[[C:.*]][%[[I:.*]], %[[J:.*]]] : memref<64x64xf32>
+    // CHECK-NEXT: %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+    // CHECK-COUNT-2: memref.load
+    // CHECK-NOT: memref.load
+    // CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %{{.*}} : f32
+    // CHECK-NEXT: scf.yield %[[NEXT]] : f32
+    // CHECK-NEXT: }
+    // CHECK-NEXT: memref.store %[[SUM]], %[[C]][%[[I]], %[[J]]] : memref<64x64xf32>
+    gpu.func @matmul(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>, %n: index, %k: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %i = gpu.thread_id x
+      %j = gpu.thread_id y
+      %inb = arith.cmpi ult, %i, %n : index
+      scf.if %inb {
+        scf.for %kk = %c0 to %k step %c1 {
+          %a = memref.load %A[%i, %kk] : memref<64x64xf32>
+          %b = memref.load %B[%kk, %j] : memref<64x64xf32>
+          %c = memref.load %C[%i, %j] : memref<64x64xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          memref.store %s, %C[%i, %j] : memref<64x64xf32>
+        }
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%C: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %A = memref.alloc() : memref<64x64xf32>
+    %B = gpu.alloc() : memref<64x64xf32>
+    gpu.launch_func @kernels::@matmul blocks in (%c1, %c1, %c1) threads in (%c16, %c16, %c1) args(%A : memref<64x64xf32>, %B : memref<64x64xf32>, %C : memref<64x64xf32>, %c64 : index, %c64 : index)
+    return
+  }
+}
+
+// -----
+
+// Two host arguments may be the same buffer: reading %A could observe the
+// stores to %C, so the accumulation cannot move to a register.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply register-accumulate=1 to @matmul: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap}}
+    gpu.func @matmul(%A: memref<64x64xf32>, %C: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %i = gpu.thread_id x
+      scf.for %kk = %c0 to %c64 step %c1 {
+        %a = memref.load %A[%i, %kk] : memref<64x64xf32>
+        %c = memref.load %C[%i, %i] : memref<64x64xf32>
+        %s = arith.addf %c, %a : f32
+        memref.store %s, %C[%i, %i] : memref<64x64xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%A: memref<64x64xf32>, %C: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@matmul blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%A : memref<64x64xf32>, %C : memref<64x64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A loop that may not run (its bound is only known at run time) must not
+// gain a load and a store.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply register-accumulate=1 to @maybe_empty: no loop loads and stores one element of a kernel buffer at loop-invariant indices (with a trip count known to be positive and no barrier, atomic or call in the loop)}}
+    gpu.func @maybe_empty(%C: memref<64xf32>, %k: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %i = gpu.thread_id x
+      %one = arith.constant 1.0 : f32
+      scf.for %kk = %c0 to %k step %c1 {
+        %c = memref.load %C[%i] : memref<64xf32>
+        %s = arith.addf %c, %one : f32
+        memref.store %s, %C[%i] : memref<64xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%k: index) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %C = memref.alloc() : memref<64xf32>
+    gpu.launch_func @kernels::@maybe_empty blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%C : memref<64xf32>, %k : index)
+    return
+  }
+}
