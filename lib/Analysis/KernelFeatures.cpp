@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -276,6 +277,13 @@ void FeatureCounter::computeThreadDependence() {
         } else if (index < parent->getNumResults()) {
           mark(parent->getResult(index));
         }
+        continue;
+      }
+      // Branches pass values to their successors' block arguments.
+      if (auto branch = dyn_cast<BranchOpInterface>(user)) {
+        if (std::optional<BlockArgument> arg =
+                branch.getSuccessorBlockArgument(use.getOperandNumber()))
+          mark(*arg);
         continue;
       }
       // Anything else: its results, and for ops with regions (affine loops,
