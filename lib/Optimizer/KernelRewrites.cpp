@@ -254,7 +254,10 @@ findAccumulations(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches) {
           }))
         continue;
       memref::StoreOp store;
-      bool otherUse = false;
+      // Accesses through views or casts would escape the checks below.
+      bool otherUse = llvm::any_of(arg.getUsers(), [](Operation *user) {
+        return !isa<memref::LoadOp, memref::StoreOp>(user);
+      });
       for (Operation *user : arg.getUsers()) {
         if (!loop->isProperAncestor(user) || user == load.getOperation())
           continue;
