@@ -450,8 +450,8 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
                         *getConstant(launch.getBlockSizeX());
       OpBuilder b(launch);
       Value grid =
-          b.create<arith::ConstantIndexOp>(launch.getLoc(), threads / n);
-      Value blockSize = b.create<arith::ConstantIndexOp>(launch.getLoc(), n);
+          arith::ConstantIndexOp::create(b, launch.getLoc(), threads / n);
+      Value blockSize = arith::ConstantIndexOp::create(b, launch.getLoc(), n);
       launch.getGridSizeXMutable().assign(grid);
       launch.getBlockSizeXMutable().assign(blockSize);
     }

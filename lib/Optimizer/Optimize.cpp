@@ -314,11 +314,8 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
 
 void OptimizePass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (deadline < 1 || deadline > 86400) {
-    module.emitError("deadline must be between 1 and 86400 seconds, got ")
-        << static_cast<unsigned>(deadline);
+  if (failed(checkWorkerDeadline(module, deadline)))
     return signalPassFailure();
-  }
   workerOptions.workerPath = workerPath;
   workerOptions.deadlineSeconds = deadline;
   if (proposer != "builtin" && proposer != "llm") {

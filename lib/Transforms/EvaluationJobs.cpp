@@ -200,6 +200,14 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
   return job;
 }
 
+LogicalResult mlir::autoprof::checkWorkerDeadline(ModuleOp module,
+                                                  unsigned seconds) {
+  if (seconds >= 1 && seconds <= 86400)
+    return success();
+  return module.emitError("deadline must be between 1 and 86400 seconds, got ")
+         << seconds;
+}
+
 FailureOr<llvm::StringMap<std::string>>
 mlir::autoprof::lowerModulesToPTX(ModuleOp module, StringRef chip,
                                   StringRef features) {

@@ -155,11 +155,8 @@ void ProfilePass::runOnOperation() {
   if (failed(ptx))
     return signalPassFailure();
 
-  if (deadline < 1 || deadline > 86400) {
-    module.emitError("deadline must be between 1 and 86400 seconds, got ")
-        << static_cast<unsigned>(deadline);
+  if (failed(checkWorkerDeadline(module, deadline)))
     return signalPassFailure();
-  }
   ::autoprof::runtime::WorkerOptions workerOptions;
   workerOptions.workerPath = workerPath;
   workerOptions.deadlineSeconds = deadline;

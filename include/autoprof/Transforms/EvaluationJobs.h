@@ -43,6 +43,10 @@ uint64_t getCompulsoryBytes(const ::autoprof::runtime::JobLaunch &launch);
 /// Uses AutoProf cannot classify count as both.
 std::string inferBufferRole(Value buffer);
 
+/// Checks a worker deadline option (1 to 86400 seconds); emits an error on
+/// `module` otherwise.
+LogicalResult checkWorkerDeadline(ModuleOp module, unsigned seconds);
+
 /// Lowers a copy of `module` to PTX for `chip`/`features` and returns the PTX
 /// of every gpu.module by name; `module` itself is not changed.
 FailureOr<llvm::StringMap<std::string>>

@@ -1876,23 +1876,31 @@ extern "C" autoprof_status autoprof_verify(
       if (autoprof_status s = buffers.prepare(spec, seed, distribution))
         return s;
 
+      // Launches one kernel and waits for it; a failure names the kernel,
+      // its role and the inputs that triggered it.
+      auto run = [&](autoprof_kernel *kernel, const autoprof_launch_spec &ks,
+                     const char *role) -> autoprof_status {
+        if (autoprof_status s = buffers.launch(kernel, ks, session->stream)) {
+          std::snprintf(out->reason, sizeof(out->reason),
+                        "the %s kernel '%s' could not be launched: %s", role,
+                        kernel->entry.c_str(), session->lastError.c_str());
+          return s;
+        }
+        if (autoprof_status s = buffers.synchronize()) {
+          std::snprintf(out->reason, sizeof(out->reason),
+                        "the %s kernel '%s' faulted for seed %llu and "
+                        "distribution %s: %s",
+                        role, kernel->entry.c_str(),
+                        static_cast<unsigned long long>(seed), distName,
+                        session->lastError.c_str());
+          return s;
+        }
+        return AUTOPROF_OK;
+      };
+
       // Reference.
-      if (autoprof_status s =
-              buffers.launch(reference, *referenceSpec, session->stream)) {
-        std::snprintf(out->reason, sizeof(out->reason),
-                      "the reference kernel '%s' could not be launched: %s",
-                      reference->entry.c_str(), session->lastError.c_str());
+      if (autoprof_status s = run(reference, *referenceSpec, "reference"))
         return s;
-      }
-      if (autoprof_status s = buffers.synchronize()) {
-        std::snprintf(out->reason, sizeof(out->reason),
-                      "the reference kernel '%s' faulted for seed %llu and "
-                      "distribution %s: %s",
-                      reference->entry.c_str(),
-                      static_cast<unsigned long long>(seed), distName,
-                      session->lastError.c_str());
-        return s;
-      }
       for (size_t i = 0; i < spec.num_params; ++i) {
         if (spec.params[i].is_scalar)
           continue;
@@ -1911,22 +1919,8 @@ extern "C" autoprof_status autoprof_verify(
       // Candidate, on the same initial contents.
       if (autoprof_status s = buffers.upload())
         return s;
-      if (autoprof_status s =
-              buffers.launch(candidate, *candidateSpec, session->stream)) {
-        std::snprintf(out->reason, sizeof(out->reason),
-                      "the candidate kernel '%s' could not be launched: %s",
-                      candidate->entry.c_str(), session->lastError.c_str());
+      if (autoprof_status s = run(candidate, *candidateSpec, "candidate"))
         return s;
-      }
-      if (autoprof_status s = buffers.synchronize()) {
-        std::snprintf(out->reason, sizeof(out->reason),
-                      "the candidate kernel '%s' faulted for seed %llu and "
-                      "distribution %s: %s",
-                      candidate->entry.c_str(),
-                      static_cast<unsigned long long>(seed), distName,
-                      session->lastError.c_str());
-        return s;
-      }
       for (size_t i = 0; i < spec.num_params; ++i) {
         const autoprof_param &param = spec.params[i];
         if (param.is_scalar)
