@@ -6,6 +6,7 @@ FP32 peak), candidates tried / verified / rejected, profiling passes and
 seconds; and the geometric mean speedup.
 
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
+                             [--only NAME...]
        benchmark-optimize.py --from-reports DIR --out DIR   (tables only)
 """
 
@@ -29,6 +30,8 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--budget", type=int, default=6)
     parser.add_argument("--time-budget", type=float, default=0.3)
+    parser.add_argument("--only", nargs="*", default=[],
+                        help="corpus modules whose name contains one of these")
     args = parser.parse_args()
     repo = pathlib.Path(__file__).resolve().parent.parent
     out = pathlib.Path(args.out)
@@ -41,6 +44,8 @@ def main():
                 kernels.append((report.stem, k))
     else:
         for module in sorted((repo / "test/Corpus").glob("*.mlir")):
+            if args.only and not any(o in module.stem for o in args.only):
+                continue
             report = out / f"{module.stem}.json"
             proc = subprocess.run(
                 [args.opt, str(module),
@@ -75,7 +80,7 @@ def write_tables(out, kernels, rows, elapsed):
                 best_mad = c["timing"]["mad_us"]
         # The floor moves each buffer once (compulsory traffic) at the
         # measured DRAM bandwidth, or does the flops at the FP32 peak.
-        floor_s = max(k["compulsory_bytes"] / k["peak_dram_bytes_per_s"]
+        floor_s = max(k.get("compulsory_bytes", 0) / k["peak_dram_bytes_per_s"]
                       if k["peak_dram_bytes_per_s"] else 0.0,
                       k["flops_total"] / FP32_PEAK_FLOPS)
         fraction = floor_s / (best_us * 1e-6) if best_us else 0.0

@@ -15,7 +15,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -27,8 +29,8 @@ using namespace mlir;
 using namespace mlir::autoprof;
 
 static constexpr StringLiteral kFamilies[] = {
-    "block-size", "launch-bounds", "min-blocks",         "max-registers",
-    "unroll",     "restrict",      "register-accumulate"};
+    "block-size", "launch-bounds", "min-blocks", "max-registers",      "unroll",
+    "restrict",   "coarsen",       "vectorize",  "register-accumulate"};
 
 std::string KernelRewrite::str() const {
   return family + "=" + std::to_string(parameter);
@@ -97,15 +99,19 @@ getUniformBlock(ArrayRef<gpu::LaunchFuncOp> launches) {
 
 /// Whether every use of the x thread, block and block-size ids is the global
 /// index `block_id * block_dim + thread_id`: then the set of indices a launch
-/// covers depends only on the total number of threads.
+/// covers depends only on the total number of threads along x. The y and z
+/// ids are left alone: the rewrites that rely on this keep the block 1-D and
+/// do not change the grid's y and z.
 static bool usesOnlyGlobalIndexX(gpu::GPUFuncOp kernel, std::string &why) {
   bool ok = true;
   auto isX = [](gpu::Dimension dim) { return dim == gpu::Dimension::x; };
   kernel.walk([&](Operation *op) {
     if (!ok)
       return;
-    if (isa<gpu::GridDimOp, gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::ShuffleOp,
-            gpu::BarrierOp, gpu::NumSubgroupsOp>(op) ||
+    auto gridDim = dyn_cast<gpu::GridDimOp>(op);
+    if ((gridDim && isX(gridDim.getDimension())) ||
+        isa<gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::ShuffleOp, gpu::BarrierOp,
+            gpu::NumSubgroupsOp>(op) ||
         op->getName().getStringRef().starts_with("nvvm.")) {
       why = "it uses '" + op->getName().getStringRef().str() +
             "', whose meaning depends on the block size";
@@ -156,14 +162,16 @@ static bool usesOnlyGlobalIndexX(gpu::GPUFuncOp kernel, std::string &why) {
         return;
       }
     };
-    if (auto tid = dyn_cast<gpu::ThreadIdOp>(op))
-      checkUses(tid, isX(tid.getDimension()) ? "thread_id" : "thread_id y/z");
-    else if (auto bid = dyn_cast<gpu::BlockIdOp>(op))
-      checkUses(bid, isX(bid.getDimension()) ? "block_id" : "block_id y/z");
-    else if (auto bdim = dyn_cast<gpu::BlockDimOp>(op))
-      checkUses(bdim, isX(bdim.getDimension()) ? "block_dim" : "block_dim y/z");
+    if (auto tid = dyn_cast<gpu::ThreadIdOp>(op);
+        tid && isX(tid.getDimension()))
+      checkUses(tid, "thread_id");
+    else if (auto bid = dyn_cast<gpu::BlockIdOp>(op);
+             bid && isX(bid.getDimension()))
+      checkUses(bid, "block_id");
+    else if (auto bdim = dyn_cast<gpu::BlockDimOp>(op);
+             bdim && isX(bdim.getDimension()))
+      checkUses(bdim, "block_dim");
   });
-  // The mul check above only proves the x operands; y/z ids must not appear.
   return ok;
 }
 
@@ -315,6 +323,202 @@ static bool passesDistinctBuffers(ArrayRef<gpu::LaunchFuncOp> launches,
   return true;
 }
 
+/// Checks that every launch has a constant grid, a constant 1-D block and no
+/// dynamic shared memory; with `oneDimensionalGrid` the grid must be 1-D too.
+static std::optional<std::string>
+checkConstantLaunches(ArrayRef<gpu::LaunchFuncOp> launches,
+                      bool oneDimensionalGrid) {
+  for (gpu::LaunchFuncOp launch : launches) {
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 sizes = launch.getBlockSizeOperandValues();
+    std::optional<int64_t> gx = getConstant(grid.x), gy = getConstant(grid.y),
+                           gz = getConstant(grid.z), bx = getConstant(sizes.x),
+                           by = getConstant(sizes.y), bz = getConstant(sizes.z);
+    if (!gx || !gy || !gz || !bx || !by || !bz || *by != 1 || *bz != 1 ||
+        (oneDimensionalGrid && (*gy != 1 || *gz != 1)))
+      return std::string(oneDimensionalGrid
+                             ? "a launch is not a constant 1-D launch"
+                             : "a launch does not have constant sizes and a "
+                               "1-D block");
+    if (launch.getDynamicSharedMemorySize())
+      return std::string("a launch uses dynamic shared memory");
+  }
+  return std::nullopt;
+}
+
+/// Checks that every launch's grid x is a multiple of `factor`.
+static std::optional<std::string>
+checkGridDivisible(ArrayRef<gpu::LaunchFuncOp> launches, int64_t factor) {
+  for (gpu::LaunchFuncOp launch : launches) {
+    int64_t gx = *getConstant(launch.getGridSizeX());
+    if (gx % factor != 0)
+      return "a launch's grid of " + std::to_string(gx) +
+             " blocks is not a multiple of " + std::to_string(factor);
+  }
+  return std::nullopt;
+}
+
+/// The values `block_id x * block_dim x + thread_id x` of `kernel`.
+static SmallVector<Value> getGlobalIndices(gpu::GPUFuncOp kernel) {
+  SmallVector<Value> indices;
+  kernel.walk([&](gpu::ThreadIdOp tid) {
+    if (tid.getDimension() != gpu::Dimension::x)
+      return;
+    for (Operation *user : tid->getUsers())
+      if (isa<arith::AddIOp>(user))
+        indices.push_back(user->getResult(0));
+  });
+  return indices;
+}
+
+/// The constant `value` has in `launch`: a constant, or a kernel argument the
+/// launch feeds with one.
+static std::optional<int64_t> getLaunchValue(Value value, gpu::GPUFuncOp kernel,
+                                             gpu::LaunchFuncOp launch) {
+  if (std::optional<int64_t> constant = getConstant(value))
+    return constant;
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+      arg.getArgNumber() >= kernel.getNumArguments())
+    return std::nullopt;
+  return getConstant(launch.getKernelOperand(arg.getArgNumber()));
+}
+
+/// Whether `value` is a constant or a kernel argument that every launch feeds
+/// with a constant multiple of `factor`.
+static bool isUniformMultipleOf(Value value, int64_t factor,
+                                gpu::GPUFuncOp kernel,
+                                ArrayRef<gpu::LaunchFuncOp> launches) {
+  return llvm::all_of(launches, [&](gpu::LaunchFuncOp launch) {
+    std::optional<int64_t> bound = getLaunchValue(value, kernel, launch);
+    return bound && *bound % factor == 0;
+  });
+}
+
+namespace {
+/// A kernel whose body is `if (g < n) { ... }` with g the global index: the
+/// guarded region touches buffers only at [..., g] and computes elementwise.
+struct VectorizableRegion {
+  Value globalIndex;
+  arith::CmpIOp guard;
+  scf::IfOp guarded;
+};
+} // namespace
+
+/// Finds the region `vectorize=V` rewrites, or says why there is none.
+static FailureOr<VectorizableRegion>
+findVectorizableRegion(gpu::GPUFuncOp kernel,
+                       ArrayRef<gpu::LaunchFuncOp> launches, int64_t factor,
+                       std::string &why) {
+  SmallVector<Value> indices = getGlobalIndices(kernel);
+  if (indices.size() != 1) {
+    why = "the kernel does not compute its global index block_id * "
+          "block_dim + thread_id exactly once";
+    return failure();
+  }
+  VectorizableRegion region;
+  region.globalIndex = indices.front();
+  Value g = region.globalIndex;
+  for (Operation *user : g.getUsers()) {
+    auto cmp = dyn_cast<arith::CmpIOp>(user);
+    if (!cmp || cmp.getLhs() != g ||
+        (cmp.getPredicate() != arith::CmpIPredicate::ult &&
+         cmp.getPredicate() != arith::CmpIPredicate::slt))
+      continue;
+    if (region.guard || !cmp->hasOneUse()) {
+      why = "the global index is compared more than once";
+      return failure();
+    }
+    auto guarded = dyn_cast<scf::IfOp>(*cmp->getUsers().begin());
+    if (!guarded || guarded.getNumResults() != 0 ||
+        !guarded.getElseRegion().empty() ||
+        guarded->getBlock() != &kernel.getBody().front()) {
+      why = "the bounds check g < n does not guard a plain scf.if in the "
+            "kernel's body";
+      return failure();
+    }
+    if (!isUniformMultipleOf(cmp.getRhs(), factor, kernel, launches)) {
+      why = "the bound of g < n is not a constant multiple of " +
+            std::to_string(factor) + " in every launch";
+      return failure();
+    }
+    region.guard = cmp;
+    region.guarded = guarded;
+  }
+  if (!region.guard) {
+    why = "no bounds check g < n on the global index guards the body";
+    return failure();
+  }
+  Block *body = region.guarded.thenBlock();
+  for (Operation *user : g.getUsers()) {
+    if (user == region.guard.getOperation())
+      continue;
+    if (!isa<memref::LoadOp, memref::StoreOp>(user) ||
+        user->getBlock() != body) {
+      why = "the global index is used other than in the bounds check and as "
+            "the innermost index of loads and stores in the guarded region";
+      return failure();
+    }
+  }
+  auto checkAccess = [&](Operation *op, Value memref,
+                         ValueRange accessIndices) -> bool {
+    auto type = cast<MemRefType>(memref.getType());
+    auto arg = dyn_cast<BlockArgument>(memref);
+    if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+        !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        type.getMemorySpace()) {
+      why = "an access in the guarded region is not to a kernel buffer "
+            "argument in global memory with a static, identity layout";
+      return false;
+    }
+    Type element = type.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+        element.getIntOrFloatBitWidth() * factor > 256) {
+      why = "an access of " + std::to_string(factor) +
+            " elements would not be a vector of at most 256 bits";
+      return false;
+    }
+    if (accessIndices.empty() || accessIndices.back() != g ||
+        type.getShape().back() % factor != 0 ||
+        llvm::any_of(accessIndices.drop_back(), [&](Value index) {
+          return region.guarded->isAncestor(
+                     index.getParentBlock()->getParentOp()) ||
+                 index == g;
+        })) {
+      why = "an access in the guarded region is not at [..., g] with outer "
+            "indices fixed before it and an innermost extent divisible by " +
+            std::to_string(factor);
+      return false;
+    }
+    return true;
+  };
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      if (!checkAccess(load, load.getMemRef(), load.getIndices()))
+        return failure();
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (!checkAccess(store, store.getMemRef(), store.getIndices()))
+        return failure();
+      continue;
+    }
+    bool scalar = llvm::all_of(op.getResultTypes(), [](Type type) {
+      return type.isIntOrIndexOrFloat();
+    });
+    if (!scalar || op.getNumRegions() != 0 ||
+        !(isa<arith::ConstantOp>(op) ||
+          (OpTrait::hasElementwiseMappableTraits(&op) &&
+           isMemoryEffectFree(&op)))) {
+      why = "the guarded region contains '" +
+            op.getName().getStringRef().str() +
+            "', which is not an elementwise computation on scalars";
+      return failure();
+    }
+  }
+  return region;
+}
+
 //===----------------------------------------------------------------------===//
 // Preconditions
 //===----------------------------------------------------------------------===//
@@ -338,29 +542,69 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
         kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName()))
       return std::string("the kernel has workgroup memory or launch bounds "
                          "tied to its block size");
+    if (std::optional<std::string> why =
+            checkConstantLaunches(launches, /*oneDimensionalGrid=*/true))
+      return why;
     for (gpu::LaunchFuncOp launch : launches) {
-      gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-      gpu::KernelDim3 sizes = launch.getBlockSizeOperandValues();
-      std::optional<int64_t> gx = getConstant(grid.x), gy = getConstant(grid.y),
-                             gz = getConstant(grid.z),
-                             bx = getConstant(sizes.x),
-                             by = getConstant(sizes.y),
-                             bz = getConstant(sizes.z);
-      if (!gx || !gy || !gz || !bx || !by || !bz || *gy != 1 || *gz != 1 ||
-          *by != 1 || *bz != 1)
-        return std::string("a launch is not a constant 1-D launch");
-      if (*bx == n)
+      int64_t gx = *getConstant(launch.getGridSizeX());
+      int64_t bx = *getConstant(launch.getBlockSizeX());
+      if (bx == n)
         return "the kernel already runs with " + std::to_string(n) +
                " threads per block";
-      if ((*gx * *bx) % n != 0)
-        return "the launch's " + std::to_string(*gx * *bx) +
+      if ((gx * bx) % n != 0)
+        return "the launch's " + std::to_string(gx * bx) +
                " threads are not a multiple of " + std::to_string(n);
-      if (launch.getDynamicSharedMemorySize())
-        return std::string("a launch uses dynamic shared memory");
     }
     std::string why;
     if (!usesOnlyGlobalIndexX(kernel, why))
       return why;
+    return std::nullopt;
+  }
+  if (family == "coarsen" || family == "vectorize") {
+    bool coarsen = family == "coarsen";
+    if (coarsen ? (n < 2 || n > 16) : (n != 2 && n != 4 && n != 8 && n != 16))
+      return std::string(coarsen ? "the coarsening factor must be in [2, 16]"
+                                 : "the vector width must be 2, 4, 8 or 16");
+    if (kernel.getNumWorkgroupAttributions() != 0 ||
+        kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName()))
+      return std::string("the kernel has workgroup memory or a required "
+                         "block size");
+    if (!kernel.getBody().hasOneBlock())
+      return std::string("the kernel's body is not a single block");
+    if (std::optional<std::string> why =
+            checkConstantLaunches(launches, /*oneDimensionalGrid=*/false))
+      return why;
+    std::string why;
+    if (!usesOnlyGlobalIndexX(kernel, why))
+      return why;
+    if (coarsen) {
+      if (std::optional<std::string> why = checkGridDivisible(launches, n))
+        return why;
+      return std::nullopt;
+    }
+    FailureOr<VectorizableRegion> region =
+        findVectorizableRegion(kernel, launches, n, why);
+    if (failed(region))
+      return why;
+    // A grid that does not divide is rounded up; the extra threads fail the
+    // bounds check, which must then cover no more than the original threads.
+    if (checkGridDivisible(launches, n)) {
+      for (gpu::LaunchFuncOp launch : launches) {
+        std::optional<int64_t> bound =
+            getLaunchValue(region->guard.getRhs(), kernel, launch);
+        int64_t threads = *getConstant(launch.getGridSizeX()) *
+                          *getConstant(launch.getBlockSizeX());
+        if (!bound || *bound > threads)
+          return "a launch's grid is not a multiple of " + std::to_string(n) +
+                 " blocks and its bounds check does not stop at its " +
+                 std::to_string(threads) + " threads";
+      }
+      for (Operation &op : kernel.getBody().front().without_terminator())
+        if (&op != region->guarded.getOperation() && !isMemoryEffectFree(&op))
+          return "a launch's grid is not a multiple of " + std::to_string(n) +
+                 " blocks and '" + op.getName().getStringRef().str() +
+                 "' outside the bounds check has side effects";
+    }
     return std::nullopt;
   }
   if (family == "launch-bounds" || family == "min-blocks") {
@@ -432,6 +676,121 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
 // Application
 //===----------------------------------------------------------------------===//
 
+/// Runs the body of `kernel` n times per thread: block b of the smaller grid
+/// does the work of blocks b*n .. b*n+n-1 of the original one, one after the
+/// other, so consecutive threads still touch consecutive elements.
+static LogicalResult coarsenKernel(gpu::GPUFuncOp kernel, int64_t n) {
+  Block &body = kernel.getBody().front();
+  Location loc = kernel.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value factor = arith::ConstantIndexOp::create(b, loc, n);
+  auto loop = scf::ForOp::create(b, loc, zero, factor, one);
+  // Everything after the loop except the terminator moves into it.
+  Block *loopBody = loop.getBody();
+  loopBody->getOperations().splice(
+      loopBody->without_terminator().begin(), body.getOperations(),
+      std::next(loop->getIterator()), body.getTerminator()->getIterator());
+  b.setInsertionPointToStart(loopBody);
+  Value first = arith::MulIOp::create(b, loc, blockId, factor);
+  Value virtualBlock =
+      arith::AddIOp::create(b, loc, first, loop.getInductionVar());
+  SmallVector<gpu::BlockIdOp> oldIds;
+  loop.getBody()->walk([&](gpu::BlockIdOp id) {
+    if (id.getDimension() == gpu::Dimension::x)
+      oldIds.push_back(id);
+  });
+  for (gpu::BlockIdOp id : oldIds) {
+    id.getResult().replaceAllUsesWith(virtualBlock);
+    id.erase();
+  }
+  return success();
+}
+
+/// Makes each thread of `region` handle n consecutive elements: g becomes
+/// g*n, every load and store at [..., g] a vector access of n elements, and
+/// every scalar operation in the guarded region the same operation on
+/// vectors.
+static LogicalResult vectorizeRegion(VectorizableRegion region, int64_t n) {
+  Value g = region.globalIndex;
+  Location loc = g.getLoc();
+  OpBuilder b(g.getContext());
+  b.setInsertionPointAfterValue(g);
+  Value width = arith::ConstantIndexOp::create(b, loc, n);
+  Value first = arith::MulIOp::create(b, loc, g, width);
+  // n*g < bound holds exactly when all of n*g .. n*g+n-1 are below it, since
+  // the bound is a multiple of n.
+  region.guard.getLhsMutable().assign(first);
+
+  Block *body = region.guarded.thenBlock();
+  IRMapping vectors;
+  auto vectorType = [&](Type scalar) { return VectorType::get({n}, scalar); };
+  // A value from outside the region is the same for every element.
+  auto vectorOf = [&](Value scalar) -> Value {
+    if (Value mapped = vectors.lookupOrNull(scalar))
+      return mapped;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(body);
+    Value splat = vector::BroadcastOp::create(
+        b, scalar.getLoc(), vectorType(scalar.getType()), scalar);
+    vectors.map(scalar, splat);
+    return splat;
+  };
+  auto indicesFor = [&](ValueRange indices) {
+    SmallVector<Value> result(indices.begin(), indices.end());
+    result.back() = first;
+    return result;
+  };
+  auto alignment = [&](Type element) {
+    return llvm::MaybeAlign(n * element.getIntOrFloatBitWidth() / 8);
+  };
+  SmallVector<Operation *> scalarOps;
+  for (Operation &op : body->without_terminator())
+    scalarOps.push_back(&op);
+  for (Operation *op : scalarOps) {
+    b.setInsertionPoint(op);
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      Type element = load.getType();
+      Value vector = vector::LoadOp::create(
+          b, load.getLoc(), vectorType(element), load.getMemRef(),
+          indicesFor(load.getIndices()), /*nontemporal=*/false,
+          alignment(element));
+      vectors.map(load.getResult(), vector);
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      Type element = store.getValueToStore().getType();
+      vector::StoreOp::create(b, store.getLoc(),
+                              vectorOf(store.getValueToStore()),
+                              store.getMemRef(), indicesFor(store.getIndices()),
+                              /*nontemporal=*/false, alignment(element));
+      continue;
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto type = vectorType(constant.getType());
+      Value splat = arith::ConstantOp::create(
+          b, constant.getLoc(), type,
+          DenseElementsAttr::get(type, constant.getValue()));
+      vectors.map(constant.getResult(), splat);
+      continue;
+    }
+    // An elementwise operation: the same one, properties included, on
+    // vectors.
+    for (Value operand : op->getOperands())
+      vectorOf(operand);
+    Operation *vectorOp = b.clone(*op, vectors);
+    for (OpResult result : vectorOp->getResults())
+      result.setType(vectorType(result.getType()));
+  }
+  for (Operation *op : llvm::reverse(scalarOps)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  return success();
+}
+
 LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
                                                  ModuleOp module,
                                                  gpu::GPUFuncOp kernel) {
@@ -456,6 +815,24 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
       launch.getBlockSizeXMutable().assign(blockSize);
     }
     return success();
+  }
+  if (rewrite.family == "coarsen" || rewrite.family == "vectorize") {
+    // Both shrink the grid along x by n; each thread then does the work of n.
+    for (gpu::LaunchFuncOp launch : launches) {
+      OpBuilder b(launch);
+      int64_t gx = *getConstant(launch.getGridSizeX());
+      launch.getGridSizeXMutable().assign(
+          arith::ConstantIndexOp::create(b, launch.getLoc(), (gx + n - 1) / n));
+    }
+    if (rewrite.family == "coarsen")
+      return coarsenKernel(kernel, n);
+    std::string why;
+    FailureOr<VectorizableRegion> region =
+        findVectorizableRegion(kernel, launches, n, why);
+    if (failed(region))
+      return kernel.emitError("cannot vectorize @")
+             << kernel.getName() << ": " << why;
+    return vectorizeRegion(*region, n);
   }
   if (rewrite.family == "launch-bounds" || rewrite.family == "min-blocks") {
     std::array<int64_t, 3> block = *getUniformBlock(launches);
@@ -576,6 +953,32 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
     double score = (blockThreads < 128 || blockThreads > 512) ? 8 : 3;
     consider(score - (size == 256 ? 0 : 0.5), "block-size", size);
   }
+  // Narrow scalar accesses waste load/store instructions and request slots;
+  // one 128-bit access per thread moves the same bytes with fewer. The width
+  // follows the narrowest element accessed.
+  int64_t elementBytes = 4;
+  kernel.walk([&](Operation *op) {
+    Value memref;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      memref = store.getMemRef();
+    Type element =
+        memref ? cast<MemRefType>(memref.getType()).getElementType() : Type();
+    if (element && element.isIntOrFloat() &&
+        element.getIntOrFloatBitWidth() >= 8)
+      elementBytes =
+          std::min<int64_t>(elementBytes, element.getIntOrFloatBitWidth() / 8);
+  });
+  int64_t width = 16 / elementBytes;
+  consider(memoryBound ? 9.5 : 4, "vectorize", width);
+  if (width > 2)
+    consider(memoryBound ? 8.5 : 3.5, "vectorize", width / 2);
+  // Many short-lived blocks: fewer blocks doing more work each amortize the
+  // index math and the block launch.
+  double blocks = feature("grid_blocks");
+  consider(blocks >= 16384 ? 6.5 : 2.5, "coarsen", 4);
+  consider(blocks >= 16384 ? 6 : 2, "coarsen", 2);
   // Accumulating through memory costs a load and a store per iteration.
   consider(10, "register-accumulate", 1);
   // Constant-trip loops: unrolling exposes independent loads and FMAs.

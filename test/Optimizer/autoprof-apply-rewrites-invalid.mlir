@@ -2,11 +2,11 @@
 // kernel is left alone.
 // RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-apply-rewrites="rewrites=block-size=128" -o /dev/null
 // RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=unroll=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNROLL
-// RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=vectorize" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=tile" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=max-registers=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 
 // UNROLL: error: cannot apply unroll=4 to @uses_smem: no innermost scf.for with a constant step that runs at least 4 iterations
-// UNKNOWN: error: unknown rewrite 'vectorize'; known: block-size, launch-bounds, min-blocks, max-registers, unroll, restrict, register-accumulate
+// UNKNOWN: error: unknown rewrite 'tile'; known: block-size, launch-bounds, min-blocks, max-registers, unroll, restrict, coarsen, vectorize, register-accumulate
 // REGS: error: cannot apply max-registers=8 to @uses_smem: a limit of 8 registers for 64 threads is not valid (16-255 and at most 65536 per block)
 
 // Shared memory ties the kernel to its block size.

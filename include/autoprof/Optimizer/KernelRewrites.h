@@ -20,6 +20,10 @@
 //   unroll[F]         unroll innermost constant-trip scf.for loops by F;
 //   restrict[1]       mark buffers no-alias and never-written ones read-only,
 //                     so that loads can use the read-only data path;
+//   coarsen[C]        each thread does the work of C threads of C
+//                     consecutive blocks (grid x / C, the body in a loop);
+//   vectorize[V]      each thread handles V consecutive elements with vector
+//                     loads, stores and arithmetic (grid x / V);
 //   register-accumulate[1]
 //                     keep an element a loop loads and stores every iteration
 //                     in a register (load before, store after the loop).

@@ -39,6 +39,8 @@ def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 
@@ -110,6 +112,8 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
     "::mlir::autoprof::AutoProfDialect",
   ];
 }

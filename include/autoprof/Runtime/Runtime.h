@@ -184,6 +184,9 @@ typedef struct autoprof_verify_options {
   size_t num_distributions;
   /// Tolerances by element type; 0 selects the defaults (1e-4 for f32 and
   /// f64, 1e-2 for f16 and bf16), applied as |a - b| <= tol * (1 + |b|).
+  /// When a float buffer differs, the reference runs a second time on the
+  /// same inputs; if it disagrees with itself (float atomics), the buffer's
+  /// tolerance grows by four times that disagreement, measured the same way.
   double tolerance_f32;
   double tolerance_f16;
 } autoprof_verify_options;
