@@ -29,8 +29,10 @@ using namespace mlir;
 using namespace mlir::autoprof;
 
 static constexpr StringLiteral kFamilies[] = {
-    "block-size", "launch-bounds", "min-blocks", "max-registers",      "unroll",
-    "restrict",   "coarsen",       "vectorize",  "register-accumulate"};
+    "block-size",       "launch-bounds", "min-blocks",
+    "max-registers",    "unroll",        "restrict",
+    "coarsen",          "vectorize",     "register-accumulate",
+    "privatize-atomics"};
 
 std::string KernelRewrite::str() const {
   return family + "=" + std::to_string(parameter);
@@ -519,6 +521,62 @@ findVectorizableRegion(gpu::GPUFuncOp kernel,
   return region;
 }
 
+/// Shared memory a kernel may use statically on sm_90 without opting in.
+static constexpr int64_t kStaticSharedLimit = 48 * 1024;
+
+/// Bytes of the kernel's workgroup attributions.
+static int64_t getWorkgroupBytes(gpu::GPUFuncOp kernel) {
+  int64_t bytes = 0;
+  for (BlockArgument arg : kernel.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(arg.getType());
+    bytes += type.getNumElements() *
+             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+  return bytes;
+}
+
+/// Kernel buffers that are only ever targets of atomic adds whose results are
+/// unused: small enough to keep a copy per block in shared memory.
+static SmallVector<BlockArgument> findPrivatizableBuffers(gpu::GPUFuncOp kernel,
+                                                          std::string &why) {
+  SmallVector<BlockArgument> buffers;
+  int64_t shared = getWorkgroupBytes(kernel);
+  why = "no kernel buffer is used only as the target of atomic adds";
+  for (BlockArgument arg :
+       kernel.getArguments().take_front(kernel.getNumArguments())) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || arg.use_empty())
+      continue;
+    bool onlyAdds = llvm::all_of(arg.getUsers(), [&](Operation *user) {
+      auto atomic = dyn_cast<memref::AtomicRMWOp>(user);
+      return atomic && atomic.getMemref() == arg &&
+             atomic.getResult().use_empty() &&
+             (atomic.getKind() == arith::AtomicRMWKind::addi ||
+              atomic.getKind() == arith::AtomicRMWKind::addf);
+    });
+    if (!onlyAdds)
+      continue;
+    if (type.getRank() != 1 || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity() || type.getMemorySpace() ||
+        !type.getElementType().isIntOrFloat()) {
+      why = "the atomically updated buffer is not a static 1-D buffer in "
+            "global memory";
+      continue;
+    }
+    int64_t bytes = type.getNumElements() *
+                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    if (shared + bytes > kStaticSharedLimit) {
+      why = "a block's copy of the atomically updated buffer (" +
+            std::to_string(bytes) + " bytes) does not fit next to " +
+            std::to_string(shared) + " bytes in 48 KiB of shared memory";
+      continue;
+    }
+    shared += bytes;
+    buffers.push_back(arg);
+  }
+  return buffers;
+}
+
 //===----------------------------------------------------------------------===//
 // Preconditions
 //===----------------------------------------------------------------------===//
@@ -562,8 +620,8 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
   }
   if (family == "coarsen" || family == "vectorize") {
     bool coarsen = family == "coarsen";
-    if (coarsen ? (n < 2 || n > 16) : (n != 2 && n != 4 && n != 8 && n != 16))
-      return std::string(coarsen ? "the coarsening factor must be in [2, 16]"
+    if (coarsen ? (n < 2 || n > 64) : (n != 2 && n != 4 && n != 8 && n != 16))
+      return std::string(coarsen ? "the coarsening factor must be in [2, 64]"
                                  : "the vector width must be 2, 4, 8 or 16");
     if (kernel.getNumWorkgroupAttributions() != 0 ||
         kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName()))
@@ -605,6 +663,27 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
                  " blocks and '" + op.getName().getStringRef().str() +
                  "' outside the bounds check has side effects";
     }
+    return std::nullopt;
+  }
+  if (family == "privatize-atomics") {
+    if (n < 1 || n > 64)
+      return std::string("the coarsening factor must be in [1, 64]");
+    std::string why;
+    if (findPrivatizableBuffers(kernel, why).empty())
+      return why;
+    if (!kernel.getBody().hasOneBlock())
+      return std::string("the kernel's body is not a single block, so not "
+                         "every thread is known to reach its end");
+    if (!block || (*block)[1] != 1 || (*block)[2] != 1)
+      return std::string("the launches do not share one constant 1-D block");
+    bool synchronizes = false;
+    kernel.walk([&](gpu::BarrierOp) { synchronizes = true; });
+    if (synchronizes)
+      return std::string("the kernel already synchronizes its blocks");
+    // The parameter coarsens first, so that each block's shared copy
+    // collects more updates before it is added into the buffer.
+    if (n > 1)
+      return checkKernelRewrite({"coarsen", n}, module, kernel);
     return std::nullopt;
   }
   if (family == "launch-bounds" || family == "min-blocks") {
@@ -707,6 +786,66 @@ static LogicalResult coarsenKernel(gpu::GPUFuncOp kernel, int64_t n) {
     id.erase();
   }
   return success();
+}
+
+/// Gives every block a zeroed shared copy of `buffer`, redirects the atomic
+/// adds to it, and adds each non-zero element into `buffer` at the end: one
+/// global atomic per element and block instead of one per update. Every
+/// thread reaches both barriers: the body is a single block.
+static void privatizeAtomics(gpu::GPUFuncOp kernel, BlockArgument buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Location loc = buffer.getLoc();
+  MLIRContext *context = kernel.getContext();
+  auto sharedType = MemRefType::get(
+      type.getShape(), type.getElementType(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(context,
+                                 gpu::GPUDialect::getWorkgroupAddressSpace()));
+  BlockArgument shared = kernel.addWorkgroupAttribution(sharedType, loc);
+  for (OpOperand &use : llvm::make_early_inc_range(buffer.getUses()))
+    use.set(shared);
+
+  Block &body = kernel.getBody().front();
+  Type element = type.getElementType();
+  auto zeroAttr = cast<TypedAttr>(OpBuilder(context).getZeroAttr(element));
+  // for (e = tid; e < size; e += block_dim) ...
+  auto forEachElement = [&](OpBuilder &b,
+                            function_ref<void(OpBuilder &, Value)> bodyFn) {
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value step = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+    Value size = arith::ConstantIndexOp::create(b, loc, type.getNumElements());
+    auto loop = scf::ForOp::create(b, loc, tid, size, step);
+    OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+    bodyFn(inner, loop.getInductionVar());
+  };
+
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  forEachElement(b, [&](OpBuilder &inner, Value e) {
+    Value zero = arith::ConstantOp::create(inner, loc, zeroAttr);
+    memref::StoreOp::create(inner, loc, zero, shared, e);
+  });
+  gpu::BarrierOp::create(b, loc);
+
+  b.setInsertionPoint(body.getTerminator());
+  gpu::BarrierOp::create(b, loc);
+  forEachElement(b, [&](OpBuilder &inner, Value e) {
+    Value partial = memref::LoadOp::create(inner, loc, shared, e);
+    Value zero = arith::ConstantOp::create(inner, loc, zeroAttr);
+    Value nonZero =
+        isa<FloatType>(element)
+            ? arith::CmpFOp::create(inner, loc, arith::CmpFPredicate::UNE,
+                                    partial, zero)
+                  .getResult()
+            : arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::ne,
+                                    partial, zero)
+                  .getResult();
+    auto ifOp = scf::IfOp::create(inner, loc, nonZero);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    memref::AtomicRMWOp::create(then, loc,
+                                isa<FloatType>(element)
+                                    ? arith::AtomicRMWKind::addf
+                                    : arith::AtomicRMWKind::addi,
+                                partial, buffer, e);
+  });
 }
 
 /// Makes each thread of `region` handle n consecutive elements: g becomes
@@ -890,6 +1029,14 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
     }
     return success();
   }
+  if (rewrite.family == "privatize-atomics") {
+    if (n > 1 && failed(applyKernelRewrite({"coarsen", n}, module, kernel)))
+      return failure();
+    std::string why;
+    for (BlockArgument buffer : findPrivatizableBuffers(kernel, why))
+      privatizeAtomics(kernel, buffer);
+    return success();
+  }
   if (rewrite.family == "restrict") {
     for (auto [index, arg] : llvm::enumerate(
              kernel.getArguments().take_front(kernel.getNumArguments()))) {
@@ -979,6 +1126,13 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
   double blocks = feature("grid_blocks");
   consider(blocks >= 16384 ? 6.5 : 2.5, "coarsen", 4);
   consider(blocks >= 16384 ? 6 : 2, "coarsen", 2);
+  // Atomic adds into a small buffer contend on few addresses; a shared copy
+  // per block turns them into fast shared-memory atomics.
+  if (feature("atomics") > 0) {
+    consider(10.3, "privatize-atomics", 16);
+    consider(10.2, "privatize-atomics", 64);
+    consider(10.1, "privatize-atomics", 1);
+  }
   // Accumulating through memory costs a load and a store per iteration.
   consider(10, "register-accumulate", 1);
   // Constant-trip loops: unrolling exposes independent loads and FMAs.

@@ -24,6 +24,9 @@
 //                     consecutive blocks (grid x / C, the body in a loop);
 //   vectorize[V]      each thread handles V consecutive elements with vector
 //                     loads, stores and arithmetic (grid x / V);
+//   privatize-atomics[C]
+//                     coarsen by C, then give each block a shared copy of a
+//                     buffer only updated by atomic adds;
 //   register-accumulate[1]
 //                     keep an element a loop loads and stores every iteration
 //                     in a register (load before, store after the loop).
