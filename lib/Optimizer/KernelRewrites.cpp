@@ -29,10 +29,10 @@ using namespace mlir;
 using namespace mlir::autoprof;
 
 static constexpr StringLiteral kFamilies[] = {
-    "block-size",       "launch-bounds", "min-blocks",
-    "max-registers",    "unroll",        "restrict",
-    "coarsen",          "vectorize",     "register-accumulate",
-    "privatize-atomics"};
+    "block-size",        "launch-bounds",  "min-blocks",
+    "max-registers",     "unroll",         "restrict",
+    "coarsen",           "vectorize",      "register-accumulate",
+    "privatize-atomics", "distribute-loop"};
 
 std::string KernelRewrite::str() const {
   return family + "=" + std::to_string(parameter);
@@ -577,6 +577,76 @@ static SmallVector<BlockArgument> findPrivatizableBuffers(gpu::GPUFuncOp kernel,
   return buffers;
 }
 
+/// The one loop of `kernel` whose iterations `distribute-loop` may spread
+/// over threads, or why there is none: no results, a constant positive step,
+/// only loads, stores and side-effect-free operations in the body, every
+/// buffer it writes written at indices that include the induction variable
+/// and read in the loop only at those indices, and no other writes anywhere
+/// in the kernel (each lane repeats the code around the loop).
+static FailureOr<scf::ForOp> findDistributableLoop(gpu::GPUFuncOp kernel,
+                                                   std::string &why) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  if (loops.size() != 1) {
+    why = "the kernel does not have exactly one scf.for";
+    return failure();
+  }
+  scf::ForOp loop = loops.front();
+  std::optional<int64_t> step = getConstant(loop.getStep());
+  if (loop.getNumResults() != 0 || !step || *step <= 0 ||
+      loop.getUnsignedCmp()) {
+    why = "the loop carries values or has no constant positive step";
+    return failure();
+  }
+  Value iv = loop.getInductionVar();
+  llvm::DenseMap<Value, SmallVector<Value>> storedAt;
+  bool ok = true;
+  kernel.walk([&](Operation *op) {
+    if (!ok || op == loop.getOperation() || op == kernel.getOperation() ||
+        op->hasTrait<OpTrait::IsTerminator>())
+      return;
+    bool inLoop = loop->isProperAncestor(op);
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      auto indices = store.getIndices();
+      auto &known = storedAt[store.getMemRef()];
+      if (!inLoop) {
+        why = "the kernel writes memory outside the loop";
+        ok = false;
+      } else if (!llvm::is_contained(indices, iv) ||
+                 (!known.empty() && ValueRange(known) != indices)) {
+        why = "a store in the loop is not at indices that include the "
+              "induction variable";
+        ok = false;
+      }
+      known.assign(indices.begin(), indices.end());
+      return;
+    }
+    if (isa<memref::LoadOp>(op) || isMemoryEffectFree(op) ||
+        (isa<scf::IfOp>(op) && !inLoop))
+      return;
+    why = "'" + op->getName().getStringRef().str() +
+          "' is neither a load, a store nor free of side effects";
+    ok = false;
+  });
+  if (!ok)
+    return failure();
+  kernel.walk([&](memref::LoadOp load) {
+    auto it = storedAt.find(load.getMemRef());
+    if (!ok || it == storedAt.end())
+      return;
+    if (!loop->isProperAncestor(load)) {
+      why = "the kernel reads a buffer the loop writes outside the loop";
+      ok = false;
+    } else if (ValueRange(it->second) != load.getIndices()) {
+      why = "the loop reads a buffer it writes at other indices";
+      ok = false;
+    }
+  });
+  if (!ok)
+    return failure();
+  return loop;
+}
+
 //===----------------------------------------------------------------------===//
 // Preconditions
 //===----------------------------------------------------------------------===//
@@ -684,6 +754,33 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
     // collects more updates before it is added into the buffer.
     if (n > 1)
       return checkKernelRewrite({"coarsen", n}, module, kernel);
+    return std::nullopt;
+  }
+  if (family == "distribute-loop") {
+    if (n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
+      return std::string("the number of lanes must be 2, 4, 8, 16 or 32");
+    if (kernel.getNumWorkgroupAttributions() != 0 ||
+        kernel->hasAttr(NVVM::NVVMDialect::getMaxntidAttrName()) ||
+        kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName()))
+      return std::string("the kernel has workgroup memory or launch bounds "
+                         "tied to its block size");
+    if (std::optional<std::string> why =
+            checkConstantLaunches(launches, /*oneDimensionalGrid=*/true))
+      return why;
+    for (gpu::LaunchFuncOp launch : launches) {
+      int64_t threads = *getConstant(launch.getGridSizeX()) *
+                        *getConstant(launch.getBlockSizeX());
+      int64_t perBlock =
+          std::min<int64_t>(*getConstant(launch.getBlockSizeX()), 1024 / n);
+      if (threads % perBlock != 0)
+        return "the launch's " + std::to_string(threads) +
+               " threads do not fill blocks of " + std::to_string(perBlock);
+    }
+    std::string why;
+    if (!usesOnlyGlobalIndexX(kernel, why))
+      return why;
+    if (failed(findDistributableLoop(kernel, why)))
+      return why;
     return std::nullopt;
   }
   if (family == "launch-bounds" || family == "min-blocks") {
@@ -1029,6 +1126,53 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
     }
     return success();
   }
+  if (rewrite.family == "distribute-loop") {
+    // n lanes share each original thread: blocks of min(B, 1024/n) original
+    // threads, n times as many hardware threads.
+    for (gpu::LaunchFuncOp launch : launches) {
+      int64_t bx = *getConstant(launch.getBlockSizeX());
+      int64_t threads = *getConstant(launch.getGridSizeX()) * bx;
+      int64_t perBlock = std::min<int64_t>(bx, 1024 / n);
+      OpBuilder b(launch);
+      launch.getGridSizeXMutable().assign(arith::ConstantIndexOp::create(
+          b, launch.getLoc(), threads / perBlock));
+      launch.getBlockSizeXMutable().assign(
+          arith::ConstantIndexOp::create(b, launch.getLoc(), perBlock * n));
+    }
+    std::string why;
+    scf::ForOp loop = *findDistributableLoop(kernel, why);
+    Block &body = kernel.getBody().front();
+    Location loc = kernel.getLoc();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    Value lanes = arith::ConstantIndexOp::create(b, loc, n);
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value bdim = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+    Value lane = arith::RemUIOp::create(b, loc, tid, lanes);
+    Value originalTid = arith::DivUIOp::create(b, loc, tid, lanes);
+    Value originalBdim = arith::DivUIOp::create(b, loc, bdim, lanes);
+    // The x ids appear only in the global index (checked), so every other
+    // use is that index's.
+    kernel.walk([&](Operation *op) {
+      Value replacement;
+      if (auto id = dyn_cast<gpu::ThreadIdOp>(op);
+          id && id != tid.getDefiningOp() &&
+          id.getDimension() == gpu::Dimension::x)
+        replacement = originalTid;
+      else if (auto dim = dyn_cast<gpu::BlockDimOp>(op);
+               dim && dim != bdim.getDefiningOp() &&
+               dim.getDimension() == gpu::Dimension::x)
+        replacement = originalBdim;
+      if (replacement)
+        op->getResult(0).replaceAllUsesWith(replacement);
+    });
+    b.setInsertionPoint(loop);
+    Value offset = arith::MulIOp::create(b, loc, lane, loop.getStep());
+    Value lower = arith::AddIOp::create(b, loc, loop.getLowerBound(), offset);
+    Value step = arith::MulIOp::create(b, loc, loop.getStep(), lanes);
+    loop.getLowerBoundMutable().assign(lower);
+    loop.getStepMutable().assign(step);
+    return success();
+  }
   if (rewrite.family == "privatize-atomics") {
     if (n > 1 && failed(applyKernelRewrite({"coarsen", n}, module, kernel)))
       return failure();
@@ -1133,6 +1277,10 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
     consider(10.2, "privatize-atomics", 64);
     consider(10.1, "privatize-atomics", 1);
   }
+  // A thread walking a row alone makes its warp touch 32 rows at once; lanes
+  // that split the row's loop access it contiguously.
+  consider(memoryBound ? 9.7 : 4.5, "distribute-loop", 32);
+  consider(memoryBound ? 9.6 : 4.4, "distribute-loop", 8);
   // Accumulating through memory costs a load and a store per iteration.
   consider(10, "register-accumulate", 1);
   // Constant-trip loops: unrolling exposes independent loads and FMAs.

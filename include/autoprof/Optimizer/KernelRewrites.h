@@ -27,6 +27,8 @@
 //   privatize-atomics[C]
 //                     coarsen by C, then give each block a shared copy of a
 //                     buffer only updated by atomic adds;
+//   distribute-loop[L]
+//                     L lanes per original thread split its loop;
 //   register-accumulate[1]
 //                     keep an element a loop loads and stores every iteration
 //                     in a register (load before, store after the loop).
