@@ -29,10 +29,10 @@ using namespace mlir;
 using namespace mlir::autoprof;
 
 static constexpr StringLiteral kFamilies[] = {
-    "block-size",        "launch-bounds",  "min-blocks",
-    "max-registers",     "unroll",         "restrict",
-    "coarsen",           "vectorize",      "register-accumulate",
-    "privatize-atomics", "distribute-loop"};
+    "block-size",        "launch-bounds",   "min-blocks",
+    "max-registers",     "unroll",          "restrict",
+    "coarsen",           "vectorize",       "register-accumulate",
+    "privatize-atomics", "distribute-loop", "coalesce"};
 
 std::string KernelRewrite::str() const {
   return family + "=" + std::to_string(parameter);
@@ -99,19 +99,23 @@ getUniformBlock(ArrayRef<gpu::LaunchFuncOp> launches) {
   return block;
 }
 
-/// Whether every use of the x thread, block and block-size ids is the global
-/// index `block_id * block_dim + thread_id`: then the set of indices a launch
-/// covers depends only on the total number of threads along x. The y and z
-/// ids are left alone: the rewrites that rely on this keep the block 1-D and
-/// do not change the grid's y and z.
-static bool usesOnlyGlobalIndexX(gpu::GPUFuncOp kernel, std::string &why) {
+/// Whether every use of the thread, block and block-size ids along each of
+/// `dims` is that dimension's global index `block_id * block_dim +
+/// thread_id`: then the set of indices a launch covers depends only on the
+/// total number of threads along those dimensions. Ids along other
+/// dimensions are left alone.
+static bool usesOnlyGlobalIndex(gpu::GPUFuncOp kernel,
+                                ArrayRef<gpu::Dimension> dims,
+                                std::string &why) {
   bool ok = true;
-  auto isX = [](gpu::Dimension dim) { return dim == gpu::Dimension::x; };
+  auto inDims = [&](gpu::Dimension dim) {
+    return llvm::is_contained(dims, dim);
+  };
   kernel.walk([&](Operation *op) {
     if (!ok)
       return;
     auto gridDim = dyn_cast<gpu::GridDimOp>(op);
-    if ((gridDim && isX(gridDim.getDimension())) ||
+    if ((gridDim && inDims(gridDim.getDimension())) ||
         isa<gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::ShuffleOp, gpu::BarrierOp,
             gpu::NumSubgroupsOp>(op) ||
         op->getName().getStringRef().starts_with("nvvm.")) {
@@ -120,18 +124,18 @@ static bool usesOnlyGlobalIndexX(gpu::GPUFuncOp kernel, std::string &why) {
       ok = false;
       return;
     }
-    auto checkUses = [&](Value value, StringRef what) {
+    auto checkUses = [&](Value value, gpu::Dimension dim, StringRef what) {
       for (Operation *user : value.getUsers()) {
         // bid * bdim (either order), whose uses are all "+ tid".
         if (auto mul = dyn_cast<arith::MulIOp>(user)) {
           Value lhs = mul.getLhs(), rhs = mul.getRhs();
-          auto bid = [](Value v) {
+          auto bid = [&](Value v) {
             auto op = v.getDefiningOp<gpu::BlockIdOp>();
-            return op && op.getDimension() == gpu::Dimension::x;
+            return op && op.getDimension() == dim;
           };
-          auto bdim = [](Value v) {
+          auto bdim = [&](Value v) {
             auto op = v.getDefiningOp<gpu::BlockDimOp>();
-            return op && op.getDimension() == gpu::Dimension::x;
+            return op && op.getDimension() == dim;
           };
           if (!((bid(lhs) && bdim(rhs)) || (bdim(lhs) && bid(rhs))))
             break;
@@ -142,7 +146,7 @@ static bool usesOnlyGlobalIndexX(gpu::GPUFuncOp kernel, std::string &why) {
                               : Value();
             auto tid = other ? other.getDefiningOp<gpu::ThreadIdOp>()
                              : gpu::ThreadIdOp();
-            if (!tid || !isX(tid.getDimension())) {
+            if (!tid || tid.getDimension() != dim) {
               why = "block_id * block_dim is used other than as a global index";
               ok = false;
               return;
@@ -165,16 +169,22 @@ static bool usesOnlyGlobalIndexX(gpu::GPUFuncOp kernel, std::string &why) {
       }
     };
     if (auto tid = dyn_cast<gpu::ThreadIdOp>(op);
-        tid && isX(tid.getDimension()))
-      checkUses(tid, "thread_id");
+        tid && inDims(tid.getDimension()))
+      checkUses(tid, tid.getDimension(), "thread_id");
     else if (auto bid = dyn_cast<gpu::BlockIdOp>(op);
-             bid && isX(bid.getDimension()))
-      checkUses(bid, "block_id");
+             bid && inDims(bid.getDimension()))
+      checkUses(bid, bid.getDimension(), "block_id");
     else if (auto bdim = dyn_cast<gpu::BlockDimOp>(op);
-             bdim && isX(bdim.getDimension()))
-      checkUses(bdim, "block_dim");
+             bdim && inDims(bdim.getDimension()))
+      checkUses(bdim, bdim.getDimension(), "block_dim");
   });
   return ok;
+}
+
+/// usesOnlyGlobalIndex along x: the rewrites that rely on it keep the block
+/// 1-D and do not change the grid's y and z.
+static bool usesOnlyGlobalIndexX(gpu::GPUFuncOp kernel, std::string &why) {
+  return usesOnlyGlobalIndex(kernel, {gpu::Dimension::x}, why);
 }
 
 /// Innermost scf.for loops with a constant step that may run at least
@@ -647,6 +657,119 @@ static FailureOr<scf::ForOp> findDistributableLoop(gpu::GPUFuncOp kernel,
   return loop;
 }
 
+namespace {
+/// What `coalesce=P` does to a kernel: which dimension moves to x, and the
+/// new grid and block of every launch.
+struct CoalescePlan {
+  gpu::Dimension fastest = gpu::Dimension::x;
+  SmallVector<std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>> shapes;
+};
+} // namespace
+
+/// The dimension whose global index `block_id * block_dim + thread_id` is
+/// `value`, possibly through additions and subtractions, if any.
+static std::optional<gpu::Dimension> getIndexDimension(Value value) {
+  for (int depth = 0; value && depth < 4; ++depth) {
+    auto add = value.getDefiningOp<arith::AddIOp>();
+    if (add) {
+      for (Value operand : {add.getLhs(), add.getRhs()})
+        if (auto tid = operand.getDefiningOp<gpu::ThreadIdOp>())
+          if (auto mul = (operand == add.getLhs() ? add.getRhs() : add.getLhs())
+                             .getDefiningOp<arith::MulIOp>())
+            if (llvm::any_of(mul->getOperands(), [&](Value v) {
+                  auto bid = v.getDefiningOp<gpu::BlockIdOp>();
+                  return bid && bid.getDimension() == tid.getDimension();
+                }))
+              return tid.getDimension();
+      value = getConstant(add.getRhs()) ? add.getLhs() : add.getRhs();
+      continue;
+    }
+    auto sub = value.getDefiningOp<arith::SubIOp>();
+    value = sub ? sub.getLhs() : Value();
+  }
+  return std::nullopt;
+}
+
+/// Plans `coalesce=P`: the dimension most accesses use as their innermost
+/// (contiguous) index becomes x, with P threads of a block along it.
+static FailureOr<CoalescePlan>
+planCoalesce(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches,
+             int64_t p, std::string &why) {
+  if (kernel.getNumWorkgroupAttributions() != 0 ||
+      kernel->hasAttr(NVVM::NVVMDialect::getMaxntidAttrName()) ||
+      kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())) {
+    why = "the kernel has workgroup memory or launch bounds tied to its "
+          "block shape";
+    return failure();
+  }
+  if (!usesOnlyGlobalIndex(
+          kernel, {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z},
+          why))
+    return failure();
+  std::array<int, 3> votes = {0, 0, 0};
+  kernel.walk([&](Operation *op) {
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      indices = load.getIndices();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      indices = store.getIndices();
+    if (!indices.empty())
+      if (std::optional<gpu::Dimension> dim = getIndexDimension(indices.back()))
+        ++votes[static_cast<int>(*dim)];
+  });
+  int fastest = std::max_element(votes.begin(), votes.end()) - votes.begin();
+  if (votes[fastest] == 0) {
+    why = "no access's innermost index comes from a thread's global index";
+    return failure();
+  }
+  CoalescePlan plan;
+  plan.fastest = static_cast<gpu::Dimension>(fastest);
+  for (gpu::LaunchFuncOp launch : launches) {
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 sizes = launch.getBlockSizeOperandValues();
+    std::array<std::optional<int64_t>, 6> values = {
+        getConstant(grid.x),  getConstant(grid.y),  getConstant(grid.z),
+        getConstant(sizes.x), getConstant(sizes.y), getConstant(sizes.z)};
+    if (llvm::any_of(values, [](auto v) { return !v; }) ||
+        launch.getDynamicSharedMemorySize()) {
+      why = "a launch does not have constant sizes and no dynamic shared "
+            "memory";
+      return failure();
+    }
+    if (fastest == 0 && *values[3] >= p) {
+      why = "the contiguous dimension already runs along x with at least " +
+            std::to_string(p) + " threads per block";
+      return failure();
+    }
+    std::array<int64_t, 3> totals;
+    for (int d = 0; d < 3; ++d)
+      totals[d] = *values[d] * *values[d + 3];
+    std::swap(totals[0], totals[fastest]);
+    int64_t threads = *values[3] * *values[4] * *values[5];
+    std::array<int64_t, 3> block, newGrid;
+    block[0] = std::min(p, totals[0]);
+    block[1] = std::min(totals[1], std::max<int64_t>(1, threads / block[0]));
+    block[2] = std::min({totals[2],
+                         std::max<int64_t>(1, threads / (block[0] * block[1])),
+                         int64_t(64)});
+    for (int d = 0; d < 3; ++d) {
+      if (totals[d] % block[d] != 0) {
+        why = "a launch's " + std::to_string(totals[d]) +
+              " threads along one dimension do not divide into blocks of " +
+              std::to_string(block[d]);
+        return failure();
+      }
+      newGrid[d] = totals[d] / block[d];
+    }
+    if (newGrid[1] > 65535 || newGrid[2] > 65535) {
+      why = "the new grid exceeds 65535 blocks along y or z";
+      return failure();
+    }
+    plan.shapes.push_back({newGrid, block});
+  }
+  return plan;
+}
+
 //===----------------------------------------------------------------------===//
 // Preconditions
 //===----------------------------------------------------------------------===//
@@ -754,6 +877,14 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
     // collects more updates before it is added into the buffer.
     if (n > 1)
       return checkKernelRewrite({"coarsen", n}, module, kernel);
+    return std::nullopt;
+  }
+  if (family == "coalesce") {
+    if (n != 32 && n != 64 && n != 128)
+      return std::string("the block's extent along x must be 32, 64 or 128");
+    std::string why;
+    if (failed(planCoalesce(kernel, launches, n, why)))
+      return why;
     return std::nullopt;
   }
   if (family == "distribute-loop") {
@@ -1126,6 +1257,41 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
     }
     return success();
   }
+  if (rewrite.family == "coalesce") {
+    std::string why;
+    CoalescePlan plan = *planCoalesce(kernel, launches, n, why);
+    // Swap the roles of x and the fastest dimension in the kernel...
+    auto swapped = [&](gpu::Dimension dim) {
+      if (dim == gpu::Dimension::x)
+        return plan.fastest;
+      return dim == plan.fastest ? gpu::Dimension::x : dim;
+    };
+    kernel.walk([&](Operation *op) {
+      if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+        id.setDimension(swapped(id.getDimension()));
+      else if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+        id.setDimension(swapped(id.getDimension()));
+      else if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+        dim.setDimension(swapped(dim.getDimension()));
+      else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
+        dim.setDimension(swapped(dim.getDimension()));
+    });
+    // ... and give every launch its new shape, the same threads per
+    // dimension.
+    for (auto [launch, shape] : llvm::zip(launches, plan.shapes)) {
+      OpBuilder b(launch);
+      auto constant = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(b, launch.getLoc(), v);
+      };
+      launch.getGridSizeXMutable().assign(constant(shape.first[0]));
+      launch.getGridSizeYMutable().assign(constant(shape.first[1]));
+      launch.getGridSizeZMutable().assign(constant(shape.first[2]));
+      launch.getBlockSizeXMutable().assign(constant(shape.second[0]));
+      launch.getBlockSizeYMutable().assign(constant(shape.second[1]));
+      launch.getBlockSizeZMutable().assign(constant(shape.second[2]));
+    }
+    return success();
+  }
   if (rewrite.family == "distribute-loop") {
     // n lanes share each original thread: blocks of min(B, 1024/n) original
     // threads, n times as many hardware threads.
@@ -1277,6 +1443,9 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
     consider(10.2, "privatize-atomics", 64);
     consider(10.1, "privatize-atomics", 1);
   }
+  // Threads next to each other along x should touch neighbouring elements.
+  consider(memoryBound ? 9.8 : 5, "coalesce", 32);
+  consider(memoryBound ? 8.9 : 4.2, "coalesce", 64);
   // A thread walking a row alone makes its warp touch 32 rows at once; lanes
   // that split the row's loop access it contiguously.
   consider(memoryBound ? 9.7 : 4.5, "distribute-loop", 32);

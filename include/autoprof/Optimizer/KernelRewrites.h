@@ -29,6 +29,8 @@
 //                     buffer only updated by atomic adds;
 //   distribute-loop[L]
 //                     L lanes per original thread split its loop;
+//   coalesce[P]       the contiguous dimension moves to x, with P threads
+//                     of a block along it;
 //   register-accumulate[1]
 //                     keep an element a loop loads and stores every iteration
 //                     in a register (load before, store after the loop).
