@@ -1410,6 +1410,19 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
     double score = (blockThreads < 128 || blockThreads > 512) ? 8 : 3;
     consider(score - (size == 256 ? 0 : 0.5), "block-size", size);
   }
+  // Sectors per global load request (MemoryWorkloadAnalysis): 4 when a warp
+  // reads 128 contiguous bytes, up to 32 when every lane hits its own
+  // sector. Scattered loads call for remapping threads, not wider loads.
+  std::optional<double> sectorsPerRequest;
+  if (std::optional<double> sectors =
+          metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
+    if (std::optional<double> requests =
+            metric("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+        requests && *requests > 0)
+      sectorsPerRequest = *sectors / *requests;
+  double remapBonus = 0;
+  if (sectorsPerRequest)
+    remapBonus = *sectorsPerRequest > 8 ? 2 : *sectorsPerRequest <= 5 ? -6 : 0;
   // Narrow scalar accesses waste load/store instructions and request slots;
   // one 128-bit access per thread moves the same bytes with fewer. The width
   // follows the narrowest element accessed.
@@ -1428,9 +1441,11 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
           std::min<int64_t>(elementBytes, element.getIntOrFloatBitWidth() / 8);
   });
   int64_t width = 16 / elementBytes;
-  consider(memoryBound ? 9.5 : 4, "vectorize", width);
+  double wideningPenalty = remapBonus > 0 ? 3 : 0;
+  consider((memoryBound ? 9.5 : 4) - wideningPenalty, "vectorize", width);
   if (width > 2)
-    consider(memoryBound ? 8.5 : 3.5, "vectorize", width / 2);
+    consider((memoryBound ? 8.5 : 3.5) - wideningPenalty, "vectorize",
+             width / 2);
   // Many short-lived blocks: fewer blocks doing more work each amortize the
   // index math and the block launch.
   double blocks = feature("grid_blocks");
@@ -1444,12 +1459,12 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
     consider(10.1, "privatize-atomics", 1);
   }
   // Threads next to each other along x should touch neighbouring elements.
-  consider(memoryBound ? 9.8 : 5, "coalesce", 32);
-  consider(memoryBound ? 8.9 : 4.2, "coalesce", 64);
+  consider((memoryBound ? 9.8 : 5) + remapBonus, "coalesce", 32);
+  consider((memoryBound ? 8.9 : 4.2) + remapBonus, "coalesce", 64);
   // A thread walking a row alone makes its warp touch 32 rows at once; lanes
   // that split the row's loop access it contiguously.
-  consider(memoryBound ? 9.7 : 4.5, "distribute-loop", 32);
-  consider(memoryBound ? 9.6 : 4.4, "distribute-loop", 8);
+  consider((memoryBound ? 9.7 : 4.5) + remapBonus, "distribute-loop", 32);
+  consider((memoryBound ? 9.6 : 4.4) + remapBonus, "distribute-loop", 8);
   // Accumulating through memory costs a load and a store per iteration.
   consider(10, "register-accumulate", 1);
   // Constant-trip loops: unrolling exposes independent loads and FMAs.

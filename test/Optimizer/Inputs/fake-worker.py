@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 # A stand-in for autoprof-worker in tests of the optimizer's control flow on
 # machines without a GPU: the baseline takes 100 us, every candidate is
-# verified and takes 50 us. Usage: fake-worker.py --job J --result R [...]
+# verified and takes 50 us. Every metric reads 1.0 unless the JSON object in
+# AUTOPROF_FAKE_METRICS gives its value. Usage: fake-worker.py --job J
+# --result R [...]
 import json
+import os
 import sys
 
 args = sys.argv[1:]
@@ -16,9 +19,11 @@ result = {
 if "candidate" in job:
     result["verified"] = True
     result["timing"]["median_us"] = 50.0
+values = json.loads(os.environ.get("AUTOPROF_FAKE_METRICS", "{}"))
 if "profile" in job:
     result["profile"] = {
-        "metrics": [{"name": name, "collected": True, "value": 1.0}
+        "metrics": [{"name": name, "collected": True,
+                     "value": values.get(name, 1.0)}
                     for name in job["profile"]["metrics"]],
         "replay_passes": 1, "seconds": 0.1}
 json.dump(result, open(args[args.index("--result") + 1], "w"))
