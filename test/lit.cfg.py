@@ -43,6 +43,27 @@ if config.have_ptxas and os.path.exists(config.ptxas_executable):
         ("%ptxas", config.ptxas_executable + " --gpu-name sm_90"))
 
 
+# `nvrtc`: the worker can compile CUDA C++ (NVRTC loads, as the runtime
+# looks for it: the loader's path, then $CUDA_HOME and /usr/local/cuda).
+def has_nvrtc():
+    import ctypes
+    homes = [os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"]
+    candidates = ["libnvrtc.so.13", "libnvrtc.so"] + [
+        os.path.join(home, sub, name) for home in homes if home
+        for sub in ("lib64", "lib") for name in ("libnvrtc.so.13", "libnvrtc.so")]
+    for candidate in candidates:
+        try:
+            ctypes.CDLL(candidate)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+if "autoprof-worker" in config.available_features and has_nvrtc():
+    config.available_features.add("nvrtc")
+
+
 # `cuda-device`: an NVIDIA GPU and its driver are present; GPU tests are gated
 # on it and do not run on machines without one (such as CI).
 def has_cuda_device():

@@ -86,6 +86,8 @@ Value autoprof::runtime::toJSON(const EvaluationJob &job) {
                             {"seed", static_cast<int64_t>(job.seed)}};
   if (!job.metrics.empty())
     object["profile"] = Object{{"metrics", toArray(job.metrics)}};
+  if (job.compileArch)
+    object["compile"] = Object{{"arch", *job.compileArch}};
   return object;
 }
 
@@ -134,6 +136,8 @@ Value autoprof::runtime::toJSON(const EvaluationResult &result) {
                                {"replay_passes", result.replayPasses},
                                {"seconds", result.profileSeconds}};
   }
+  if (!result.ptx.empty())
+    object["ptx"] = result.ptx;
   return object;
 }
 
@@ -315,6 +319,17 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
     if (!profileMapper || !profileMapper.map("metrics", job.metrics))
       return false;
   }
+  if (const Value *compile = object->get("compile")) {
+    llvm::json::ObjectMapper compileMapper(*compile, path.field("compile"));
+    std::string arch;
+    if (!compileMapper || !compileMapper.map("arch", arch))
+      return false;
+    if (job.kernel.format != "cuda") {
+      path.field("compile").report("only CUDA C++ kernels can be compiled");
+      return false;
+    }
+    job.compileArch = arch;
+  }
   return true;
 }
 
@@ -382,7 +397,7 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
         !profileMapper.mapOptional("seconds", result.profileSeconds))
       return false;
   }
-  return true;
+  return mapper.mapOptional("ptx", result.ptx);
 }
 
 template <typename T>

@@ -138,6 +138,25 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.reason = reason.str();
   };
 
+  // Compiling needs NVRTC only, not a GPU.
+  if (job.compileArch) {
+    char *ptx = nullptr, *error = nullptr;
+    autoprof_status status = autoprof_compile_cuda_to_ptx(
+        job.kernel.code.c_str(), job.kernel.entry.c_str(),
+        job.compileArch->c_str(), &ptx, &error);
+    if (status == AUTOPROF_OK) {
+      result.status = "ok";
+      result.ptx = ptx;
+    } else {
+      fail(status == AUTOPROF_ERROR_COMPILE ? "rejected" : "error",
+           llvm::Twine("the candidate does not compile: ") +
+               (error ? error : "unknown error"));
+    }
+    std::free(ptx);
+    std::free(error);
+    return;
+  }
+
   if (autoprof_session_create(job.device, &owned.session) != AUTOPROF_OK)
     return fail("error",
                 llvm::Twine("no usable GPU: ") + autoprof_last_error(nullptr));

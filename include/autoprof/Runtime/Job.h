@@ -83,6 +83,9 @@ struct EvaluationJob {
   uint64_t seed = 1;
   /// Metrics to profile; empty means no profiling.
   std::vector<std::string> metrics;
+  /// When set, the job only compiles `kernel` (CUDA C++) to PTX for this
+  /// virtual architecture ("compute_90"), without a GPU.
+  std::optional<std::string> compileArch;
 };
 
 /// One collected metric; `collected == false` means missing, never 0.
@@ -124,6 +127,8 @@ struct EvaluationResult {
   std::vector<MetricResult> metrics;
   int replayPasses = 0;
   double profileSeconds = 0;
+  /// The PTX of a compile-only job.
+  std::string ptx;
 };
 
 /// JSON forms of the documents (llvm::json). fromJSON reports what is wrong

@@ -255,6 +255,17 @@ autoprof_status autoprof_device_facts_get(autoprof_session *session,
 autoprof_status autoprof_measure_peak_bandwidth(autoprof_session *session,
                                                 double *bytes_per_second);
 
+/// Compiles CUDA C++ to PTX with NVRTC for `arch` (a virtual architecture
+/// such as "compute_90"); needs neither a GPU nor a session. On success
+/// `*ptx` holds the NUL-terminated PTX; on failure `*error` (when given) says
+/// why, with NVRTC's log. Both are malloc'ed; release them with free().
+/// Returns AUTOPROF_ERROR_COMPILE when NVRTC rejects the code and
+/// AUTOPROF_ERROR_NO_DRIVER when NVRTC cannot be loaded.
+autoprof_status autoprof_compile_cuda_to_ptx(const char *code,
+                                             const char *entry,
+                                             const char *arch, char **ptx,
+                                             char **error);
+
 /// Loads a kernel. For AUTOPROF_CODE_CUDA the code is NVRTC-compiled for the
 /// device with `entry` as an extern "C" name.
 autoprof_status autoprof_kernel_load(autoprof_session *session,

@@ -82,7 +82,9 @@ namespace autoprof::runtime {
   X(nvrtcGetProgramLogSize)                                                    \
   X(nvrtcGetProgramLog)                                                        \
   X(nvrtcGetCUBINSize)                                                         \
-  X(nvrtcGetCUBIN)
+  X(nvrtcGetCUBIN)                                                             \
+  X(nvrtcGetPTXSize)                                                           \
+  X(nvrtcGetPTX)
 
 #define AUTOPROF_DECLARE_FUNCTION_POINTER(name)                                \
   decltype(&::name) name = nullptr;

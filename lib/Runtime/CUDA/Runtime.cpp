@@ -1467,26 +1467,27 @@ bool directoryExists(const std::string &path) {
   return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-/// Compiles CUDA C++ to a cubin for the session's device with NVRTC.
-autoprof_status compileCuda(autoprof_session *session, const char *code,
-                            size_t size, const char *entry,
-                            std::vector<char> &cubin) {
+/// Compiles CUDA C++ with NVRTC for `arch` ("sm_90": a cubin; "compute_90":
+/// PTX). On failure `error` says why, with NVRTC's log.
+bool compileWithNvrtc(const std::string &source, const char *entry,
+                      const std::string &arch, bool wantPtx,
+                      std::vector<char> &output, std::string &error) {
   const char *loadError = "";
   const NvrtcApi *nvrtc = loadNvrtcApi(&loadError);
-  if (!nvrtc)
-    return setError(session, AUTOPROF_ERROR_COMPILE, "%s", loadError);
-  std::string source = size ? std::string(code, size) : std::string(code);
+  if (!nvrtc) {
+    error = loadError;
+    return false;
+  }
   nvrtcProgram program = nullptr;
   std::string name = std::string(entry) + ".cu";
   if (nvrtcResult r = nvrtc->nvrtcCreateProgram(
-          &program, source.c_str(), name.c_str(), 0, nullptr, nullptr))
-    return setError(session, AUTOPROF_ERROR_COMPILE,
-                    "NVRTC cannot create a program for '%s': %s", entry,
-                    nvrtc->nvrtcGetErrorString(r));
+          &program, source.c_str(), name.c_str(), 0, nullptr, nullptr)) {
+    error = std::string("NVRTC cannot create a program for '") + entry +
+            "': " + nvrtc->nvrtcGetErrorString(r);
+    return false;
+  }
   std::vector<std::string> options;
-  options.push_back("--gpu-architecture=sm_" +
-                    std::to_string(session->facts.compute_capability_major) +
-                    std::to_string(session->facts.compute_capability_minor));
+  options.push_back("--gpu-architecture=" + arch);
   options.push_back("--std=c++17");
   options.push_back("-lineinfo");
   // Toolkit headers (cuda_fp16.h, ...) when a toolkit is installed.
@@ -1513,26 +1514,80 @@ autoprof_status compileCuda(autoprof_session *session, const char *code,
   }
   if (compiled != NVRTC_SUCCESS) {
     nvrtc->nvrtcDestroyProgram(&program);
-    return setError(session, AUTOPROF_ERROR_COMPILE,
-                    "NVRTC could not compile '%s' for %s: %s\n%s", entry,
-                    options[0].c_str() + 19,
-                    nvrtc->nvrtcGetErrorString(compiled), log.c_str());
+    error = std::string("NVRTC could not compile '") + entry + "' for " + arch +
+            ": " + nvrtc->nvrtcGetErrorString(compiled) + "\n" + log;
+    return false;
   }
-  size_t cubinSize = 0;
-  nvrtcResult r = nvrtc->nvrtcGetCUBINSize(program, &cubinSize);
-  if (r == NVRTC_SUCCESS && cubinSize > 0) {
-    cubin.resize(cubinSize);
-    r = nvrtc->nvrtcGetCUBIN(program, cubin.data());
+  size_t size = 0;
+  nvrtcResult r = wantPtx ? nvrtc->nvrtcGetPTXSize(program, &size)
+                          : nvrtc->nvrtcGetCUBINSize(program, &size);
+  if (r == NVRTC_SUCCESS && size > 0) {
+    output.resize(size);
+    r = wantPtx ? nvrtc->nvrtcGetPTX(program, output.data())
+                : nvrtc->nvrtcGetCUBIN(program, output.data());
   }
   nvrtc->nvrtcDestroyProgram(&program);
-  if (r != NVRTC_SUCCESS || cubinSize == 0)
-    return setError(session, AUTOPROF_ERROR_COMPILE,
-                    "NVRTC compiled '%s' but produced no cubin: %s", entry,
-                    nvrtc->nvrtcGetErrorString(r));
+  if (r != NVRTC_SUCCESS || size == 0) {
+    error = std::string("NVRTC compiled '") + entry + "' but produced no " +
+            (wantPtx ? "PTX" : "cubin") + ": " + nvrtc->nvrtcGetErrorString(r);
+    return false;
+  }
+  return true;
+}
+
+/// Compiles CUDA C++ to a cubin for the session's device with NVRTC.
+autoprof_status compileCuda(autoprof_session *session, const char *code,
+                            size_t size, const char *entry,
+                            std::vector<char> &cubin) {
+  std::string source = size ? std::string(code, size) : std::string(code);
+  std::string arch = "sm_" +
+                     std::to_string(session->facts.compute_capability_major) +
+                     std::to_string(session->facts.compute_capability_minor);
+  std::string error;
+  if (!compileWithNvrtc(source, entry, arch, /*wantPtx=*/false, cubin, error))
+    return setError(session, AUTOPROF_ERROR_COMPILE, "%s", error.c_str());
   return AUTOPROF_OK;
 }
 
 } // namespace
+
+extern "C" autoprof_status
+autoprof_compile_cuda_to_ptx(const char *code, const char *entry,
+                             const char *arch, char **ptx, char **error) {
+  auto copy = [](const std::string &text) {
+    char *out = static_cast<char *>(std::malloc(text.size() + 1));
+    if (out)
+      std::memcpy(out, text.c_str(), text.size() + 1);
+    return out;
+  };
+  if (ptx)
+    *ptx = nullptr;
+  if (error)
+    *error = nullptr;
+  if (!code || !entry || !arch || !ptx) {
+    if (error)
+      *error = copy("autoprof_compile_cuda_to_ptx: needs code, an entry, an "
+                    "architecture and a place for the PTX");
+    return AUTOPROF_ERROR_INVALID_ARGUMENT;
+  }
+  // A missing NVRTC is the machine's problem, not the code's.
+  const char *loadError = "";
+  if (!loadNvrtcApi(&loadError)) {
+    if (error)
+      *error = copy(loadError);
+    return AUTOPROF_ERROR_NO_DRIVER;
+  }
+  std::vector<char> output;
+  std::string message;
+  if (!compileWithNvrtc(code, entry, arch, /*wantPtx=*/true, output, message)) {
+    if (error)
+      *error = copy(message);
+    return AUTOPROF_ERROR_COMPILE;
+  }
+  *ptx =
+      copy(std::string(output.data(), strnlen(output.data(), output.size())));
+  return *ptx ? AUTOPROF_OK : AUTOPROF_ERROR_OUT_OF_MEMORY;
+}
 
 extern "C" autoprof_status autoprof_kernel_load(autoprof_session *session,
                                                 autoprof_code_format format,
