@@ -8,7 +8,9 @@
 
 #include "autoprof/LLM/CodeBlock.h"
 #include "autoprof/Profiling/MetricCatalog.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
@@ -22,15 +24,105 @@ using namespace mlir::autoprof;
 namespace llm = ::autoprof::llm;
 
 static constexpr const char *kSystemPrompt =
-    "You are an expert CUDA performance engineer who writes MLIR. You rewrite "
-    "GPU kernels written in MLIR's gpu dialect (with arith, math, memref, scf, "
-    "vector and nvvm ops) so that they compute exactly the same results "
-    "faster on the given NVIDIA GPU. Keep the kernel's name, its argument "
-    "list and types, and what it writes; the launch configuration (grid and "
-    "block sizes) stays as given, so the kernel must cover the same problem "
-    "with it. Answer with exactly one fenced ```mlir code block that holds "
-    "the complete replacement gpu.func (nothing else in the block), after at "
-    "most a few sentences of explanation.";
+    "You are an expert CUDA performance engineer who writes MLIR and CUDA "
+    "C++. You rewrite GPU kernels written in MLIR's gpu dialect (with arith, "
+    "math, memref, scf, vector and nvvm ops) so that they compute exactly the "
+    "same results faster on the given NVIDIA GPU. Keep the kernel's name, its "
+    "argument list and types, and what it writes; the launch configuration "
+    "(grid and block sizes) stays as given, so the kernel must cover the same "
+    "problem with it. Answer with exactly one fenced code block, after at "
+    "most a few sentences of explanation: either ```mlir holding the "
+    "complete replacement gpu.func (nothing else in the block), or ```cuda "
+    "holding CUDA C++ that defines the kernel as an extern \"C\" __global__ "
+    "function with the C declaration given in the request.";
+
+/// The C type of a kernel argument under the bare-pointer ABI.
+static std::string getCType(Type type) {
+  if (type.isIndex() || type.isInteger(64))
+    return "long long";
+  if (type.isInteger(32))
+    return "int";
+  if (type.isInteger(16))
+    return "short";
+  if (type.isInteger(8))
+    return "signed char";
+  if (type.isInteger(1))
+    return "bool";
+  if (type.isF64())
+    return "double";
+  if (type.isF32())
+    return "float";
+  if (type.isF16())
+    return "__half";
+  if (type.isBF16())
+    return "__nv_bfloat16";
+  return "void";
+}
+
+std::string mlir::autoprof::getCudaDeclaration(gpu::GPUFuncOp kernel) {
+  std::string text =
+      "extern \"C\" __global__ void " + kernel.getName().str() + "(";
+  for (auto [index, arg] : llvm::enumerate(
+           kernel.getArguments().take_front(kernel.getNumArguments()))) {
+    if (index)
+      text += ", ";
+    std::string name = "arg" + std::to_string(index);
+    if (auto memref = dyn_cast<MemRefType>(arg.getType()))
+      text += (inferBufferRole(arg) == "input" ? "const " : "") +
+              getCType(memref.getElementType()) + " *" + name;
+    else
+      text += getCType(arg.getType()) + " " + name;
+  }
+  return text + ")";
+}
+
+void mlir::autoprof::installCudaKernel(ModuleOp variant, StringRef moduleName,
+                                       StringRef kernelName, StringRef ptx,
+                                       StringRef chip, StringRef features) {
+  MLIRContext *context = variant.getContext();
+  std::string binaryName = (moduleName + "_" + kernelName + "_cuda").str();
+  if (auto old = variant.lookupSymbol<gpu::BinaryOp>(binaryName))
+    old.erase();
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(variant.getBody());
+  for (auto gpuModule : variant.getOps<gpu::GPUModuleOp>())
+    if (gpuModule.getName() == moduleName)
+      builder.setInsertionPointAfter(gpuModule);
+  auto target = NVVM::NVVMTargetAttr::get(
+      context, /*optLevel=*/2, "nvptx64-nvidia-cuda", chip, features);
+  auto object =
+      gpu::ObjectAttr::get(context, target, gpu::CompilationTarget::Assembly,
+                           builder.getStringAttr(ptx), nullptr, nullptr);
+  gpu::BinaryOp::create(builder, variant.getLoc(), binaryName,
+                        /*offloadingHandler=*/nullptr,
+                        ArrayRef<Attribute>{object});
+  auto callee = SymbolRefAttr::get(
+      context, binaryName, {FlatSymbolRefAttr::get(context, kernelName)});
+  variant.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelName() == kernelName &&
+        (launch.getKernelModuleName() == moduleName ||
+         launch.getKernelModuleName() == binaryName))
+      launch.setKernelAttr(callee);
+  });
+}
+
+/// Points the launches of @moduleName::@kernelName back at the gpu.func after
+/// an MLIR answer replaced it, dropping a CUDA winner kept before.
+static void uninstallCudaKernel(ModuleOp variant, StringRef moduleName,
+                                StringRef kernelName) {
+  std::string binaryName = (moduleName + "_" + kernelName + "_cuda").str();
+  auto binary = variant.lookupSymbol<gpu::BinaryOp>(binaryName);
+  if (!binary)
+    return;
+  MLIRContext *context = variant.getContext();
+  auto callee = SymbolRefAttr::get(
+      context, moduleName, {FlatSymbolRefAttr::get(context, kernelName)});
+  variant.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelModuleName() == binaryName)
+      launch.setKernelAttr(callee);
+  });
+  binary.erase();
+}
 
 llm::ChatRequest
 mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
@@ -68,8 +160,10 @@ mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
   show(grid.x), os << ", ", show(grid.y), os << ", ", show(grid.z);
   os << "), block (";
   show(block.x), os << ", ", show(block.y), os << ", ", show(block.z);
-  os << llvm::formatv("). Median time now: {0:F2} us.\n\n",
+  os << llvm::formatv("). Median time now: {0:F2} us.\n",
                       context.baselineMedianUs);
+  os << "C declaration for a CUDA C++ answer (bare pointers, in this order): "
+     << getCudaDeclaration(kernel) << ".\n\n";
 
   const MetricCatalog *catalog = MetricCatalog::forChip("sm_90");
   os << "Hardware metrics of the current kernel:\n";
@@ -93,7 +187,7 @@ mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
     for (const std::string &line : context.history)
       os << "- " << line << "\n";
   }
-  os << "\nWrite a faster, equivalent version of this gpu.func.";
+  os << "\nWrite a faster, equivalent version of this kernel.";
   llm::ChatRequest request;
   request.system = kSystemPrompt;
   request.messages.push_back({"user", text});
@@ -164,12 +258,14 @@ LogicalResult mlir::autoprof::installKernel(ModuleOp variant,
     replacement->erase();
     return failure();
   }
+  uninstallCudaKernel(variant, moduleName, kernelName);
   return success();
 }
 
 llvm::Expected<Proposal> mlir::autoprof::proposeWithModel(
     const llm::ChatClient &client, ModuleOp variant, StringRef moduleName,
-    StringRef kernelName, const ProposalContext &context) {
+    StringRef kernelName, const ProposalContext &context,
+    CudaCompiler compileCuda) {
   gpu::GPUFuncOp kernel;
   for (auto gpuModule : variant.getOps<gpu::GPUModuleOp>())
     if (gpuModule.getName() == moduleName)
@@ -198,12 +294,32 @@ llvm::Expected<Proposal> mlir::autoprof::proposeWithModel(
     if (!block) {
       error = llvm::toString(block.takeError());
     } else if (block->language == llm::CodeLanguage::CUDA) {
-      error = "the answer is CUDA C++; autoprof-optimize takes MLIR answers "
-              "(a gpu.func)";
-    } else if (succeeded(installKernel(variant, moduleName, kernelName,
-                                       block->code, error))) {
-      proposal.installed = true;
-      return proposal;
+      proposal.code = block->code;
+      proposal.language = "cuda";
+      // The name must be there unmangled for the launch to find it.
+      if (!StringRef(block->code).contains("extern \"C\"") ||
+          !StringRef(block->code).contains("__global__") ||
+          !StringRef(block->code).contains(kernelName)) {
+        error = "the CUDA answer does not define extern \"C\" __global__ "
+                "void " +
+                kernelName.str();
+      } else {
+        llvm::Expected<std::string> ptx = compileCuda(block->code);
+        if (ptx) {
+          proposal.ptx = std::move(*ptx);
+          proposal.installed = true;
+          return proposal;
+        }
+        error = llvm::toString(ptx.takeError());
+      }
+    } else {
+      proposal.code = block->code;
+      proposal.language = "mlir";
+      if (succeeded(installKernel(variant, moduleName, kernelName, block->code,
+                                  error))) {
+        proposal.installed = true;
+        return proposal;
+      }
     }
     proposal.rejection = error;
     // One repair round: show the model what was wrong.
@@ -212,7 +328,10 @@ llvm::Expected<Proposal> mlir::autoprof::proposeWithModel(
         {"user", "That answer cannot be used: " + error +
                      ". Answer again with exactly one ```mlir block holding "
                      "the complete gpu.func @" +
-                     kernelName.str() + " with the same signature."});
+                     kernelName.str() +
+                     " with the same signature, or one ```cuda block "
+                     "defining " +
+                     getCudaDeclaration(kernel) + "."});
   }
   return proposal;
 }

@@ -167,10 +167,16 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
 
   // Verifies and times `variant` against the original; keeps it when it is
   // faster than the incumbent beyond the noise.
+  // `compiled` is the candidate's code when it is not a gpu.func of the
+  // variant (a CUDA answer's PTX).
   auto evaluate = [&](OwningOpRef<ModuleOp> variant, StringRef label,
-                      Object entry) -> LogicalResult {
-    KernelHandle handle = find(*variant, moduleName, kernelName);
-    FailureOr<rt::JobKernel> candidate = buildKernelJob(*variant, handle);
+                      Object entry,
+                      std::optional<rt::JobKernel> compiled =
+                          std::nullopt) -> LogicalResult {
+    FailureOr<rt::JobKernel> candidate =
+        compiled
+            ? FailureOr<rt::JobKernel>(*compiled)
+            : buildKernelJob(*variant, find(*variant, moduleName, kernelName));
     if (failed(candidate))
       return failure();
     rt::EvaluationJob job;
@@ -230,8 +236,25 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
   if (proposer == "llm") {
     for (unsigned i = 0; i < budget; ++i) {
       OwningOpRef<ModuleOp> variant = incumbent->clone();
+      // CUDA answers compile in the worker, which brings NVRTC; the compiler
+      // itself never links CUDA.
+      auto compileCuda = [&](StringRef source) -> llvm::Expected<std::string> {
+        rt::EvaluationJob job;
+        job.kernel = {source.str(), "cuda", kernelName.str(),
+                      reference->launch};
+        job.time = false;
+        job.compileArch = ("compute_" + StringRef(chip).drop_front(3)).str();
+        llvm::Expected<rt::EvaluationResult> result =
+            rt::runWorker(job, workerOptions);
+        if (!result)
+          return result.takeError();
+        if (result->status != "ok")
+          return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                         result->reason);
+        return result->ptx;
+      };
       llvm::Expected<Proposal> proposal = proposeWithModel(
-          *chatClient, *variant, moduleName, kernelName, context);
+          *chatClient, *variant, moduleName, kernelName, context, compileCuda);
       if (!proposal) {
         emitError(loc, "the language model could not be asked about @")
             << kernelName << ": " << llvm::toString(proposal.takeError());
@@ -245,6 +268,10 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
                    {"latency_s", proposal->latencySeconds},
                    {"from_cache", proposal->fromCache},
                    {"repaired", proposal->repaired}};
+      if (!proposal->code.empty()) {
+        entry["language"] = proposal->language;
+        entry["text"] = proposal->code;
+      }
       if (!proposal->installed) {
         entry["status"] = "rejected";
         entry["reason"] = proposal->rejection;
@@ -255,7 +282,15 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
         tried.push_back(std::move(entry));
         continue;
       }
-      if (failed(evaluate(std::move(variant), label, std::move(entry))))
+      std::optional<rt::JobKernel> compiled;
+      if (!proposal->ptx.empty()) {
+        compiled = rt::JobKernel{proposal->ptx, "ptx", kernelName.str(),
+                                 reference->launch};
+        installCudaKernel(*variant, moduleName, kernelName, proposal->ptx, chip,
+                          this->features);
+      }
+      if (failed(evaluate(std::move(variant), label, std::move(entry),
+                          std::move(compiled))))
         return failure();
     }
   } else {

@@ -16,6 +16,8 @@
 // RUN: FileCheck %s --input-file=%t/sig.report --check-prefix=SIGNATURE
 // RUN: %python %S/Inputs/with-llm-server.py %S/Inputs/llm-cuda.json %t/cuda.jsonl -- %autoprof_opt %s --autoprof-optimize="proposer=llm budget=1 endpoint=http://127.0.0.1:{port}/v1 model=m worker=%S/Inputs/fake-worker.py report=%t/cuda.report" -o %t/cuda.mlir
 // RUN: FileCheck %s --input-file=%t/cuda.report --check-prefix=CUDA
+// RUN: FileCheck %s --input-file=%t/cuda.mlir --check-prefix=CUDA-KEPT
+// RUN: FileCheck %s --input-file=%t/cuda.jsonl --check-prefix=CUDA-PROMPT
 // RUN: not %autoprof_opt %s --autoprof-optimize="proposer=llm budget=1 endpoint=http://127.0.0.1:1/v1 model=m llm-retries=0 worker=%S/Inputs/fake-worker.py" -o %t/down.mlir 2>&1 | FileCheck %s --check-prefix=DOWN
 // RUN: not %autoprof_opt %s --autoprof-optimize="proposer=llm budget=1 model=m replay-only cache-dir=%t/cache worker=%S/Inputs/fake-worker.py" -o %t/replay.mlir 2>&1 | FileCheck %s --check-prefix=REPLAY
 
@@ -50,7 +52,21 @@
 
 // SIGNATURE: "reason": "the answer's kernel has signature (memref<4096xf32>) -> () (expected (memref<4096xf32>, memref<4096xf32>) -> ())",
 
-// CUDA: "reason": "the answer is CUDA C++; autoprof-optimize takes MLIR answers (a gpu.func)",
+// A CUDA answer that does not compile gets the repair round; the compiled
+// one is verified, kept as a gpu.binary, and the launch calls it.
+// CUDA: "accepted": [
+// CUDA-NEXT: "llm#1"
+// CUDA: "language": "cuda",
+// CUDA: "repaired": true,
+// CUDA: "status": "verified",
+// CUDA: "text": "extern \"C\" __global__ void scale(const float *x, float *y) {
+// CUDA-KEPT: gpu.module @kernels
+// CUDA-KEPT: gpu.binary @kernels_scale_cuda [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, assembly = "// compiled by the stand-in worker for compute_90
+// CUDA-KEPT: gpu.launch_func  @kernels_scale_cuda::@scale
+// The prompt gives the C declaration under the launch's ABI, and the repair
+// message carries the compiler's complaint.
+// CUDA-PROMPT: C declaration for a CUDA C++ answer (bare pointers, in this order): extern {{.*}}C{{.*}} __global__ void scale(const float *arg0, float *arg1).
+// CUDA-PROMPT: That answer cannot be used: the candidate does not compile: #error in scale.cu
 
 // DOWN: error: the language model could not be asked about @scale: {{.*}}http://127.0.0.1:1/v1
 

@@ -8,9 +8,12 @@
 // Asks a chat model for a faster version of a kernel: the prompt carries the
 // kernel's MLIR, its launch, the device, the selected metrics with their
 // meanings and values (missing ones named as missing) and the history of
-// tried variants; the answer must be one fenced block of MLIR holding a
-// replacement gpu.func with the same name and signature. An answer that does
-// not parse or does not fit gets one repair round. The variant is then
+// tried variants. The answer must be one fenced block: MLIR holding a
+// replacement gpu.func with the same name and signature, or CUDA C++ holding
+// an extern "C" __global__ function with the same name and the kernel's
+// bare-pointer ABI (compiled to PTX with NVRTC through the worker; a winner
+// is kept as a gpu.binary that the launches then call). An answer that does
+// not parse, compile or fit gets one repair round. The variant is then
 // verified and timed like any other candidate.
 //
 //===----------------------------------------------------------------------===//
@@ -45,8 +48,15 @@ struct ProposalContext {
 
 /// The outcome of one request.
 struct Proposal {
-  /// Set when the answer gave a usable kernel: installed in the variant.
+  /// Set when the answer gave a usable kernel: an MLIR kernel installed in
+  /// the variant, or a CUDA kernel compiled to `ptx`.
   bool installed = false;
+  /// The answer's code block and its language ("mlir" or "cuda").
+  std::string code;
+  std::string language;
+  /// The PTX of a CUDA answer (not installed in the variant; see
+  /// installCudaKernel).
+  std::string ptx;
   /// Why not, when the answer was unusable even after the repair round.
   std::string rejection;
   int64_t promptTokens = 0;
@@ -71,10 +81,27 @@ LogicalResult installKernel(ModuleOp variant, StringRef moduleName,
 /// Asks `client` for a variant of @moduleName::@kernelName and installs it in
 /// `variant`. Transport and HTTP failures are llvm::Errors; an unusable
 /// answer is a Proposal with a rejection.
+/// Compiles a CUDA answer to PTX, or fails with the compiler's message.
+using CudaCompiler =
+    llvm::function_ref<llvm::Expected<std::string>(StringRef source)>;
+
+/// Asks the model for a variant of @moduleName::@kernelName; an MLIR answer
+/// is installed in `variant`, a CUDA one compiled with `compileCuda`.
 llvm::Expected<Proposal>
 proposeWithModel(const ::autoprof::llm::ChatClient &client, ModuleOp variant,
                  StringRef moduleName, StringRef kernelName,
-                 const ProposalContext &context);
+                 const ProposalContext &context, CudaCompiler compileCuda);
+
+/// The C declaration of `kernel` under the bare-pointer ABI the launches use:
+/// `extern "C" __global__ void name(const float *x, float *y, long long n)`.
+std::string getCudaDeclaration(gpu::GPUFuncOp kernel);
+
+/// Makes every launch of @moduleName::@kernelName in `variant` call `ptx`
+/// instead, kept in a gpu.binary named "<moduleName>_<kernelName>_cuda" for
+/// `chip`/`features` (replacing an earlier one).
+void installCudaKernel(ModuleOp variant, StringRef moduleName,
+                       StringRef kernelName, StringRef ptx, StringRef chip,
+                       StringRef features);
 
 } // namespace mlir::autoprof
 

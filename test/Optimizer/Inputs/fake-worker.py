@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # A stand-in for autoprof-worker in tests of the optimizer's control flow on
 # machines without a GPU: the baseline takes 100 us, every candidate is
-# verified and takes 50 us. Every metric reads 1.0 unless the JSON object in
+# verified and takes 50 us; CUDA C++ compiles unless it holds an #error. Every
+# metric reads 1.0 unless the JSON object in
 # AUTOPROF_FAKE_METRICS gives its value. Usage: fake-worker.py --job J
 # --result R [...]
 import json
@@ -16,6 +17,20 @@ result = {
                "driver_version": 13000, "peak_bandwidth": 4.0e12},
     "timing": {"median_us": 100.0, "mad_us": 0.1, "samples": 10},
 }
+if "compile" in job:
+    # CUDA C++ with an #error does not compile; anything else gives PTX.
+    code = job["kernel"]["code"]
+    if "#error" in code:
+        result = {"status": "rejected",
+                  "reason": "the candidate does not compile: #error in "
+                            + job["kernel"]["entry"] + ".cu"}
+    else:
+        result = {"status": "ok",
+                  "ptx": "// compiled by the stand-in worker for "
+                         + job["compile"]["arch"] + "\n.visible .entry "
+                         + job["kernel"]["entry"] + "()\n{\n\tret;\n}\n"}
+    json.dump(result, open(args[args.index("--result") + 1], "w"))
+    sys.exit(0)
 if "candidate" in job:
     result["verified"] = True
     result["timing"]["median_us"] = 50.0
