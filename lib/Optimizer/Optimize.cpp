@@ -13,9 +13,12 @@
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <deque>
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_OPTIMIZEPASS
@@ -294,8 +297,20 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
         return failure();
     }
   } else {
-    for (const KernelRewrite &rewrite :
-         llvm::ArrayRef(candidates).take_front(budget)) {
+    if (candidates.empty())
+      emitRemark(loc, "no built-in rewrite applies to @")
+          << kernelName << "; the original is kept";
+    // Each winner is profiled again and the remaining rewrites re-ranked on
+    // its metrics: what pays off next depends on what the winner changed.
+    llvm::StringSet<> seen;
+    std::deque<KernelRewrite> queue(candidates.begin(), candidates.end());
+    unsigned used = 0;
+    while (used < budget && !queue.empty()) {
+      KernelRewrite rewrite = queue.front();
+      queue.pop_front();
+      if (!seen.insert(rewrite.str()).second)
+        continue;
+      ++used;
       Object entry{{"rewrite", rewrite.str()}, {"source", "builtin"}};
       OwningOpRef<ModuleOp> variant = incumbent->clone();
       KernelHandle handle = find(*variant, moduleName, kernelName);
@@ -307,9 +322,48 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
         tried.push_back(std::move(entry));
         continue;
       }
+      size_t acceptedBefore = accepted.size();
       if (failed(applyKernelRewrite(rewrite, *variant, handle.kernel)) ||
           failed(evaluate(std::move(variant), rewrite.str(), std::move(entry))))
         return failure();
+      if (accepted.size() == acceptedBefore || used == budget)
+        continue;
+      // Re-profile the new incumbent with the same metrics.
+      KernelHandle winner = find(*incumbent, moduleName, kernelName);
+      FailureOr<rt::JobKernel> winnerJob = buildKernelJob(*incumbent, winner);
+      FailureOr<KernelFeatures> winnerFeatures =
+          KernelFeatures::compute(winner.kernel, winner.launch);
+      if (failed(winnerJob) || failed(winnerFeatures))
+        continue;
+      rt::EvaluationJob profileJob;
+      profileJob.device = device;
+      profileJob.kernel = *winnerJob;
+      profileJob.time = false;
+      profileJob.metrics = baselineJob.metrics;
+      llvm::Expected<rt::EvaluationResult> profiled =
+          rt::runWorker(profileJob, workerOptions);
+      Object *last = tried.back().getAsObject();
+      if (!profiled || profiled->status != "ok") {
+        (*last)["reprofile_error"] =
+            profiled ? profiled->reason : llvm::toString(profiled.takeError());
+        continue;
+      }
+      Array winnerMetrics;
+      for (const rt::MetricResult &metric : profiled->metrics) {
+        if (metric.collected)
+          metrics[metric.name] = metric.value;
+        else
+          metrics.erase(metric.name);
+        winnerMetrics.push_back(rt::toJSON(metric));
+      }
+      context.metrics = metrics;
+      (*last)["metrics"] = std::move(winnerMetrics);
+      (*last)["replay_passes"] = profiled->replayPasses;
+      (*last)["profile_seconds"] = profiled->profileSeconds;
+      SmallVector<KernelRewrite> reranked =
+          proposeKernelRewrites(*incumbent, winner.kernel,
+                                winnerFeatures->toAttr(&getContext()), metrics);
+      queue.assign(reranked.begin(), reranked.end());
     }
   }
 

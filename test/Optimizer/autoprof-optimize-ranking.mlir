@@ -1,19 +1,25 @@
 // What the profile says changes what the built-in proposer tries first: the
-// same 3-D kernel, measured by a stand-in worker, gets coalesce=32 first when
-// its loads touch 32 sectors per request (scattered), and a different first
-// candidate when they touch one (contiguous).
+// same 3-D kernel, measured by a stand-in worker (every candidate verified
+// and twice as fast as the baseline), gets coalesce=32 first when its loads
+// touch 32 sectors per request (scattered), and a different first candidate
+// when they touch 4 (contiguous).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 32.0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 1.0}' %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py report=%t/scattered.json" -o /dev/null
+// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 32.0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 1.0}' %autoprof_opt %s --autoprof-optimize="budget=2 worker=%S/Inputs/fake-worker.py report=%t/scattered.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/scattered.json --check-prefix=SCATTERED
 // RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 4.0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 1.0}' %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py report=%t/contiguous.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/contiguous.json --check-prefix=CONTIGUOUS
 
 // The tree collects MemoryWorkloadAnalysis for this memory-bound kernel.
 // SCATTERED: "name": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+// The winner is profiled again (its metrics are in its entry) before the
+// remaining rewrites are ranked for the second candidate.
 // SCATTERED: "candidates": [
 // SCATTERED-NEXT: {
-// SCATTERED-NOT: }
-// SCATTERED: "rewrite": "coalesce=32",
+// SCATTERED-NEXT: "accepted": true,
+// SCATTERED-NEXT: "metrics": [
+// SCATTERED: "replay_passes": 1,
+// SCATTERED-NEXT: "rewrite": "coalesce=32",
+// SCATTERED: "accepted": false,
 
 // CONTIGUOUS: "candidates": [
 // CONTIGUOUS-NEXT: {
