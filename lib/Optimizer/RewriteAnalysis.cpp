@@ -579,11 +579,8 @@ std::optional<gpu::Dimension> getIndexDimension(Value value) {
 FailureOr<CoalescePlan> planCoalesce(gpu::GPUFuncOp kernel,
                                      ArrayRef<gpu::LaunchFuncOp> launches,
                                      int64_t p, std::string &why) {
-  if (kernel.getNumWorkgroupAttributions() != 0 ||
-      kernel->hasAttr(NVVM::NVVMDialect::getMaxntidAttrName()) ||
-      kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())) {
-    why = "the kernel has workgroup memory or launch bounds tied to its "
-          "block shape";
+  if (std::optional<std::string> tied = checkBlockShapeIsFree(kernel)) {
+    why = *tied;
     return failure();
   }
   if (!usesOnlyGlobalIndex(
@@ -652,6 +649,15 @@ FailureOr<CoalescePlan> planCoalesce(gpu::GPUFuncOp kernel,
     plan.shapes.push_back({newGrid, block});
   }
   return plan;
+}
+
+std::optional<std::string> checkBlockShapeIsFree(gpu::GPUFuncOp kernel) {
+  if (kernel.getNumWorkgroupAttributions() != 0 ||
+      kernel->hasAttr(NVVM::NVVMDialect::getMaxntidAttrName()) ||
+      kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName()))
+    return std::string("the kernel has workgroup memory or launch bounds "
+                       "tied to its block size");
+  return std::nullopt;
 }
 
 } // namespace mlir::autoprof::rewrites

@@ -155,6 +155,10 @@ FailureOr<CoalescePlan> planCoalesce(gpu::GPUFuncOp kernel,
                                      ArrayRef<gpu::LaunchFuncOp> launches,
                                      int64_t p, std::string &why);
 
+/// Why the kernel's block size cannot change (workgroup memory sized for it,
+/// or launch bounds that promise it), or nothing.
+std::optional<std::string> checkBlockShapeIsFree(gpu::GPUFuncOp kernel);
+
 } // namespace mlir::autoprof::rewrites
 
 #endif // AUTOPROF_LIB_OPTIMIZER_REWRITEANALYSIS_H

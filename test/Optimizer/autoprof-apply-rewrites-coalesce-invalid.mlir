@@ -33,7 +33,7 @@ module attributes {gpu.container_module} {
 // Shared memory ties the kernel to its block shape.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply coalesce=32 to @staged: the kernel has workgroup memory or launch bounds tied to its block shape}}
+    // expected-error @below {{cannot apply coalesce=32 to @staged: the kernel has workgroup memory or launch bounds tied to its block size}}
     gpu.func @staged(%in: memref<64x64xf32>) workgroup(%t: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
       %tx = gpu.thread_id x
       %ty = gpu.thread_id y
