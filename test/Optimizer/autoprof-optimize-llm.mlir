@@ -18,6 +18,9 @@
 // RUN: FileCheck %s --input-file=%t/cuda.report --check-prefix=CUDA
 // RUN: FileCheck %s --input-file=%t/cuda.mlir --check-prefix=CUDA-KEPT
 // RUN: FileCheck %s --input-file=%t/cuda.jsonl --check-prefix=CUDA-PROMPT
+// RUN: %python %S/Inputs/with-llm-server.py %S/Inputs/llm-cuda-mangled.json %t/mangled.jsonl -- %autoprof_opt %s --autoprof-optimize="proposer=llm budget=1 endpoint=http://127.0.0.1:{port}/v1 model=m worker=%S/Inputs/fake-worker.py report=%t/mangled.report" -o %t/mangled.mlir
+// RUN: FileCheck %s --input-file=%t/mangled.report --check-prefix=MANGLED
+// RUN: FileCheck %s --input-file=%t/mangled.mlir --check-prefix=KEPT
 // RUN: not %autoprof_opt %s --autoprof-optimize="proposer=llm budget=1 endpoint=http://127.0.0.1:1/v1 model=m llm-retries=0 worker=%S/Inputs/fake-worker.py" -o %t/down.mlir 2>&1 | FileCheck %s --check-prefix=DOWN
 // RUN: not %autoprof_opt %s --autoprof-optimize="proposer=llm budget=1 model=m replay-only cache-dir=%t/cache worker=%S/Inputs/fake-worker.py" -o %t/replay.mlir 2>&1 | FileCheck %s --check-prefix=REPLAY
 
@@ -67,6 +70,10 @@
 // message carries the compiler's complaint.
 // CUDA-PROMPT: C declaration for a CUDA C++ answer (bare pointers, in this order): extern {{.*}}C{{.*}} __global__ void scale(const float *arg0, float *arg1).
 // CUDA-PROMPT: That answer cannot be used: the candidate does not compile: #error in scale.cu
+
+// Without extern "C" the name is mangled and no launch could find it.
+// MANGLED: "reason": "the CUDA answer does not define extern \"C\" __global__ void scale",
+// MANGLED: "status": "rejected"
 
 // DOWN: error: the language model could not be asked about @scale: {{.*}}http://127.0.0.1:1/v1
 

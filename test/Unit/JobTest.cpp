@@ -145,6 +145,37 @@ TEST(Job, RejectsNegativeCounts) {
             "job.kernel.launch.dynamic_shared_bytes");
 }
 
+TEST(Job, CompileOnlyJobsCarryTheirArchitectureAndPTX) {
+  EvaluationJob job;
+  job.kernel.code = "extern \"C\" __global__ void k(float *x) {}";
+  job.kernel.format = "cuda";
+  job.kernel.entry = "k";
+  job.time = false;
+  job.compileArch = "compute_90";
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->compileArch, std::optional<std::string>("compute_90"));
+  EXPECT_FALSE(parsed->time);
+  // Only CUDA C++ is compiled; PTX is already what a compile job returns.
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "compile": {"arch": "compute_90"}})"),
+            "only CUDA C++ kernels can be compiled at job.compile");
+
+  EvaluationResult result;
+  result.status = "ok";
+  result.ptx = ".version 9.0\n.target sm_90\n";
+  std::string resultText;
+  llvm::raw_string_ostream(resultText) << llvm::json::Value(toJSON(result));
+  llvm::Expected<EvaluationResult> parsedResult =
+      parseDocument<EvaluationResult>(resultText, "result");
+  ASSERT_TRUE(static_cast<bool>(parsedResult))
+      << llvm::toString(parsedResult.takeError());
+  EXPECT_EQ(parsedResult->ptx, result.ptx);
+}
+
 TEST(Result, MissingMetricsStayMissing) {
   EvaluationResult result;
   result.status = "ok";
