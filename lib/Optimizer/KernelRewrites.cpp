@@ -74,10 +74,8 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
     if (n < 32 || n > 1024 || n % 32 != 0)
       return std::string("the block size must be a multiple of 32 in [32, "
                          "1024]");
-    if (std::optional<std::string> why = checkBlockShapeIsFree(kernel))
-      return why;
     if (std::optional<std::string> why =
-            checkConstantLaunches(launches, /*oneDimensionalGrid=*/true))
+            checkOneDimensionalResizable(kernel, launches))
       return why;
     for (gpu::LaunchFuncOp launch : launches) {
       int64_t gx = *getConstant(launch.getGridSizeX());
@@ -173,10 +171,8 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
   if (family == "distribute-loop") {
     if (n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
       return std::string("the number of lanes must be 2, 4, 8, 16 or 32");
-    if (std::optional<std::string> why = checkBlockShapeIsFree(kernel))
-      return why;
     if (std::optional<std::string> why =
-            checkConstantLaunches(launches, /*oneDimensionalGrid=*/true))
+            checkOneDimensionalResizable(kernel, launches))
       return why;
     for (gpu::LaunchFuncOp launch : launches) {
       int64_t threads = *getConstant(launch.getGridSizeX()) *

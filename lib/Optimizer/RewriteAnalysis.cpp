@@ -660,4 +660,12 @@ std::optional<std::string> checkBlockShapeIsFree(gpu::GPUFuncOp kernel) {
   return std::nullopt;
 }
 
+std::optional<std::string>
+checkOneDimensionalResizable(gpu::GPUFuncOp kernel,
+                             ArrayRef<gpu::LaunchFuncOp> launches) {
+  if (std::optional<std::string> why = checkBlockShapeIsFree(kernel))
+    return why;
+  return checkConstantLaunches(launches, /*oneDimensionalGrid=*/true);
+}
+
 } // namespace mlir::autoprof::rewrites

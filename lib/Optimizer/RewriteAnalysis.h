@@ -159,6 +159,13 @@ FailureOr<CoalescePlan> planCoalesce(gpu::GPUFuncOp kernel,
 /// or launch bounds that promise it), or nothing.
 std::optional<std::string> checkBlockShapeIsFree(gpu::GPUFuncOp kernel);
 
+/// Why the launches of `kernel` cannot get a new 1-D block size: the block
+/// size is tied to the kernel (checkBlockShapeIsFree) or a launch is not a
+/// constant 1-D launch (checkConstantLaunches); nothing when they can.
+std::optional<std::string>
+checkOneDimensionalResizable(gpu::GPUFuncOp kernel,
+                             ArrayRef<gpu::LaunchFuncOp> launches);
+
 } // namespace mlir::autoprof::rewrites
 
 #endif // AUTOPROF_LIB_OPTIMIZER_REWRITEANALYSIS_H
