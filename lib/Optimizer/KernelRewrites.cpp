@@ -7,6 +7,10 @@
 #include "autoprof/Optimizer/KernelRewrites.h"
 
 #include "RewriteAnalysis.h"
+#include "ThreadRemap.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+#include "autoprof/Transforms/NormalizeKernels.h"
 
 #include "autoprof/Transforms/EvaluationJobs.h"
 
@@ -31,7 +35,51 @@ static constexpr StringLiteral kFamilies[] = {
     "block-size",        "launch-bounds",   "min-blocks",
     "max-registers",     "unroll",          "restrict",
     "coarsen",           "vectorize",       "register-accumulate",
-    "privatize-atomics", "distribute-loop", "coalesce"};
+    "privatize-atomics", "distribute-loop", "coalesce",
+    "form-blocks"};
+
+/// The thread remap `form-blocks=N` (one-thread blocks become blocks of N
+/// threads along the dimension whose consecutive indices walk contiguous
+/// memory) or `coalesce=P` (that dimension moves to x with P threads of a
+/// block along it) makes of `kernel`, or why there is none.
+static FailureOr<ThreadRemapPlan>
+planRemap(const KernelRewrite &rewrite, gpu::GPUFuncOp kernel,
+          ArrayRef<gpu::LaunchFuncOp> launches, std::string &why) {
+  std::array<int64_t, 3> grid, block;
+  if (std::optional<std::string> reason =
+          checkRemappable(kernel, launches, grid, block)) {
+    why = *reason;
+    return failure();
+  }
+  int64_t threads = block[0] * block[1] * block[2];
+  bool formBlocks = rewrite.family == "form-blocks";
+  if (formBlocks != (threads == 1)) {
+    why = formBlocks ? "the launches do not have one-thread blocks"
+                     : "the launches have one-thread blocks (form-blocks "
+                       "applies)";
+    return failure();
+  }
+  // The known sizes let the analysis see the ids' ranges.
+  MemoryAccessAnalysis analysis(kernel);
+  std::optional<std::pair<gpu::Dimension, int64_t>> contiguous =
+      analysis.getContiguousDimension();
+  int fastest = contiguous ? static_cast<int>(contiguous->first) : 0;
+  if (!formBlocks) {
+    if (!contiguous) {
+      why = "no access walks contiguous memory along a thread dimension";
+      return failure();
+    }
+    if (fastest == 0 && block[0] >= rewrite.parameter) {
+      why = "the contiguous dimension already runs along x with at least " +
+            std::to_string(rewrite.parameter) + " threads per block";
+      return failure();
+    }
+  }
+  int64_t perBlock =
+      formBlocks ? rewrite.parameter : std::max(threads, rewrite.parameter);
+  return planThreadRemap(grid, block, fastest, rewrite.parameter, perBlock,
+                         why);
+}
 
 std::string KernelRewrite::str() const {
   return family + "=" + std::to_string(parameter);
@@ -163,8 +211,20 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
   if (family == "coalesce") {
     if (n != 32 && n != 64 && n != 128)
       return std::string("the block's extent along x must be 32, 64 or 128");
+    // Kernels that use their ids only as global indices keep their index
+    // arithmetic; the others get their ids remapped.
     std::string why;
-    if (failed(planCoalesce(kernel, launches, n, why)))
+    if (succeeded(planCoalesce(kernel, launches, n, why)))
+      return std::nullopt;
+    if (failed(planRemap(rewrite, kernel, launches, why)))
+      return why;
+    return std::nullopt;
+  }
+  if (family == "form-blocks") {
+    if (n != 64 && n != 128 && n != 256 && n != 512)
+      return std::string("the block size must be 64, 128, 256 or 512");
+    std::string why;
+    if (failed(planRemap(rewrite, kernel, launches, why)))
       return why;
     return std::nullopt;
   }
@@ -434,13 +494,10 @@ static LogicalResult vectorizeRegion(VectorizableRegion region, int64_t n) {
   return success();
 }
 
-LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
-                                                 ModuleOp module,
-                                                 gpu::GPUFuncOp kernel) {
-  if (std::optional<std::string> why =
-          checkKernelRewrite(rewrite, module, kernel))
-    return emitError(kernel.getLoc(), "cannot apply ")
-           << rewrite.str() << " to @" << kernel.getName() << ": " << *why;
+/// Applies `rewrite`, whose preconditions hold.
+static LogicalResult applyCheckedRewrite(const KernelRewrite &rewrite,
+                                         ModuleOp module,
+                                         gpu::GPUFuncOp kernel) {
   MLIRContext *context = kernel.getContext();
   Builder builder(context);
   SmallVector<gpu::LaunchFuncOp> launches = getLaunches(module, kernel);
@@ -531,6 +588,18 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
       rewriter.eraseOp(acc.store);
       rewriter.eraseOp(acc.load);
     }
+    return success();
+  }
+  if (rewrite.family == "form-blocks" ||
+      (rewrite.family == "coalesce" &&
+       [&] {
+         std::string why;
+         return failed(planCoalesce(kernel, launches, n, why));
+       }())) {
+    std::string why;
+    ThreadRemapPlan plan = *planRemap(rewrite, kernel, launches, why);
+    IRRewriter rewriter(context);
+    applyThreadRemap(rewriter, kernel, launches, plan);
     return success();
   }
   if (rewrite.family == "coalesce") {
@@ -637,6 +706,22 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
     return success();
   }
   return failure();
+}
+
+LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
+                                                 ModuleOp module,
+                                                 gpu::GPUFuncOp kernel) {
+  if (std::optional<std::string> why =
+          checkKernelRewrite(rewrite, module, kernel))
+    return emitError(kernel.getLoc(), "cannot apply ")
+           << rewrite.str() << " to @" << kernel.getName() << ": " << *why;
+  bool hadKnownSizes = kernel.getKnownBlockSizeAttr() ||
+                       kernel.getKnownGridSizeAttr();
+  LogicalResult applied = applyCheckedRewrite(rewrite, module, kernel);
+  // Sizes the kernel promised about its launches must stay true.
+  if (succeeded(applied) && hadKnownSizes)
+    recordKnownLaunchSizes(module, kernel);
+  return applied;
 }
 
 //===----------------------------------------------------------------------===//

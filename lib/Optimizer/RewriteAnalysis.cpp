@@ -6,6 +6,8 @@
 
 #include "RewriteAnalysis.h"
 
+#include "autoprof/Analysis/MemoryAccess.h"
+
 #include "autoprof/Transforms/EvaluationJobs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -90,8 +92,14 @@ bool usesOnlyGlobalIndex(gpu::GPUFuncOp kernel, ArrayRef<gpu::Dimension> dims,
             auto op = v.getDefiningOp<gpu::BlockDimOp>();
             return op && op.getDimension() == dim;
           };
-          if (!((bid(lhs) && bdim(rhs)) || (bdim(lhs) && bid(rhs))))
-            break;
+          if (!((bid(lhs) && bdim(rhs)) || (bdim(lhs) && bid(rhs)))) {
+            why = ("the " + what +
+                   " is multiplied by something other than the block_id or "
+                   "block_dim of its dimension")
+                      .str();
+            ok = false;
+            return;
+          }
           for (Operation *addUser : mul->getUsers()) {
             auto add = dyn_cast<arith::AddIOp>(addUser);
             Value other = add ? (add.getLhs() == mul.getResult() ? add.getRhs()
@@ -110,7 +118,17 @@ bool usesOnlyGlobalIndex(gpu::GPUFuncOp kernel, ArrayRef<gpu::Dimension> dims,
         if (auto add = dyn_cast<arith::AddIOp>(user)) {
           Value other = add.getLhs() == value ? add.getRhs() : add.getLhs();
           auto mul = other.getDefiningOp<arith::MulIOp>();
-          if (mul && what == "thread_id")
+          auto isDim = [&](Value v, bool blockId) {
+            if (auto op = v.getDefiningOp<gpu::BlockIdOp>())
+              return blockId && op.getDimension() == dim;
+            if (auto op = v.getDefiningOp<gpu::BlockDimOp>())
+              return !blockId && op.getDimension() == dim;
+            return false;
+          };
+          // Only "+ block_id * block_dim" of the same dimension.
+          if (mul && what == "thread_id" &&
+              ((isDim(mul.getLhs(), true) && isDim(mul.getRhs(), false)) ||
+               (isDim(mul.getLhs(), false) && isDim(mul.getRhs(), true))))
             continue;
         }
         why = ("the " + what +
@@ -230,38 +248,7 @@ findAccumulations(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches) {
 
 bool passesDistinctBuffers(ArrayRef<gpu::LaunchFuncOp> launches,
                            std::string &why) {
-  for (gpu::LaunchFuncOp launch : launches) {
-    llvm::DenseSet<Value> seen;
-    unsigned unknownOrigin = 0;
-    for (Value operand : launch.getKernelOperands()) {
-      if (!isa<MemRefType>(operand.getType()))
-        continue;
-      bool provable = false;
-      if (operand.getDefiningOp<memref::AllocOp>() ||
-          operand.getDefiningOp<gpu::AllocOp>() ||
-          operand.getDefiningOp<memref::AllocaOp>()) {
-        provable = true;
-      } else if (auto arg = dyn_cast<BlockArgument>(operand)) {
-        auto func =
-            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-        provable = func && arg.getOwner()->isEntryBlock() &&
-                   func.getArgAttr(arg.getArgNumber(),
-                                   LLVM::LLVMDialect::getNoAliasAttrName());
-      }
-      // A fresh allocation overlaps nothing, so one buffer of unknown origin
-      // next to fresh allocations is still distinct from all of them.
-      if (!provable && ++unknownOrigin > 1) {
-        why = "two buffers of a launch are neither their own allocations nor "
-              "host arguments marked llvm.noalias, so they may overlap";
-        return false;
-      }
-      if (!seen.insert(operand).second) {
-        why = "a launch passes the same buffer twice";
-        return false;
-      }
-    }
-  }
-  return true;
+  return proveDistinctBuffers(launches, why);
 }
 
 std::optional<std::string>

@@ -10,6 +10,65 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+def NormalizeKernelsPass : Pass<"autoprof-normalize-kernels", "ModuleOp"> {
+  let summary = "Bring launched kernels into the form the analyses and "
+                "rewrites work on";
+  let description = [{
+    Upstream GPU pipelines (`convert-parallel-loops-to-gpu`,
+    `gpu-kernel-outlining`) pass loop steps, bounds and tile sizes to kernels
+    as arguments, index through `affine.apply`, and compute launch sizes with
+    affine maps on the host. This pass rewrites such a module into one
+    canonical form without changing what it computes:
+
+    - `affine.apply` (kernels and host code) is lowered to `arith`, then the
+      module is canonicalized and CSE'd, so launch sizes become constants;
+    - a scalar kernel argument that every launch feeds the same constant is
+      sunk into the kernel body as that constant, and removed from the
+      kernel's signature and from every launch;
+    - when every launch of a kernel has the same constant block (grid) size,
+      the kernel records it as `known_block_size` (`known_grid_size`);
+    - a launch inside a host `scf.for` is marked `autoprof.host_loop` with
+      the loop's trip count when it is constant and the kernel operands that
+      vary with the induction variable.
+
+    The features, profile and optimize passes run the same normalization on
+    their working copy first.
+
+    Before:
+
+    ```mlir
+    gpu.func @k(%step: index, %lb: index, %a: memref<256xf32>) kernel {
+      %bid = gpu.block_id x
+      %i = affine.apply affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>(%bid)[%step, %lb]
+      ...
+    }
+    gpu.launch_func @m::@k blocks in (%c256, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%c1 : index, %c0 : index, %a : memref<256xf32>)
+    ```
+
+    After:
+
+    ```mlir
+    gpu.func @k(%a: memref<256xf32>) kernel attributes
+        {known_block_size = array<i32: 1, 1, 1>,
+         known_grid_size = array<i32: 256, 1, 1>} {
+      %bid = gpu.block_id x
+      ... %bid is the index ...
+    }
+    gpu.launch_func @m::@k blocks in (%c256, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%a : memref<256xf32>)
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::autoprof::AutoProfDialect",
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel analysis
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +100,32 @@ def ExtractFeaturesPass : Pass<"autoprof-extract-features", "ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
+}
+
+def AnalyzeMemoryAccessPass
+    : Pass<"autoprof-analyze-memory-access", "ModuleOp"> {
+  let summary = "Explain every kernel memory access as remarks";
+  let description = [{
+    Normalizes a copy of the module (`autoprof-normalize-kernels`), runs the
+    memory-access analysis on every launched kernel and reports, as a remark
+    on each global or shared load, store and atomic: the address in elements
+    as an affine form over thread ids (`tid.x`), block ids (`bid.x`), loop
+    induction variables (`i0` for the outermost loop), kernel arguments and
+    constants; the element strides between neighbouring threads and blocks
+    along x, y and z; the loops the address varies with; and the 32-byte
+    sectors one warp request touches against the bytes it uses. A remark on
+    each kernel names the dimension whose consecutive global indices walk
+    contiguous memory, each buffer's footprint per block and reuse, and
+    whether the launches provably pass distinct buffers. An access the
+    analysis cannot describe says why. The module itself is not changed.
+
+    ```mlir
+    // remark: load arg0: address = 128*bid.x + i0; strides thread (0, 0, 0)
+    //   block (128, 0, 0); varies with i0; 1 lanes, 1 sectors per request,
+    //   4 of 32 bytes used
+    %v = memref.load %a[%bid, %i] : memref<256x128xf32>
+    ```
+  }];
 }
 
 //===----------------------------------------------------------------------===//

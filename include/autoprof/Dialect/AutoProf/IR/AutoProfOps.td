@@ -47,7 +47,14 @@ def AutoProf_Dialect : Dialect {
   }];
   let discardableAttrs = (ins
     DictionaryAttr:$features,
-    DictionaryAttr:$profile
+    DictionaryAttr:$profile,
+    // A launch inside a host loop: trip_count (when constant) and
+    // varying_operands, the kernel operands that depend on the loop's
+    // induction variable. Written by autoprof-normalize-kernels.
+    DictionaryAttr:$host_loop,
+    // The applicable built-in rewrites of a kernel, most promising first, as
+    // "family=parameter" strings. Written by autoprof-propose-rewrites.
+    ArrayAttr:$proposals
   );
 }
 

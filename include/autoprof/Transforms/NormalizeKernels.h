@@ -1,0 +1,37 @@
+//===- NormalizeKernels.h - The canonical form of launched kernels -*- C++ -*-//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Upstream GPU pipelines spell a kernel's indices through affine.apply over
+// arguments that every launch feeds the same constant (loop steps, bounds,
+// tile sizes). Normalization brings such a module into one canonical form
+// (constants sunk into kernels, affine lowered, canonicalized, launch sizes
+// recorded, host loops around launches marked) so that the analyses and the
+// rewrites see one spelling. It never changes what the module computes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_TRANSFORMS_NORMALIZEKERNELS_H
+#define AUTOPROF_TRANSFORMS_NORMALIZEKERNELS_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::autoprof {
+
+/// Normalizes every launched kernel of `module` in place (see the
+/// autoprof-normalize-kernels pass). Fails with a diagnostic only when the
+/// canonicalization pipeline itself fails.
+LogicalResult normalizeKernels(ModuleOp module);
+
+/// Sets `known_block_size` and `known_grid_size` of `kernel` to the constant
+/// sizes every launch in `module` shares, and removes them when the launches
+/// do not share one (a rewrite that changed the launches calls this, so that
+/// the ranges the lowering derives from them stay true).
+void recordKnownLaunchSizes(ModuleOp module, gpu::GPUFuncOp kernel);
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_TRANSFORMS_NORMALIZEKERNELS_H
