@@ -63,12 +63,16 @@ static std::optional<AffineIndex> scale(const AffineIndex &a, int64_t factor) {
   return combine(AffineIndex(), a, factor);
 }
 
-MemoryAccessAnalysis::MemoryAccessAnalysis(gpu::GPUFuncOp kernel)
+MemoryAccessAnalysis::MemoryAccessAnalysis(
+    gpu::GPUFuncOp kernel, std::optional<std::array<int64_t, 3>> launchBlock)
     : kernel(kernel), solver(std::make_unique<DataFlowSolver>()) {
   if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
     knownBlockSize = true;
     for (int d = 0; d < 3; ++d)
       blockSize[d] = (*known)[d];
+  } else if (launchBlock) {
+    knownBlockSize = true;
+    blockSize = *launchBlock;
   }
   solver->load<dataflow::DeadCodeAnalysis>();
   solver->load<dataflow::SparseConstantPropagation>();
@@ -195,6 +199,10 @@ std::optional<AffineIndex> MemoryAccessAnalysis::express(Value value) {
       result = atomic(IndexAtomKind::KernelArgument);
     else
       result = atomic(IndexAtomKind::Opaque);
+  } else if (auto size = value.getDefiningOp<gpu::BlockDimOp>();
+             size && knownBlockSize) {
+    result = AffineIndex();
+    result->constant = blockSize[static_cast<int>(size.getDimension())];
   } else if (value.getDefiningOp<gpu::ThreadIdOp>()) {
     result = atomic(IndexAtomKind::ThreadId);
   } else if (value.getDefiningOp<gpu::BlockIdOp>()) {

@@ -60,7 +60,7 @@ planRemap(const KernelRewrite &rewrite, gpu::GPUFuncOp kernel,
     return failure();
   }
   // The known sizes let the analysis see the ids' ranges.
-  MemoryAccessAnalysis analysis(kernel);
+  MemoryAccessAnalysis analysis(kernel, block);
   std::optional<std::pair<gpu::Dimension, int64_t>> contiguous =
       analysis.getContiguousDimension();
   int fastest = contiguous ? static_cast<int>(contiguous->first) : 0;

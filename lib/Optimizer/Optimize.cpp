@@ -10,6 +10,7 @@
 #include "autoprof/Optimizer/Passes.h"
 #include "autoprof/Runtime/WorkerClient.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
@@ -439,6 +440,9 @@ void OptimizePass::runOnOperation() {
 
   // Work on a copy: the module changes only when everything was measured.
   OwningOpRef<ModuleOp> incumbent = module.clone();
+  // The rewrites work on (and the output holds) the normalized kernels.
+  if (failed(normalizeKernels(*incumbent)))
+    return signalPassFailure();
   SmallVector<std::pair<std::string, std::string>> kernels;
   llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
       findKernelLaunches(module);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
 
 namespace mlir::autoprof {
@@ -23,6 +24,13 @@ struct ExtractFeaturesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The features describe the normalized kernels unless told otherwise.
+    FailureOr<NormalizedCopy> copy = normalize
+                                         ? normalizeCopy(module)
+                                         : FailureOr<NormalizedCopy>(
+                                               NormalizedCopy());
+    if (failed(copy))
+      return signalPassFailure();
     llvm::DenseMap<Operation *, gpu::LaunchFuncOp> firstLaunch =
         findKernelLaunches(module);
     bool anyFailed = false;
@@ -32,8 +40,8 @@ struct ExtractFeaturesPass
     module.walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
         return;
-      FailureOr<KernelFeatures> features =
-          KernelFeatures::compute(kernel, firstLaunch.lookup(kernel));
+      FailureOr<KernelFeatures> features = computeNormalizedFeatures(
+          *copy, kernel, firstLaunch.lookup(kernel));
       if (failed(features)) {
         anyFailed = true;
         rejected.insert(kernel);
@@ -51,7 +59,8 @@ struct ExtractFeaturesPass
       if (!kernel || firstLaunch.lookup(kernel) == launch ||
           rejected.contains(kernel))
         return;
-      FailureOr<KernelFeatures> other = KernelFeatures::compute(kernel, launch);
+      FailureOr<KernelFeatures> other =
+          computeNormalizedFeatures(*copy, kernel, launch);
       if (failed(other)) {
         anyFailed = true;
         return;

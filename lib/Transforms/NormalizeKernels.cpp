@@ -206,6 +206,45 @@ LogicalResult mlir::autoprof::normalizeKernels(ModuleOp module) {
   return success();
 }
 
+FailureOr<NormalizedCopy> mlir::autoprof::normalizeCopy(ModuleOp module) {
+  NormalizedCopy copy;
+  copy.module = module.clone();
+  if (failed(normalizeKernels(*copy.module)))
+    return failure();
+  auto key = [](gpu::GPUFuncOp kernel) {
+    auto parent = kernel->getParentOfType<gpu::GPUModuleOp>();
+    return ((parent ? parent.getName() : StringRef()) + "::" +
+            kernel.getName())
+        .str();
+  };
+  llvm::StringMap<gpu::GPUFuncOp> normalized;
+  copy.module->walk(
+      [&](gpu::GPUFuncOp kernel) { normalized[key(kernel)] = kernel; });
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    if (gpu::GPUFuncOp counterpart = normalized.lookup(key(kernel)))
+      copy.kernels[kernel] = counterpart;
+  });
+  SmallVector<gpu::LaunchFuncOp> before, after;
+  module.walk([&](gpu::LaunchFuncOp launch) { before.push_back(launch); });
+  copy.module->walk([&](gpu::LaunchFuncOp launch) { after.push_back(launch); });
+  if (before.size() == after.size())
+    for (auto [original, counterpart] : llvm::zip(before, after))
+      copy.launches[original] = counterpart;
+  return copy;
+}
+
+FailureOr<KernelFeatures>
+mlir::autoprof::computeNormalizedFeatures(const NormalizedCopy &copy,
+                                          gpu::GPUFuncOp kernel,
+                                          gpu::LaunchFuncOp launch) {
+  gpu::GPUFuncOp normalizedKernel = copy.kernels.lookup(kernel);
+  gpu::LaunchFuncOp normalizedLaunch =
+      launch ? copy.launches.lookup(launch) : gpu::LaunchFuncOp();
+  if (!normalizedKernel || (launch && !normalizedLaunch))
+    return KernelFeatures::compute(kernel, launch);
+  return KernelFeatures::compute(normalizedKernel, normalizedLaunch);
+}
+
 namespace {
 struct NormalizeKernelsPass
     : public mlir::autoprof::impl::NormalizeKernelsPassBase<

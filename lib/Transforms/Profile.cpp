@@ -7,6 +7,7 @@
 #include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Runtime/WorkerClient.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
@@ -111,7 +112,12 @@ ProfilePass::writeJob(gpu::GPUFuncOp kernel,
 void ProfilePass::addDynamicFeatures(
     gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
     const ::autoprof::runtime::EvaluationResult &result) {
-  FailureOr<KernelFeatures> features = KernelFeatures::compute(kernel, launch);
+  FailureOr<NormalizedCopy> copy =
+      normalizeCopy(kernel->getParentOfType<ModuleOp>());
+  if (failed(copy))
+    return;
+  FailureOr<KernelFeatures> features =
+      computeNormalizedFeatures(*copy, kernel, launch);
   if (failed(features) || !result.medianUs || *result.medianUs <= 0)
     return;
   double seconds = *result.medianUs * 1e-6;

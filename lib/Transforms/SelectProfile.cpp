@@ -7,6 +7,7 @@
 #include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
 #include "autoprof/Profiling/MetricCatalog.h"
+#include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
@@ -136,7 +137,12 @@ static FailureOr<DictionaryAttr> getFeatures(gpu::GPUFuncOp kernel,
                                              gpu::LaunchFuncOp launch) {
   if (auto features = kernel->getAttrOfType<DictionaryAttr>(kFeaturesAttrName))
     return features;
-  FailureOr<KernelFeatures> computed = KernelFeatures::compute(kernel, launch);
+  FailureOr<NormalizedCopy> copy =
+      normalizeCopy(kernel->getParentOfType<ModuleOp>());
+  if (failed(copy))
+    return failure();
+  FailureOr<KernelFeatures> computed =
+      computeNormalizedFeatures(*copy, kernel, launch);
   if (failed(computed))
     return failure();
   return computed->toAttr(kernel.getContext());

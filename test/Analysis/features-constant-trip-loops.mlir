@@ -1,4 +1,4 @@
-// RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-extract-features=normalize=false | FileCheck %s
 
 // Loops: per-thread counts are weighted by constant trip counts
 // (ceil((ub - lb) / step)), including bounds that are kernel arguments fed by

@@ -1,4 +1,4 @@
-// RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-extract-features=normalize=false | FileCheck %s
 
 // Divergence: a branch or loop exit is divergent when its condition (or loop
 // bounds) depends on the thread id, lane id or global id, directly or through

@@ -1,4 +1,4 @@
-// RUN: autoprof-opt %s --autoprof-extract-features -split-input-file -verify-diagnostics
+// RUN: autoprof-opt %s --autoprof-extract-features=normalize=false -split-input-file -verify-diagnostics
 
 // Every diagnostic of the kernel-feature analysis, one per split: kernels it
 // cannot model (dynamic, unranked or non-contiguous buffers; unsupported ops)

@@ -1,4 +1,4 @@
-// RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-extract-features=normalize=false | FileCheck %s
 
 // Launch geometry: grid and block sizes, dynamic shared memory and the
 // launch-wide totals come from the host gpu.launch_func; arg_bytes follows the

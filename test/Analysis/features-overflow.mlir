@@ -1,4 +1,4 @@
-// RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-extract-features=normalize=false | FileCheck %s
 
 // Loop bounds whose trip count does not fit 64 bits, and unsigned loops, are
 // not constant trip counts: the body weighs 1 and the loop is counted as

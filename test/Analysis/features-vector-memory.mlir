@@ -1,4 +1,4 @@
-// RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-extract-features=normalize=false | FileCheck %s
 
 // Vector memory accesses: vector.load / vector.store count as one access of
 // the whole vector's bytes; max_vector_bits is the widest vector access in any

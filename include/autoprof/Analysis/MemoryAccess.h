@@ -117,7 +117,11 @@ struct BufferFootprint {
 /// construction; the kernel must not change while the analysis is used.
 class MemoryAccessAnalysis {
 public:
-  explicit MemoryAccessAnalysis(gpu::GPUFuncOp kernel);
+  /// `launchBlock`: the block size every launch uses, for kernels that do
+  /// not record it as `known_block_size`.
+  explicit MemoryAccessAnalysis(
+      gpu::GPUFuncOp kernel,
+      std::optional<std::array<int64_t, 3>> launchBlock = std::nullopt);
   ~MemoryAccessAnalysis();
 
   gpu::GPUFuncOp getKernel() const { return kernel; }

@@ -85,6 +85,11 @@ def ExtractFeaturesPass : Pass<"autoprof-extract-features", "ModuleOp"> {
     Kernels with dynamically shaped buffers, non-constant launch sizes or ops
     the analysis does not model are rejected with a diagnostic.
 
+    The features describe the kernels as `autoprof-normalize-kernels` leaves
+    them (computed on a normalized copy; the module keeps its form), so that
+    two spellings of one kernel get the same features; `normalize=false`
+    describes the kernels exactly as written.
+
     Before:
 
     ```mlir
@@ -99,6 +104,10 @@ def ExtractFeaturesPass : Pass<"autoprof-extract-features", "ModuleOp"> {
                                          block_threads = 256 : i64, ...}} {...}
     ```
   }];
+  let options = [
+    Option<"normalize", "normalize", "bool", /*default=*/"true",
+           "Describe the normalized kernels (false: the kernels as written)">,
+  ];
   let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
 }
 
