@@ -6,6 +6,7 @@
 
 #include "autoprof/Optimizer/KernelRewrites.h"
 #include "autoprof/Optimizer/Passes.h"
+#include "autoprof/Transforms/NormalizeKernels.h"
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_APPLYREWRITESPASS
@@ -22,6 +23,8 @@ struct ApplyRewritesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (normalize && failed(normalizeKernels(module)))
+      return signalPassFailure();
     SmallVector<gpu::GPUFuncOp> kernels;
     module.walk([&](gpu::GPUFuncOp func) {
       if (func.isKernel() &&

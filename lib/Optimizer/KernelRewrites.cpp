@@ -294,9 +294,18 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
                          "buffer at loop-invariant indices (with a trip count "
                          "known to be positive and no barrier, atomic or "
                          "call in the loop)");
+    // Buffers not proved distinct get a run-time overlap check.
     std::string why;
-    if (!passesDistinctBuffers(launches, why))
-      return why;
+    if (!passesDistinctBuffers(launches, why)) {
+      if (!kernel.getBody().hasOneBlock())
+        return why + ", and a kernel whose body is not a single block cannot "
+                     "check for the overlap at run time";
+      for (Type type : kernel.getArgumentTypes())
+        if (auto memref = dyn_cast<MemRefType>(type);
+            memref && !memref.hasStaticShape())
+          return why + ", and a dynamically shaped buffer's extent is not "
+                       "known to check for the overlap";
+    }
     return std::nullopt;
   }
   if (family == "restrict") {
@@ -494,6 +503,58 @@ static LogicalResult vectorizeRegion(VectorizableRegion region, int64_t n) {
   return success();
 }
 
+/// Versions the body of `kernel`: the code that follows runs as written only
+/// when the buffers of `accumulations` overlap another buffer argument, and
+/// otherwise runs the copy the accumulations are in, which the caller then
+/// rewrites. The buffers' extents are their static sizes.
+static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                                ArrayRef<Accumulation> accumulations) {
+  Block &body = kernel.getBody().front();
+  Location loc = kernel.getLoc();
+  rewriter.setInsertionPointToStart(&body);
+  auto extent = [&](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    Value begin = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                                 buffer);
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, bytes);
+    Value end = arith::AddIOp::create(rewriter, loc, begin, size);
+    return std::make_pair(begin, end);
+  };
+  Value disjoint;
+  llvm::SmallDenseSet<Value> accumulated;
+  for (Accumulation acc : accumulations)
+    accumulated.insert(acc.store.getMemRef());
+  for (Value buffer : accumulated) {
+    auto [begin, end] = extent(buffer);
+    for (BlockArgument other : kernel.getArguments()) {
+      if (other == buffer || !isa<MemRefType>(other.getType()))
+        continue;
+      auto [otherBegin, otherEnd] = extent(other);
+      Value before = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, end, otherBegin);
+      Value after = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, otherEnd, begin);
+      Value apart = arith::OrIOp::create(rewriter, loc, before, after);
+      disjoint = disjoint ? arith::AndIOp::create(rewriter, loc, disjoint, apart)
+                                .getResult()
+                          : apart;
+    }
+  }
+  if (!disjoint)
+    return;
+  auto ifOp = scf::IfOp::create(rewriter, loc, disjoint, /*withElse=*/true);
+  Block *then = ifOp.thenBlock();
+  then->getOperations().splice(
+      then->without_terminator().begin(), body.getOperations(),
+      std::next(ifOp->getIterator()), body.getTerminator()->getIterator());
+  rewriter.setInsertionPointToStart(ifOp.elseBlock());
+  IRMapping mapping;
+  for (Operation &op : then->without_terminator())
+    rewriter.clone(op, mapping);
+}
+
 /// Applies `rewrite`, whose preconditions hold.
 static LogicalResult applyCheckedRewrite(const KernelRewrite &rewrite,
                                          ModuleOp module,
@@ -563,7 +624,12 @@ static LogicalResult applyCheckedRewrite(const KernelRewrite &rewrite,
     // after it. The loop runs at least once, so the final store happens in
     // the original too; no other access of the buffer is in the loop.
     IRRewriter rewriter(context);
-    for (Accumulation acc : findAccumulations(kernel, launches)) {
+    SmallVector<Accumulation> accumulations =
+        findAccumulations(kernel, launches);
+    std::string why;
+    if (!passesDistinctBuffers(launches, why))
+      guardAgainstOverlap(rewriter, kernel, accumulations);
+    for (Accumulation acc : accumulations) {
       rewriter.setInsertionPoint(acc.loop);
       Value initial =
           memref::LoadOp::create(rewriter, acc.load.getLoc(),
@@ -731,7 +797,8 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
 SmallVector<KernelRewrite>
 mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
                                       DictionaryAttr features,
-                                      const llvm::StringMap<double> &metrics) {
+                                      const llvm::StringMap<double> &metrics,
+                                      SmallVectorImpl<RefusedRewrite> *refused) {
   auto feature = [&](StringRef name) -> double {
     Attribute attr = features ? features.get(name) : Attribute();
     if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
@@ -752,8 +819,11 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
   SmallVector<std::pair<double, KernelRewrite>> scored;
   auto consider = [&](double score, StringRef family, int64_t parameter) {
     KernelRewrite rewrite{family.str(), parameter};
-    if (!checkKernelRewrite(rewrite, module, kernel))
+    std::optional<std::string> why = checkKernelRewrite(rewrite, module, kernel);
+    if (!why)
       scored.push_back({score, rewrite});
+    else if (refused)
+      refused->push_back({rewrite, *why});
   };
 
   bool memoryBound = feature("arith_intensity") < 4.0;
@@ -781,6 +851,23 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
             metric("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
         requests && *requests > 0)
       sectorsPerRequest = *sectors / *requests;
+  // Without the counters, the static analysis estimates the same ratio from
+  // each global load's address.
+  if (!sectorsPerRequest) {
+    SmallVector<gpu::LaunchFuncOp> launches = getLaunches(module, kernel);
+    MemoryAccessAnalysis analysis(kernel, getUniformBlock(launches));
+    double sectors = 0, requests = 0;
+    for (const MemoryAccess &access : analysis.getAccesses())
+      if (access.reads && !access.writes && !access.shared &&
+          access.sectorsPerRequest > 0) {
+        double weight = std::max<int64_t>(1, access.executionsPerThread);
+        // Per 32 lanes, as the counter counts a full warp's request.
+        sectors += weight * access.sectorsPerRequest;
+        requests += weight * std::max<int64_t>(1, access.warpLanes) / 32.0;
+      }
+    if (requests > 0)
+      sectorsPerRequest = sectors / requests;
+  }
   double remapBonus = 0;
   if (sectorsPerRequest)
     remapBonus = *sectorsPerRequest > 8 ? 2 : *sectorsPerRequest <= 5 ? -6 : 0;
@@ -818,6 +905,12 @@ mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
     consider(10.3, "privatize-atomics", 16);
     consider(10.2, "privatize-atomics", 64);
     consider(10.1, "privatize-atomics", 1);
+  }
+  // One-thread blocks leave 31 of 32 lanes of every warp idle.
+  if (blockThreads == 1) {
+    consider(12, "form-blocks", 256);
+    consider(11.9, "form-blocks", 128);
+    consider(11.8, "form-blocks", 512);
   }
   // Threads next to each other along x should touch neighbouring elements.
   consider((memoryBound ? 9.8 : 5) + remapBonus, "coalesce", 32);

@@ -1,10 +1,11 @@
 // register-accumulate: an element a loop loads and stores every iteration is
 // kept in a register; the loop must run at least once, nothing else in it
-// may touch that buffer, and the buffers must not overlap.
+// may touch that buffer, and the buffers must not overlap (proved, or checked
+// at run time).
 // RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-apply-rewrites="rewrites=register-accumulate" | FileCheck %s
 
 // C is a host argument of unknown origin; A and B are fresh allocations, so
-// no two buffers overlap. The k-loop bound is fed by a host constant.
+// no two buffers overlap and no run-time check is needed. The k-loop bound is fed by a host constant.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul
@@ -50,11 +51,30 @@ module attributes {gpu.container_module} {
 // -----
 
 // Two host arguments may be the same buffer: reading %A could observe the
-// stores to %C, so the accumulation cannot move to a register.
+// stores to %C. The kernel checks at run time that %C overlaps no other
+// buffer before it runs the accumulation in a register; otherwise it runs the
+// loop as written.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply register-accumulate=1 to @matmul: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap}}
-    gpu.func @matmul(%A: memref<64x64xf32>, %C: memref<64x64xf32>) kernel {
+    // CHECK-LABEL: gpu.func @may_alias
+    // CHECK-SAME: (%[[A:.*]]: memref<64x64xf32>, %[[C:.*]]: memref<64x64xf32>)
+    // CHECK: %[[CBEGIN:.*]] = memref.extract_aligned_pointer_as_index %[[C]]
+    // CHECK: %[[CEND:.*]] = arith.addi %[[CBEGIN]], %{{.*}} : index
+    // CHECK: %[[ABEGIN:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+    // CHECK: %[[AEND:.*]] = arith.addi %[[ABEGIN]], %{{.*}} : index
+    // CHECK: %[[BEFORE:.*]] = arith.cmpi ule, %[[CEND]], %[[ABEGIN]]
+    // CHECK: %[[AFTER:.*]] = arith.cmpi ule, %[[AEND]], %[[CBEGIN]]
+    // CHECK: %[[APART:.*]] = arith.ori %[[BEFORE]], %[[AFTER]]
+    // CHECK: scf.if %[[APART]] {
+    // CHECK: %[[INIT:.*]] = memref.load %[[C]]
+    // CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]])
+    // CHECK: memref.store %[[SUM]], %[[C]]
+    // CHECK: } else {
+    // CHECK: scf.for
+    // CHECK: memref.load %[[C]]
+    // CHECK: memref.store %{{.*}}, %[[C]]
+    // CHECK: gpu.return
+    gpu.func @may_alias(%A: memref<64x64xf32>, %C: memref<64x64xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c64 = arith.constant 64 : index
@@ -71,7 +91,7 @@ module attributes {gpu.container_module} {
   func.func @main(%A: memref<64x64xf32>, %C: memref<64x64xf32>) {
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
-    gpu.launch_func @kernels::@matmul blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%A : memref<64x64xf32>, %C : memref<64x64xf32>)
+    gpu.launch_func @kernels::@may_alias blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%A : memref<64x64xf32>, %C : memref<64x64xf32>)
     return
   }
 }
@@ -101,6 +121,38 @@ module attributes {gpu.container_module} {
     %c64 = arith.constant 64 : index
     %C = memref.alloc() : memref<64xf32>
     gpu.launch_func @kernels::@maybe_empty blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%C : memref<64xf32>, %k : index)
+    return
+  }
+}
+
+// -----
+
+// A body of several blocks cannot be versioned on the overlap check.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply register-accumulate=1 to @branchy: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap, and a kernel whose body is not a single block cannot check for the overlap at run time}}
+    gpu.func @branchy(%A: memref<64x64xf32>, %C: memref<64x64xf32>, %flag: i1) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %i = gpu.thread_id x
+      cf.cond_br %flag, ^work, ^done
+    ^work:
+      scf.for %kk = %c0 to %c64 step %c1 {
+        %a = memref.load %A[%i, %kk] : memref<64x64xf32>
+        %c = memref.load %C[%i, %i] : memref<64x64xf32>
+        %s = arith.addf %c, %a : f32
+        memref.store %s, %C[%i, %i] : memref<64x64xf32>
+      }
+      cf.br ^done
+    ^done:
+      gpu.return
+    }
+  }
+  func.func @main(%A: memref<64x64xf32>, %C: memref<64x64xf32>, %flag: i1) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@branchy blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%A : memref<64x64xf32>, %C : memref<64x64xf32>, %flag : i1)
     return
   }
 }

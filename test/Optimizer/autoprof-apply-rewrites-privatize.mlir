@@ -1,8 +1,8 @@
 // privatize-atomics on IR: atomic adds into a small buffer go to a zeroed
 // shared copy per block, which is added into the buffer at the end; with a
 // parameter the kernel is coarsened first.
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=privatize-atomics" | FileCheck %s --check-prefix=PRIV
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=privatize-atomics=4" | FileCheck %s --check-prefix=PRIV4
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=privatize-atomics normalize=false" | FileCheck %s --check-prefix=PRIV
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=privatize-atomics=4 normalize=false" | FileCheck %s --check-prefix=PRIV4
 
 // A 64-bin histogram of 16384 samples, 64 blocks of 256 threads.
 module attributes {gpu.container_module} {

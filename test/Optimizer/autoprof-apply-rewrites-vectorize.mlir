@@ -1,5 +1,5 @@
 // vectorize on IR: the kernel body and the launch.
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=vectorize=4" | FileCheck %s --check-prefix=VEC4
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=vectorize=4 normalize=false" | FileCheck %s --check-prefix=VEC4
 
 // y[i] = a * x[i] + y[i] with a bounds check, 64 blocks of 256 threads.
 module attributes {gpu.container_module} {

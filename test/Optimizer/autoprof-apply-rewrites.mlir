@@ -1,10 +1,10 @@
 // Each built-in rewrite on IR: what it changes in the kernel and its launch.
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=block-size=128" | FileCheck %s --check-prefix=BLOCK
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=launch-bounds" | FileCheck %s --check-prefix=BOUNDS
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=min-blocks=4" | FileCheck %s --check-prefix=MINBLOCKS
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=max-registers=32" | FileCheck %s --check-prefix=MAXREG
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=restrict" | FileCheck %s --check-prefix=RESTRICT
-// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=unroll=4" | FileCheck %s --check-prefix=UNROLL
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=block-size=128 normalize=false" | FileCheck %s --check-prefix=BLOCK
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=launch-bounds normalize=false" | FileCheck %s --check-prefix=BOUNDS
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=min-blocks=4 normalize=false" | FileCheck %s --check-prefix=MINBLOCKS
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=max-registers=32 normalize=false" | FileCheck %s --check-prefix=MAXREG
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=restrict normalize=false" | FileCheck %s --check-prefix=RESTRICT
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=unroll=4 normalize=false" | FileCheck %s --check-prefix=UNROLL
 
 // A 1-D kernel that indexes only with block_id * block_dim + thread_id, on
 // buffers the host allocates itself, with a loop bound fed by a constant.

@@ -31,6 +31,8 @@
 //                     L lanes per original thread split its loop;
 //   coalesce[P]       the contiguous dimension moves to x, with P threads
 //                     of a block along it;
+//   form-blocks[N]    one-thread blocks become blocks of N threads along
+//                     the contiguous dimension (grid rounded up, guarded);
 //   register-accumulate[1]
 //                     keep an element a loop loads and stores every iteration
 //                     in a register (load before, store after the loop).
@@ -76,14 +78,22 @@ std::optional<std::string> checkKernelRewrite(const KernelRewrite &rewrite,
 LogicalResult applyKernelRewrite(const KernelRewrite &rewrite, ModuleOp module,
                                  gpu::GPUFuncOp kernel);
 
+/// A rewrite considered for a kernel whose preconditions do not hold.
+struct RefusedRewrite {
+  KernelRewrite rewrite;
+  std::string reason;
+};
+
 /// The rewrites worth trying on `kernel`, most promising first, given its
-/// static features and the metrics collected for it (missing metrics are
-/// absent from `metrics`). Only rewrites whose preconditions hold are
-/// returned. The ranking rules are documented in docs/optimizer.md.
+/// static features, its memory-access analysis and the metrics collected for
+/// it (missing metrics are absent from `metrics`). Only rewrites whose
+/// preconditions hold are returned; the others considered go to `refused`
+/// when given. The ranking rules are documented in docs/optimizer.md.
 SmallVector<KernelRewrite>
 proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
                       DictionaryAttr features,
-                      const llvm::StringMap<double> &metrics);
+                      const llvm::StringMap<double> &metrics,
+                      SmallVectorImpl<RefusedRewrite> *refused = nullptr);
 
 } // namespace mlir::autoprof
 

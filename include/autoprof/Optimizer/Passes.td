@@ -16,9 +16,11 @@ include "mlir/Pass/PassBase.td"
 def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
   let summary = "Apply built-in kernel rewrites by name";
   let description = [{
-    Applies the named rewrites of the built-in proposer, in order, to one
-    kernel (and its launches): `block-size=N`, `launch-bounds`,
-    `min-blocks=K`, `max-registers=R`, `unroll=F`, `restrict`. A rewrite
+    Normalizes the module (`autoprof-normalize-kernels`, as the optimizer
+    does before it rewrites; `normalize=false` leaves it as written), then
+    applies the named rewrites of the built-in proposer, in order, to one
+    kernel (and its launches): e.g. `block-size=N`, `form-blocks=N`,
+    `coalesce=P`, `restrict` (docs/optimizer.md lists them all). A rewrite
     whose preconditions do not hold is a diagnostic that says which one
     failed and why; the optimizer applies the same rewrites to the variants
     it measures, so this pass shows exactly what a winner changed.
@@ -34,6 +36,8 @@ def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
            "Kernel to rewrite (default: the only kernel of the module)">,
     ListOption<"rewrites", "rewrites", "std::string",
                "Rewrites to apply, e.g. block-size=128,unroll=4">,
+    Option<"normalize", "normalize", "bool", /*default=*/"true",
+           "Normalize the module first, as the optimizer does">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -41,6 +45,36 @@ def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
+  ];
+}
+
+def ProposeRewritesPass : Pass<"autoprof-propose-rewrites", "ModuleOp"> {
+  let summary = "Attach the applicable built-in rewrites to every kernel, "
+                "ranked";
+  let description = [{
+    Normalizes the module (`autoprof-normalize-kernels`; `normalize=false`
+    leaves it as written) and attaches to every launched kernel the built-in rewrites whose preconditions hold, most
+    promising first, as `autoprof.proposals`: the candidates
+    `autoprof-optimize` would measure, in its order, ranked by the kernel's
+    features and static memory-access analysis (and by the metrics of
+    `autoprof.measurement` when the kernel was profiled). With `remarks`,
+    every rewrite considered and refused gets a remark saying why. No GPU is
+    needed; each proposal can be applied with `autoprof-apply-rewrites`.
+
+    ```mlir
+    gpu.func @matmul_kernel(...) kernel attributes {
+        autoprof.proposals = ["form-blocks=256", "register-accumulate=1", ...]}
+    ```
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Explain each refused rewrite as a remark">,
+    Option<"normalize", "normalize", "bool", /*default=*/"true",
+           "Normalize the module first, as the optimizer does">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::autoprof::AutoProfDialect",
   ];
 }
 

@@ -1,0 +1,82 @@
+//===- ProposeRewrites.cpp - Attach the applicable rewrites to kernels ----===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Optimizer/KernelRewrites.h"
+#include "autoprof/Optimizer/Passes.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/NormalizeKernels.h"
+
+namespace mlir::autoprof {
+#define GEN_PASS_DEF_PROPOSEREWRITESPASS
+#include "autoprof/Optimizer/Passes.h.inc"
+} // namespace mlir::autoprof
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+/// The metrics a profiled kernel carries in `autoprof.measurement`.
+static llvm::StringMap<double> getMeasuredMetrics(gpu::GPUFuncOp kernel) {
+  llvm::StringMap<double> metrics;
+  auto measurement =
+      kernel->getAttrOfType<DictionaryAttr>("autoprof.measurement");
+  auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
+                               : DictionaryAttr();
+  if (collected)
+    for (NamedAttribute entry : collected)
+      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
+        metrics[entry.getName().getValue()] = value.getValueAsDouble();
+  return metrics;
+}
+
+namespace {
+struct ProposeRewritesPass
+    : public mlir::autoprof::impl::ProposeRewritesPassBase<
+          ProposeRewritesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (normalize && failed(normalizeKernels(module)))
+      return signalPassFailure();
+    llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
+        findKernelLaunches(module);
+    Builder builder(&getContext());
+    AutoProfDialect::ProposalsAttrHelper proposals(&getContext());
+    bool anyFailed = false;
+    module.walk([&](gpu::GPUFuncOp kernel) {
+      if (!kernel.isKernel())
+        return;
+      gpu::LaunchFuncOp launch = launches.lookup(kernel);
+      if (!launch) {
+        emitRemark(kernel.getLoc(), "@")
+            << kernel.getName() << " is never launched; nothing to propose";
+        return;
+      }
+      FailureOr<KernelFeatures> features =
+          KernelFeatures::compute(kernel, launch);
+      if (failed(features)) {
+        anyFailed = true;
+        return;
+      }
+      SmallVector<RefusedRewrite> refused;
+      SmallVector<KernelRewrite> ranked = proposeKernelRewrites(
+          module, kernel, features->toAttr(&getContext()),
+          getMeasuredMetrics(kernel), emitRemarks ? &refused : nullptr);
+      SmallVector<Attribute> names;
+      for (const KernelRewrite &rewrite : ranked)
+        names.push_back(builder.getStringAttr(rewrite.str()));
+      proposals.setAttr(kernel, builder.getArrayAttr(names));
+      for (const RefusedRewrite &refusal : refused)
+        emitRemark(kernel.getLoc(), "@")
+            << kernel.getName() << ": " << refusal.rewrite.str()
+            << " does not apply: " << refusal.reason;
+    });
+    if (anyFailed)
+      signalPassFailure();
+  }
+};
+} // namespace
