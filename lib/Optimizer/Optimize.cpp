@@ -230,6 +230,9 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
     if (wins) {
       bestMedian = *result->medianUs;
       bestMad = result->madUs.value_or(0);
+      // Each rewrite of `search=each` replaces the previous winner.
+      if (search == SearchStrategy::Each && proposer == "builtin")
+        accepted.clear();
       accepted.push_back(label.str());
       incumbent = std::move(variant);
     }
@@ -306,6 +309,8 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
     llvm::StringSet<> seen;
     std::deque<KernelRewrite> queue(candidates.begin(), candidates.end());
     unsigned used = 0;
+    bool each = search == SearchStrategy::Each;
+    OwningOpRef<ModuleOp> start = incumbent->clone();
     while (used < budget && !queue.empty()) {
       KernelRewrite rewrite = queue.front();
       queue.pop_front();
@@ -313,7 +318,7 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
         continue;
       ++used;
       Object entry{{"rewrite", rewrite.str()}, {"source", "builtin"}};
-      OwningOpRef<ModuleOp> variant = incumbent->clone();
+      OwningOpRef<ModuleOp> variant = each ? start->clone() : incumbent->clone();
       KernelHandle handle = find(*variant, moduleName, kernelName);
       // Earlier winners can invalidate a later rewrite's preconditions.
       if (std::optional<std::string> why =
@@ -327,7 +332,7 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
       if (failed(applyKernelRewrite(rewrite, *variant, handle.kernel)) ||
           failed(evaluate(std::move(variant), rewrite.str(), std::move(entry))))
         return failure();
-      if (accepted.size() == acceptedBefore || used == budget)
+      if (accepted.size() == acceptedBefore || used == budget || each)
         continue;
       // Re-profile the new incumbent with the same metrics.
       KernelHandle winner = find(*incumbent, moduleName, kernelName);

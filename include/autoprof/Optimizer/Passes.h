@@ -18,6 +18,14 @@
 
 namespace mlir::autoprof {
 
+/// How the optimize pass combines built-in rewrites.
+enum class SearchStrategy {
+  /// Each rewrite applies to the fastest variant so far.
+  Greedy,
+  /// Each rewrite applies to the original alone.
+  Each,
+};
+
 #define GEN_PASS_DECL
 #include "autoprof/Optimizer/Passes.h.inc"
 

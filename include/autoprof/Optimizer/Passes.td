@@ -126,6 +126,16 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
            "Seconds of timed launches per variant (at least 10 launches)">,
     Option<"seed", "seed", "unsigned", /*default=*/"1",
            "First seed of the verification inputs (two seeds are used)">,
+    Option<"search", "search", "::mlir::autoprof::SearchStrategy",
+           /*default=*/"::mlir::autoprof::SearchStrategy::Greedy",
+           "How built-in rewrites are combined",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::autoprof::SearchStrategy::Greedy, "greedy",
+                        "each rewrite applies to the fastest variant so far; "
+                        "winners are re-profiled and the rest re-ranked"),
+             clEnumValN(::mlir::autoprof::SearchStrategy::Each, "each",
+                        "each rewrite applies to the original alone (every "
+                        "proposal verified on its own)"))}]>,
     Option<"proposer", "proposer", "std::string", /*default=*/"\"builtin\"",
            "Who proposes variants: builtin (rewrites, no network) or llm">,
     Option<"endpoint", "endpoint", "std::string", /*default=*/"\"\"",
