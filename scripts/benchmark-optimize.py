@@ -6,7 +6,7 @@ FP32 peak), candidates tried / verified / rejected, profiling passes and
 seconds; and the geometric mean speedup.
 
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
-                             [--only NAME...]
+                             [--corpus DIR] [--only NAME...]
        benchmark-optimize.py --from-reports DIR --out DIR   (tables only)
 """
 
@@ -30,6 +30,9 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--budget", type=int, default=6)
     parser.add_argument("--time-budget", type=float, default=0.3)
+    parser.add_argument("--corpus", default="test/Corpus",
+                        help="folder of modules, relative to the repository "
+                             "(test/Corpus/Upstream: the upstream corpus)")
     parser.add_argument("--only", nargs="*", default=[],
                         help="corpus modules whose name contains one of these")
     args = parser.parse_args()
@@ -43,10 +46,11 @@ def main():
             for k in json.loads(report.read_text())["kernels"]:
                 kernels.append((report.stem, k))
     else:
-        for module in sorted((repo / "test/Corpus").glob("*.mlir")):
+        for module in sorted((repo / args.corpus).glob("*.mlir")):
             if args.only and not any(o in module.stem for o in args.only):
                 continue
             report = out / f"{module.stem}.json"
+            module_start = time.monotonic()
             proc = subprocess.run(
                 [args.opt, str(module),
                  f"--autoprof-optimize=budget={args.budget} "
@@ -58,7 +62,9 @@ def main():
                 rows.append(f"| {module.stem} | failed: "
                             f"{proc.stderr.strip().splitlines()[-1:]} |")
                 continue
+            seconds = time.monotonic() - module_start
             for k in json.loads(report.read_text())["kernels"]:
+                k["module_wall_s"] = seconds
                 kernels.append((module.stem, k))
             # Keep a table of what is done so far, in case of a time limit.
             write_tables(out, kernels, rows, time.monotonic() - start)
@@ -68,8 +74,8 @@ def main():
 def write_tables(out, kernels, rows, elapsed):
     lines = ["| kernel | baseline us (MAD) | best us (MAD) | speedup | "
              "roofline fraction | tried / verified / rejected | accepted | "
-             "profiling passes, s |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "profiling passes, s | module wall s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     speedups = []
     for corpus, k in kernels:
         base = k["baseline"]["timing"]
@@ -96,13 +102,18 @@ def write_tables(out, kernels, rows, elapsed):
             f"{fraction:.2f} | {tried} / {verified} / {rejected} | "
             f"{', '.join(k['accepted']) or '-'} | "
             f"{k['baseline']['replay_passes']}, "
-            f"{k['baseline']['profile_seconds']:.2f} |")
+            f"{k['baseline']['profile_seconds']:.2f} | "
+            f"{k.get('module_wall_s', 0):.0f} |")
     lines += rows
     geomean = math.exp(sum(map(math.log, speedups)) / len(speedups)) \
         if speedups else 0.0
     lines.append("")
+    tried_total = sum(c["status"] != "skipped" for _, k in kernels
+                      for c in k["candidates"])
     lines.append(f"Geometric mean speedup over {len(speedups)} kernels: "
-                 f"{geomean:.3f}x; wall time {elapsed:.0f} s.")
+                 f"{geomean:.3f}x; wall time {elapsed:.0f} s; "
+                 f"{tried_total} candidates measured "
+                 f"({tried_total / max(elapsed / 60, 1e-9):.1f} per minute).")
     rejected_reasons = [c.get("reason", "") for _, k in kernels
                         for c in k["candidates"] if c["status"] == "rejected"]
     lines.append(f"Rejected candidates: {len(rejected_reasons)}.")

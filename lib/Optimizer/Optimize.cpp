@@ -14,6 +14,7 @@
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -111,6 +112,21 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
                                            Array &report) {
   KernelHandle original = find(*incumbent, moduleName, kernelName);
   Location loc = original.kernel.getLoc();
+  // A launch whose scalars vary at run time (a launch in a host loop fed by
+  // its induction variable) has no single evaluation job.
+  for (Value operand : original.launch.getKernelOperands())
+    if (!isa<MemRefType>(operand.getType()) &&
+        !matchPattern(operand, m_Constant())) {
+      emitRemark(loc, "@")
+          << kernelName << " is launched with an argument that varies at run "
+          << "time"
+          << (AutoProfDialect::HostLoopAttrHelper(&getContext())
+                      .isAttrPresent(original.launch)
+                  ? " (the induction variable of a host loop)"
+                  : "")
+          << ", so it cannot be measured on its own; left as it is";
+      return success();
+    }
   FailureOr<rt::JobKernel> reference = buildKernelJob(*incumbent, original);
   if (failed(reference))
     return failure();
