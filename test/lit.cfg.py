@@ -80,3 +80,12 @@ def has_cuda_device():
 if has_cuda_device():
     config.available_features.add("cuda-device")
 lit_config.parallelism_groups["cuda-device"] = 1
+
+# `mlir-opt-22`: Debian's upstream mlir-opt, which generates the upstream
+# corpus (absent on GPU hosts that run a bundle without LLVM).
+mlir_opt = shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
+if os.path.exists(mlir_opt):
+    config.available_features.add("mlir-opt-22")
+    config.substitutions.append(("%mlir_opt", mlir_opt))
+config.substitutions.append(
+    ("%repo", os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

@@ -403,7 +403,9 @@ MemoryAccessAnalysis::getContiguousDimension() const {
       // the next block when the block has one thread along d.
       int64_t stride = blockSize[d] > 1 ? access.threadStride[d]
                                         : access.blockStride[d];
-      if (stride == 1 || stride == -1)
+      // A vector access is contiguous when neighbours start one vector
+      // apart.
+      if (stride == access.vectorWidth || stride == -access.vectorWidth)
         votes[d] += std::max<int64_t>(1, access.executionsPerThread);
     }
   }
@@ -434,13 +436,16 @@ void MemoryAccessAnalysis::computeFootprints() {
       facts.described = false;
       continue;
     }
-    // Span of the address within one block: every variable but the block
-    // ids over its range.
-    int64_t span = 1;
+    // Within one block, every variable but the block ids and the kernel
+    // arguments (fixed for a launch) takes its range: the access touches at
+    // most the span of its addresses, and at most one element per
+    // combination of values.
+    int64_t span = 1, combinations = 1;
     bool bounded = true;
     for (auto [atomIndex, coefficient] : access.address->terms) {
       const IndexAtom &atom = atoms[atomIndex];
-      if (atom.kind == IndexAtomKind::BlockId)
+      if (atom.kind == IndexAtomKind::BlockId ||
+          atom.kind == IndexAtomKind::KernelArgument)
         continue;
       int64_t lower = atom.lower, upper = atom.upper;
       if (atom.kind == IndexAtomKind::ThreadId && knownBlockSize) {
@@ -454,12 +459,18 @@ void MemoryAccessAnalysis::computeFootprints() {
                  : std::nullopt;
       std::optional<int64_t> grown =
           part ? llvm::checkedAdd(span, *part) : std::nullopt;
-      if (!grown) {
+      std::optional<int64_t> values =
+          extent ? llvm::checkedMul(combinations, *extent + 1) : std::nullopt;
+      if (!grown || !values) {
         bounded = false;
         break;
       }
       span = *grown;
+      combinations = *values;
     }
+    // A vector access covers its width from each address.
+    span = std::min(span + access.vectorWidth - 1,
+                    combinations * access.vectorWidth);
     auto type = cast<MemRefType>(access.memref.getType());
     int64_t limit = type.hasStaticShape()
                         ? type.getNumElements() * access.elementBytes

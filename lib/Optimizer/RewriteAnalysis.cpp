@@ -94,7 +94,7 @@ bool usesOnlyGlobalIndex(gpu::GPUFuncOp kernel, ArrayRef<gpu::Dimension> dims,
           };
           if (!((bid(lhs) && bdim(rhs)) || (bdim(lhs) && bid(rhs)))) {
             why = ("the " + what +
-                   " is multiplied by something other than the block_id or "
+                   " takes part in a product other than block_id * "
                    "block_dim of its dimension")
                       .str();
             ok = false;

@@ -208,7 +208,8 @@ void applyThreadRemap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                           .getResult()
                     : condition;
 
-  Block::iterator afterRemap = rewriter.getInsertionPoint();
+  // The last op created above; what follows it is the original body.
+  Operation *lastRemapOp = &*std::prev(rewriter.getInsertionPoint());
   for (Operation *op : geometry) {
     int d = 0;
     Value replacement;
@@ -237,7 +238,7 @@ void applyThreadRemap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
 
   // Threads past the original problem skip the whole body.
   if (guard) {
-    rewriter.setInsertionPoint(&body, afterRemap);
+    rewriter.setInsertionPointAfter(lastRemapOp);
     auto ifOp = scf::IfOp::create(rewriter, loc, guard, /*withElse=*/false);
     Block *then = ifOp.thenBlock();
     then->getOperations().splice(

@@ -1,0 +1,33 @@
+// autoprof-propose-rewrites: the applicable rewrites of each kernel, ranked,
+// as an attribute; with remarks, why each other one considered does not
+// apply. The kernels are upstream's (test/Corpus/Upstream).
+// RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=BLOCKS
+// RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: autoprof-opt %S/../Corpus/Upstream/transpose2d.tile16x16.mlir --autoprof-propose-rewrites 2>&1 | FileCheck %s --check-prefix=TILED
+// RUN: autoprof-opt %s --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: autoprof-opt %s --autoprof-propose-rewrites | FileCheck %s --check-prefix=UNLAUNCHED
+
+// One-thread blocks: forming blocks comes first, then the accumulation in
+// registers (guarded by a run-time overlap check: the host arguments may
+// alias) and unrolling.
+// REFUSED-DAG: remark: @matmul_kernel: restrict=1 does not apply: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// REFUSED-DAG: remark: @matmul_kernel: coalesce=32 does not apply: the launches have one-thread blocks (form-blocks applies)
+// REFUSED-DAG: remark: @matmul_kernel: block-size=256 does not apply: a launch is not a constant 1-D launch
+// BLOCKS-LABEL: gpu.func @matmul_kernel
+// BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "launch-bounds=1"]
+
+// 16x16 tiles that read along y and write along x: coalescing first.
+// TILED-LABEL: gpu.func @transpose2d_kernel
+// TILED-SAME: autoprof.proposals = ["coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
+
+// A kernel that is never launched gets a remark and no proposals.
+// NONE: remark: @unused is never launched; nothing to propose
+// UNLAUNCHED-LABEL: gpu.func @unused
+// UNLAUNCHED-NOT: autoprof.proposals
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @unused(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}
