@@ -13,7 +13,7 @@ command -v ccache >/dev/null && args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 command -v ld.lld >/dev/null && args+=(-DLLVM_USE_LINKER=lld)
 
 cmake "${args[@]}" >/dev/null
-targets=(autoprof-opt AutoProfUnitTests)
+targets=(autoprof-opt autoprof-learn AutoProfUnitTests)
 # autoprof-worker exists when the CUDA toolkit was found.
 ninja -C "$build" -t targets all | grep -q '^autoprof-worker:' &&
   targets+=(autoprof-worker autoprof-runtime-smoke autoprof-profiler-smoke)

@@ -1,0 +1,128 @@
+//===- Learner.h - Learn a profiling tree from optimization outcomes -*- C++ -*-//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Tree learning over an outcome table: a seeded split of the kernels into
+// training and held-out sets by program; the score of a tree on a set of
+// kernels, mean log speedup minus lambda times the mean profiling cost of
+// what the tree collects for them; a deterministic enumerator of REWRITE and
+// SPLIT edits (thresholds at quantiles of a feature among a leaf's kernels,
+// leaves set to the configuration that scores best on their kernels); and a
+// greedy search that accepts the best edit only when a seeded bootstrap over
+// the training kernels says the improvement is beyond the noise. Every
+// proposal, score and decision goes to a JSON log.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LEARN_LEARNER_H
+#define AUTOPROF_LEARN_LEARNER_H
+
+#include "autoprof/Learn/OutcomeTable.h"
+#include "autoprof/Learn/TreeEdits.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <vector>
+
+namespace mlir::autoprof::learn {
+
+/// Which profiling cost the score charges.
+enum class CostUnit { ReplayPasses, Seconds };
+
+/// Knobs of the search; the same options and table give the same tree.
+struct LearnOptions {
+  uint64_t seed = 1;
+  /// Fraction of the programs held out (at least one program each side).
+  double heldOutFraction = 0.3;
+  /// Score = mean log speedup - lambda * mean cost.
+  double lambda = 0.01;
+  CostUnit cost = CostUnit::ReplayPasses;
+  unsigned maxEdits = 8;
+  unsigned bootstrapSamples = 1000;
+  /// An edit is accepted when the mean improvement's bootstrap quantile
+  /// 1 - confidence is above zero.
+  double confidence = 0.9;
+};
+
+/// Indices into OutcomeTable::kernels.
+struct DataSplit {
+  std::vector<size_t> train, heldOut;
+};
+
+/// Splits the kernels by program, seeded; each side gets at least one
+/// program when there are two.
+DataSplit splitByProgram(const OutcomeTable &table, uint64_t seed,
+                         double heldOutFraction);
+
+/// A tree's score on a set of kernels.
+struct TreeScore {
+  double score = 0, meanLogSpeedup = 0, meanCost = 0;
+  /// Per scored kernel (parallel to `kernels`): log speedup - lambda * cost.
+  std::vector<size_t> kernels;
+  std::vector<double> contributions;
+  /// Kernels left out, each with the reason (a leaf outside the table, an
+  /// outcome never measured).
+  std::vector<std::string> excluded;
+};
+
+/// Scores `tree` on `kernels` of `table`.
+TreeScore scoreTree(TreeOp tree, const OutcomeTable &table,
+                    llvm::ArrayRef<size_t> kernels,
+                    const LearnOptions &options);
+
+/// Scores collecting one configuration for every kernel.
+TreeScore scoreConfiguration(const ProfileConfiguration &configuration,
+                             const OutcomeTable &table,
+                             llvm::ArrayRef<size_t> kernels,
+                             const LearnOptions &options);
+
+/// The configuration that scores best when collected for every kernel of
+/// `kernels` (earlier in the table on ties), or null when none was measured
+/// on all of them.
+const ProfileConfiguration *
+bestFixedConfiguration(const OutcomeTable &table,
+                       llvm::ArrayRef<size_t> kernels,
+                       const LearnOptions &options);
+
+/// The edits worth trying on `tree` given the training kernels, in a
+/// deterministic order.
+std::vector<TreeEdit> enumerateEdits(TreeOp tree, const OutcomeTable &table,
+                                     llvm::ArrayRef<size_t> kernels,
+                                     const LearnOptions &options);
+
+/// A learned tree, in its own module, and how it was learned.
+struct LearnResult {
+  OwningOpRef<ModuleOp> module;
+  TreeOp tree;
+  DataSplit split;
+  TreeScore train, heldOut;
+  /// One entry per round: every proposal with its score, the decision.
+  llvm::json::Array log;
+};
+
+/// Learns from `start` (copied; every leaf must collect a configuration of
+/// the table) on the training kernels of `table`.
+FailureOr<LearnResult> learnTree(TreeOp start, const OutcomeTable &table,
+                                 const LearnOptions &options,
+                                 std::string &error);
+
+/// A Markdown table of the held-out kernels' scores: every fixed
+/// configuration, the best fixed configuration on the training kernels, the
+/// learned tree and the per-kernel oracle (the best configuration of each
+/// kernel), with mean log speedup, mean cost and kernels scored.
+std::string summarizeHeldOut(const LearnResult &result,
+                             const OutcomeTable &table,
+                             const LearnOptions &options);
+
+/// A tree with one leaf collecting `configuration`, in its own module.
+OwningOpRef<ModuleOp>
+buildSingleLeafTree(MLIRContext *context, StringRef name, StringRef chip,
+                    const ProfileConfiguration &configuration);
+
+} // namespace mlir::autoprof::learn
+
+#endif // AUTOPROF_LEARN_LEARNER_H

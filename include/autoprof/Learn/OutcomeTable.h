@@ -1,0 +1,77 @@
+//===- OutcomeTable.h - Optimization outcomes per profiling config -*- C++ -*-//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the tree learner scores trees on: for each training kernel, its
+// static features and, per profiling configuration (a set of metric groups
+// and metrics), the verified speedup the optimizer reached with that
+// configuration within a fixed search budget; per configuration, what
+// collecting it costs. A measurement that failed is absent, never zero.
+//
+// JSON form:
+//   {"provenance": "...", "budget": 3,
+//    "configurations": [{"name": "none", "groups": [], "metrics": [],
+//                        "cost_passes": 0, "cost_seconds": 0.0}, ...],
+//    "kernels": [{"name": "matmul.blocks/matmul_kernel", "program": "matmul",
+//                 "features": {"grid_blocks": 4096, ...},
+//                 "speedup": {"none": 1.9, "SpeedOfLight": 2.3, ...}}, ...]}
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LEARN_OUTCOMETABLE_H
+#define AUTOPROF_LEARN_OUTCOMETABLE_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::autoprof::learn {
+
+/// A profiling configuration: what a leaf collects, and what that costs.
+struct ProfileConfiguration {
+  std::string name;
+  std::vector<std::string> groups, metrics;
+  double costPasses = 0, costSeconds = 0;
+};
+
+/// One kernel's features and outcomes.
+struct KernelOutcomes {
+  std::string name;
+  /// The program the kernel belongs to: variants of one program never
+  /// straddle the train/held-out split.
+  std::string program;
+  llvm::StringMap<double> features;
+  /// Verified speedup per configuration name (absent: not measured).
+  llvm::StringMap<double> speedup;
+};
+
+/// The outcomes of a corpus.
+struct OutcomeTable {
+  std::string provenance;
+  int64_t budget = 0;
+  std::vector<ProfileConfiguration> configurations;
+  std::vector<KernelOutcomes> kernels;
+
+  /// The configuration named `name`, or null.
+  const ProfileConfiguration *lookup(llvm::StringRef name) const;
+  /// The configuration that collects exactly these groups and metrics (in
+  /// any order), or null.
+  const ProfileConfiguration *
+  find(llvm::ArrayRef<std::string> groups,
+       llvm::ArrayRef<std::string> metrics) const;
+};
+
+/// Parses a table from JSON text; errors name the offending JSON path.
+llvm::Expected<OutcomeTable> parseOutcomeTable(llvm::StringRef text);
+
+/// Reads and parses the table in `path`.
+llvm::Expected<OutcomeTable> loadOutcomeTable(llvm::StringRef path);
+
+} // namespace mlir::autoprof::learn
+
+#endif // AUTOPROF_LEARN_OUTCOMETABLE_H

@@ -1,0 +1,482 @@
+//===- Learner.cpp - Learn a profiling tree from optimization outcomes ----===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Learn/Learner.h"
+
+#include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::learn;
+using llvm::json::Array;
+using llvm::json::Object;
+
+DataSplit mlir::autoprof::learn::splitByProgram(const OutcomeTable &table,
+                                                uint64_t seed,
+                                                double heldOutFraction) {
+  std::set<std::string> programSet;
+  for (const KernelOutcomes &kernel : table.kernels)
+    programSet.insert(kernel.program);
+  std::vector<std::string> programs(programSet.begin(), programSet.end());
+  std::mt19937_64 random(seed);
+  std::shuffle(programs.begin(), programs.end(), random);
+  size_t heldOut = static_cast<size_t>(
+      std::lround(heldOutFraction * static_cast<double>(programs.size())));
+  if (programs.size() >= 2)
+    heldOut = std::clamp<size_t>(heldOut, 1, programs.size() - 1);
+  std::set<std::string> held(programs.begin(), programs.begin() + heldOut);
+  DataSplit split;
+  for (auto [index, kernel] : llvm::enumerate(table.kernels))
+    (held.count(kernel.program) ? split.heldOut : split.train).push_back(index);
+  return split;
+}
+
+static double costOf(const ProfileConfiguration &configuration,
+                     const LearnOptions &options) {
+  return options.cost == CostUnit::ReplayPasses ? configuration.costPasses
+                                                : configuration.costSeconds;
+}
+
+/// Adds one kernel's outcome under `configuration` to `score`.
+static void addOutcome(TreeScore &score, size_t index,
+                       const ProfileConfiguration &configuration,
+                       const OutcomeTable &table,
+                       const LearnOptions &options) {
+  const KernelOutcomes &kernel = table.kernels[index];
+  auto it = kernel.speedup.find(configuration.name);
+  if (it == kernel.speedup.end()) {
+    score.excluded.push_back(kernel.name + ": no outcome measured for '" +
+                             configuration.name + "'");
+    return;
+  }
+  score.kernels.push_back(index);
+  score.contributions.push_back(std::log(it->second) -
+                                options.lambda * costOf(configuration, options));
+  score.meanLogSpeedup += std::log(it->second);
+  score.meanCost += costOf(configuration, options);
+}
+
+static void finish(TreeScore &score, const LearnOptions &options) {
+  if (score.kernels.empty())
+    return;
+  double n = static_cast<double>(score.kernels.size());
+  score.meanLogSpeedup /= n;
+  score.meanCost /= n;
+  score.score = score.meanLogSpeedup - options.lambda * score.meanCost;
+}
+
+/// The leaf `tree` reaches for `kernel`.
+static CollectOp route(TreeOp tree, const KernelOutcomes &kernel) {
+  return evaluateTree(tree, [&](StringRef name) -> std::optional<double> {
+           auto it = kernel.features.find(name);
+           if (it == kernel.features.end())
+             return std::nullopt;
+           return it->second;
+         })
+      .leaf;
+}
+
+static std::vector<std::string> toStrings(ArrayAttr names) {
+  std::vector<std::string> strings;
+  for (Attribute name : names)
+    strings.push_back(cast<StringAttr>(name).getValue().str());
+  return strings;
+}
+
+/// The table's configuration a leaf collects, or null.
+static const ProfileConfiguration *configurationOf(CollectOp leaf,
+                                                   const OutcomeTable &table) {
+  return table.find(toStrings(leaf.getGroups()), toStrings(leaf.getMetrics()));
+}
+
+TreeScore mlir::autoprof::learn::scoreTree(TreeOp tree,
+                                           const OutcomeTable &table,
+                                           ArrayRef<size_t> kernels,
+                                           const LearnOptions &options) {
+  TreeScore score;
+  for (size_t index : kernels) {
+    CollectOp leaf = route(tree, table.kernels[index]);
+    const ProfileConfiguration *configuration =
+        leaf ? configurationOf(leaf, table) : nullptr;
+    if (!configuration) {
+      score.excluded.push_back(
+          table.kernels[index].name + ": leaf " +
+          std::to_string(leaf ? leaf.getId() : 0) +
+          " collects a configuration the outcome table does not have");
+      continue;
+    }
+    addOutcome(score, index, *configuration, table, options);
+  }
+  finish(score, options);
+  return score;
+}
+
+TreeScore mlir::autoprof::learn::scoreConfiguration(
+    const ProfileConfiguration &configuration, const OutcomeTable &table,
+    ArrayRef<size_t> kernels, const LearnOptions &options) {
+  TreeScore score;
+  for (size_t index : kernels)
+    addOutcome(score, index, configuration, table, options);
+  finish(score, options);
+  return score;
+}
+
+/// Whether a leaf can collect `configuration`.
+static bool isCollectable(const ProfileConfiguration &configuration) {
+  return !configuration.groups.empty() || !configuration.metrics.empty();
+}
+
+const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
+    const OutcomeTable &table, ArrayRef<size_t> kernels,
+    const LearnOptions &options) {
+  const ProfileConfiguration *best = nullptr;
+  double bestSum = 0;
+  for (const ProfileConfiguration &configuration : table.configurations) {
+    if (!isCollectable(configuration))
+      continue;
+    TreeScore score =
+        scoreConfiguration(configuration, table, kernels, options);
+    if (!score.excluded.empty())
+      continue;
+    double sum = 0;
+    for (double contribution : score.contributions)
+      sum += contribution;
+    if (!best || sum > bestSum) {
+      best = &configuration;
+      bestSum = sum;
+    }
+  }
+  return best;
+}
+
+/// Thresholds between the order statistics of `values` at the quartiles.
+static std::vector<double> quantileThresholds(std::vector<double> values) {
+  llvm::sort(values);
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::vector<double> thresholds;
+  if (values.size() < 2)
+    return thresholds;
+  for (double q : {0.25, 0.5, 0.75}) {
+    size_t i = std::min(values.size() - 2,
+                        static_cast<size_t>(q * (values.size() - 1)));
+    double midpoint = (values[i] + values[i + 1]) / 2;
+    if (thresholds.empty() || thresholds.back() != midpoint)
+      thresholds.push_back(midpoint);
+  }
+  return thresholds;
+}
+
+std::vector<TreeEdit>
+mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
+                                      ArrayRef<size_t> kernels,
+                                      const LearnOptions &options) {
+  // The training kernels each node sees.
+  std::map<int64_t, std::vector<size_t>> atLeaf;
+  for (size_t index : kernels)
+    if (CollectOp leaf = route(tree, table.kernels[index]))
+      atLeaf[leaf.getId()].push_back(index);
+
+  std::vector<TreeEdit> edits;
+  for (auto &[id, reaching] : atLeaf) {
+    auto leaf = cast<CollectOp>(findTreeNode(tree, id));
+    const ProfileConfiguration *current = configurationOf(leaf, table);
+    // REWRITE: every other configuration a leaf can collect (a leaf that
+    // collects nothing is not a valid tree node).
+    for (const ProfileConfiguration &configuration : table.configurations) {
+      if (&configuration == current || !isCollectable(configuration))
+        continue;
+      TreeEdit edit;
+      edit.kind = TreeEditKind::RewriteLeaf;
+      edit.node = id;
+      edit.configuration = configuration.name;
+      edits.push_back(edit);
+    }
+    // SPLIT: a feature at a quantile of its values among these kernels,
+    // each side collecting what is best for its kernels.
+    std::set<std::string> features;
+    for (size_t index : reaching)
+      for (const auto &entry : table.kernels[index].features)
+        features.insert(entry.getKey().str());
+    for (const std::string &feature : features) {
+      std::vector<double> values;
+      for (size_t index : reaching)
+        if (auto it = table.kernels[index].features.find(feature);
+            it != table.kernels[index].features.end())
+          values.push_back(it->second);
+      for (double threshold : quantileThresholds(values)) {
+        std::vector<size_t> below, rest;
+        for (size_t index : reaching) {
+          auto it = table.kernels[index].features.find(feature);
+          bool holds = it != table.kernels[index].features.end() &&
+                       it->second < threshold;
+          (holds ? below : rest).push_back(index);
+        }
+        const ProfileConfiguration *thenBest =
+            bestFixedConfiguration(table, below, options);
+        const ProfileConfiguration *elseBest =
+            bestFixedConfiguration(table, rest, options);
+        if (below.empty() || rest.empty() || !thenBest || !elseBest ||
+            thenBest == elseBest)
+          continue;
+        TreeEdit edit;
+        edit.kind = TreeEditKind::SplitLeaf;
+        edit.node = id;
+        edit.feature = feature;
+        edit.comparison = Comparison::lt;
+        edit.threshold = threshold;
+        edit.thenConfiguration = thenBest->name;
+        edit.elseConfiguration = elseBest->name;
+        edits.push_back(edit);
+      }
+    }
+  }
+  // REWRITE a split's threshold: the quantiles of its feature among the
+  // kernels that reach it.
+  tree.walk([&](SplitOp split) {
+    std::vector<double> values;
+    for (size_t index : kernels) {
+      TreeEvaluation evaluation = evaluateTree(
+          tree, [&](StringRef name) -> std::optional<double> {
+            auto it = table.kernels[index].features.find(name);
+            if (it == table.kernels[index].features.end())
+              return std::nullopt;
+            return it->second;
+          });
+      for (const TreeDecision &decision : evaluation.decisions)
+        if (decision.split == split && decision.value)
+          values.push_back(*decision.value);
+    }
+    for (double threshold : quantileThresholds(values)) {
+      if (threshold == split.getThreshold().convertToDouble())
+        continue;
+      TreeEdit edit;
+      edit.kind = TreeEditKind::RewriteSplit;
+      edit.node = split.getId();
+      edit.feature = split.getFeature().str();
+      edit.comparison = split.getComparison();
+      edit.threshold = threshold;
+      edits.push_back(edit);
+    }
+  });
+  return edits;
+}
+
+/// The per-kernel differences `after - before` on the kernels both scored.
+static std::vector<double> differences(const TreeScore &before,
+                                       const TreeScore &after) {
+  std::map<size_t, double> old;
+  for (auto [index, contribution] :
+       llvm::zip(before.kernels, before.contributions))
+    old[index] = contribution;
+  std::vector<double> result;
+  for (auto [index, contribution] :
+       llvm::zip(after.kernels, after.contributions))
+    if (auto it = old.find(index); it != old.end())
+      result.push_back(contribution - it->second);
+  return result;
+}
+
+/// The `quantile` of the bootstrapped mean of `values`.
+static double bootstrapQuantile(const std::vector<double> &values,
+                                unsigned samples, double quantile,
+                                std::mt19937_64 &random) {
+  if (values.empty())
+    return 0;
+  std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
+  std::vector<double> means;
+  for (unsigned s = 0; s < samples; ++s) {
+    double sum = 0;
+    for (size_t i = 0; i < values.size(); ++i)
+      sum += values[pick(random)];
+    means.push_back(sum / static_cast<double>(values.size()));
+  }
+  llvm::sort(means);
+  size_t at = static_cast<size_t>(quantile * (means.size() - 1));
+  return means[at];
+}
+
+OwningOpRef<ModuleOp> mlir::autoprof::learn::buildSingleLeafTree(
+    MLIRContext *context, StringRef name, StringRef chip,
+    const ProfileConfiguration &configuration) {
+  OpBuilder builder(context);
+  Location loc = builder.getUnknownLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToStart(module->getBody());
+  auto tree = TreeOp::create(builder, loc, name, chip,
+                             builder.getStringAttr("learned by autoprof-learn"));
+  builder.setInsertionPointToStart(&tree.getBody().emplaceBlock());
+  SmallVector<StringRef> groups(configuration.groups.begin(),
+                                configuration.groups.end());
+  SmallVector<StringRef> metrics(configuration.metrics.begin(),
+                                 configuration.metrics.end());
+  CollectOp::create(
+      builder, loc, builder.getI64IntegerAttr(1),
+      builder.getStrArrayAttr(groups), builder.getStrArrayAttr(metrics),
+      StringAttr(),
+      builder.getI64IntegerAttr(static_cast<int64_t>(configuration.costPasses)),
+      builder.getF64FloatAttr(configuration.costSeconds),
+      builder.getStringAttr("start: the best fixed configuration on the "
+                            "training kernels"));
+  return module;
+}
+
+FailureOr<LearnResult>
+mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
+                                 const LearnOptions &options,
+                                 std::string &error) {
+  LearnResult result;
+  result.split = splitByProgram(table, options.seed, options.heldOutFraction);
+  if (result.split.train.empty()) {
+    error = "the outcome table has no training kernels";
+    return failure();
+  }
+  OpBuilder builder(start.getContext());
+  result.module = ModuleOp::create(start.getLoc());
+  builder.setInsertionPointToStart(result.module->getBody());
+  result.tree = cast<TreeOp>(builder.clone(*start.getOperation()));
+  bool unknownLeaf = false;
+  result.tree.walk([&](CollectOp leaf) {
+    if (!configurationOf(leaf, table) && !unknownLeaf) {
+      error = "leaf " + std::to_string(leaf.getId()) +
+              " of the starting tree collects a configuration the outcome "
+              "table does not have";
+      unknownLeaf = true;
+    }
+  });
+  if (unknownLeaf)
+    return failure();
+
+  std::mt19937_64 random(options.seed);
+  IRRewriter rewriter(start.getContext());
+  TreeScore current =
+      scoreTree(result.tree, table, result.split.train, options);
+  for (unsigned round = 0; round < options.maxEdits; ++round) {
+    Array proposals;
+    std::optional<TreeEdit> best;
+    TreeScore bestScore;
+    double bestMean = 0;
+    for (const TreeEdit &edit :
+         enumerateEdits(result.tree, table, result.split.train, options)) {
+      // Each proposal is tried on a copy of the tree.
+      OwningOpRef<ModuleOp> trial = result.module->clone();
+      auto trialTree = *trial->getOps<TreeOp>().begin();
+      std::string why;
+      // A proposal that does not verify is logged with the verifier's words.
+      ScopedDiagnosticHandler capture(
+          start.getContext(), [&](Diagnostic &diagnostic) {
+            why = diagnostic.str();
+            return success();
+          });
+      if (failed(applyTreeEdit(rewriter, trialTree, edit, table, why)) ||
+          failed(verify(trialTree))) {
+        proposals.push_back(Object{{"edit", edit.describe()},
+                                   {"rejected", why.empty() ? "does not "
+                                                              "verify"
+                                                            : why}});
+        continue;
+      }
+      TreeScore score = scoreTree(trialTree, table, result.split.train, options);
+      std::vector<double> delta = differences(current, score);
+      double mean = 0;
+      for (double d : delta)
+        mean += d;
+      mean = delta.empty() ? 0 : mean / static_cast<double>(delta.size());
+      proposals.push_back(Object{{"edit", edit.describe()},
+                                 {"train_score", score.score},
+                                 {"mean_improvement", mean}});
+      if (!best || mean > bestMean) {
+        best = edit;
+        bestScore = std::move(score);
+        bestMean = mean;
+      }
+    }
+    Object entry{{"round", round + 1},
+                 {"train_score", current.score},
+                 {"proposals", std::move(proposals)}};
+    if (!best || bestMean <= 0) {
+      entry["decision"] = "stop: no edit improves the training score";
+      result.log.push_back(std::move(entry));
+      break;
+    }
+    double lower =
+        bootstrapQuantile(differences(current, bestScore),
+                          options.bootstrapSamples, 1 - options.confidence,
+                          random);
+    entry["best"] = best->describe();
+    entry["bootstrap_lower_bound"] = lower;
+    if (lower <= 0) {
+      entry["decision"] = "stop: the best edit is within the noise";
+      result.log.push_back(std::move(entry));
+      break;
+    }
+    (void)applyTreeEdit(rewriter, result.tree, *best, table, error);
+    entry["decision"] = "accepted " + best->describe();
+    result.log.push_back(std::move(entry));
+    current = std::move(bestScore);
+  }
+  result.train = current;
+  result.heldOut =
+      scoreTree(result.tree, table, result.split.heldOut, options);
+  return result;
+}
+
+std::string mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
+                                                    const OutcomeTable &table,
+                                                    const LearnOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  ArrayRef<size_t> heldOut = result.split.heldOut;
+  os << "| profiling | held-out score | mean log speedup | mean cost | "
+        "kernels |\n| --- | --- | --- | --- | --- |\n";
+  auto row = [&](StringRef name, const TreeScore &score) {
+    os << llvm::formatv("| {0} | {1:F4} | {2:F4} | {3:F2} | {4} |\n", name,
+                        score.score, score.meanLogSpeedup, score.meanCost,
+                        score.kernels.size());
+  };
+  for (const ProfileConfiguration &configuration : table.configurations)
+    row(configuration.name,
+        scoreConfiguration(configuration, table, heldOut, options));
+  if (const ProfileConfiguration *best =
+          bestFixedConfiguration(table, result.split.train, options))
+    row("best fixed on train (" + best->name + ")",
+        scoreConfiguration(*best, table, heldOut, options));
+  row("learned tree", result.heldOut);
+  // The oracle picks each kernel's best measured configuration.
+  TreeScore oracle;
+  for (size_t index : heldOut) {
+    const ProfileConfiguration *best = nullptr;
+    double bestContribution = 0;
+    for (const ProfileConfiguration &configuration : table.configurations) {
+      auto it = table.kernels[index].speedup.find(configuration.name);
+      if (it == table.kernels[index].speedup.end())
+        continue;
+      double contribution =
+          std::log(it->second) - options.lambda * costOf(configuration, options);
+      if (!best || contribution > bestContribution) {
+        best = &configuration;
+        bestContribution = contribution;
+      }
+    }
+    if (best)
+      addOutcome(oracle, index, *best, table, options);
+  }
+  finish(oracle, options);
+  row("per-kernel oracle", oracle);
+  return text;
+}

@@ -1,0 +1,151 @@
+//===- OutcomeTable.cpp - Optimization outcomes per profiling config ------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Learn/OutcomeTable.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir::autoprof::learn;
+using llvm::json::Path;
+
+const ProfileConfiguration *
+OutcomeTable::lookup(llvm::StringRef name) const {
+  for (const ProfileConfiguration &configuration : configurations)
+    if (configuration.name == name)
+      return &configuration;
+  return nullptr;
+}
+
+static std::vector<std::string> sorted(llvm::ArrayRef<std::string> names) {
+  std::vector<std::string> copy(names.begin(), names.end());
+  llvm::sort(copy);
+  copy.erase(std::unique(copy.begin(), copy.end()), copy.end());
+  return copy;
+}
+
+const ProfileConfiguration *
+OutcomeTable::find(llvm::ArrayRef<std::string> groups,
+                   llvm::ArrayRef<std::string> metrics) const {
+  std::vector<std::string> wantGroups = sorted(groups),
+                           wantMetrics = sorted(metrics);
+  for (const ProfileConfiguration &configuration : configurations)
+    if (sorted(configuration.groups) == wantGroups &&
+        sorted(configuration.metrics) == wantMetrics)
+      return &configuration;
+  return nullptr;
+}
+
+namespace mlir::autoprof::learn {
+
+static bool fromJSON(const llvm::json::Value &value,
+                     ProfileConfiguration &configuration, Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper || !mapper.map("name", configuration.name) ||
+      !mapper.mapOptional("groups", configuration.groups) ||
+      !mapper.mapOptional("metrics", configuration.metrics) ||
+      !mapper.mapOptional("cost_passes", configuration.costPasses) ||
+      !mapper.mapOptional("cost_seconds", configuration.costSeconds))
+    return false;
+  if (configuration.name.empty()) {
+    path.field("name").report("a configuration needs a name");
+    return false;
+  }
+  if (configuration.costPasses < 0 || configuration.costSeconds < 0) {
+    path.report("a profiling cost cannot be negative");
+    return false;
+  }
+  return true;
+}
+
+static bool fromJSON(const llvm::json::Value &value, KernelOutcomes &kernel,
+                     Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper || !mapper.map("name", kernel.name) ||
+      !mapper.map("program", kernel.program))
+    return false;
+  const llvm::json::Object *object = value.getAsObject();
+  auto readNumbers = [&](llvm::StringRef field,
+                         llvm::StringMap<double> &into) -> bool {
+    const llvm::json::Object *numbers = object->getObject(field);
+    if (!numbers) {
+      path.field(field).report("expected an object of numbers");
+      return false;
+    }
+    for (const auto &[key, number] : *numbers) {
+      std::optional<double> parsed = number.getAsNumber();
+      if (!parsed) {
+        path.field(field).field(key).report("expected a number");
+        return false;
+      }
+      into[key.str()] = *parsed;
+    }
+    return true;
+  };
+  return readNumbers("features", kernel.features) &&
+         readNumbers("speedup", kernel.speedup);
+}
+
+} // namespace mlir::autoprof::learn
+
+llvm::Expected<OutcomeTable>
+mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
+  if (!value)
+    return value.takeError();
+  OutcomeTable table;
+  llvm::json::Path::Root root("outcome table");
+  llvm::json::ObjectMapper mapper(*value, root);
+  if (!mapper || !mapper.mapOptional("provenance", table.provenance) ||
+      !mapper.mapOptional("budget", table.budget) ||
+      !mapper.map("configurations", table.configurations) ||
+      !mapper.map("kernels", table.kernels))
+    return root.getError();
+  llvm::StringSet<> names;
+  for (const ProfileConfiguration &configuration : table.configurations)
+    if (!names.insert(configuration.name).second)
+      return llvm::createStringError(
+          "outcome table: configuration '%s' is defined twice",
+          configuration.name.c_str());
+  llvm::StringSet<> kernels;
+  for (const KernelOutcomes &kernel : table.kernels) {
+    if (!kernels.insert(kernel.name).second)
+      return llvm::createStringError("outcome table: kernel '%s' appears twice",
+                                     kernel.name.c_str());
+    for (const auto &entry : kernel.speedup) {
+      if (!names.contains(entry.getKey()))
+        return llvm::createStringError(
+            "outcome table: kernel '%s' has an outcome for the unknown "
+            "configuration '%s'",
+            kernel.name.c_str(), entry.getKey().str().c_str());
+      if (!(entry.getValue() > 0) || !std::isfinite(entry.getValue()))
+        return llvm::createStringError(
+            "outcome table: kernel '%s' has speedup %g for '%s'; a speedup "
+            "is positive (leave out what could not be measured)",
+            kernel.name.c_str(), entry.getValue(),
+            entry.getKey().str().c_str());
+    }
+  }
+  if (table.configurations.empty())
+    return llvm::createStringError("outcome table: no configurations");
+  return table;
+}
+
+llvm::Expected<OutcomeTable>
+mlir::autoprof::learn::loadOutcomeTable(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(), "cannot read '%s': %s",
+                                   path.str().c_str(),
+                                   buffer.getError().message().c_str());
+  return parseOutcomeTable((*buffer)->getBuffer());
+}

@@ -1,0 +1,169 @@
+//===- TreeEdits.cpp - REWRITE and SPLIT edits of profiling trees ---------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Learn/TreeEdits.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::learn;
+
+static StringRef spell(Comparison comparison) {
+  switch (comparison) {
+  case Comparison::lt:
+    return "<";
+  case Comparison::le:
+    return "<=";
+  case Comparison::gt:
+    return ">";
+  case Comparison::ge:
+    return ">=";
+  }
+  return "?";
+}
+
+std::string TreeEdit::describe() const {
+  switch (kind) {
+  case TreeEditKind::RewriteLeaf:
+    return llvm::formatv("REWRITE leaf {0} to collect {1}", node,
+                         configuration);
+  case TreeEditKind::RewriteSplit:
+    return llvm::formatv("REWRITE split {0} to {1} {2} {3}", node, feature,
+                         spell(comparison), threshold);
+  case TreeEditKind::SplitLeaf:
+    return llvm::formatv("SPLIT leaf {0} on {1} {2} {3} into {4} / {5}", node,
+                         feature, spell(comparison), threshold,
+                         thenConfiguration, elseConfiguration);
+  }
+  return "";
+}
+
+Operation *mlir::autoprof::learn::findTreeNode(TreeOp tree, int64_t id) {
+  Operation *found = nullptr;
+  tree.walk([&](Operation *op) {
+    if (auto split = dyn_cast<SplitOp>(op); split && split.getId() == id)
+      found = op;
+    if (auto leaf = dyn_cast<CollectOp>(op); leaf && leaf.getId() == id)
+      found = op;
+  });
+  return found;
+}
+
+/// The largest node id of `tree`.
+static int64_t getMaxId(TreeOp tree) {
+  int64_t max = 0;
+  tree.walk([&](Operation *op) {
+    if (auto split = dyn_cast<SplitOp>(op))
+      max = std::max<int64_t>(max, split.getId());
+    if (auto leaf = dyn_cast<CollectOp>(op))
+      max = std::max<int64_t>(max, leaf.getId());
+  });
+  return max;
+}
+
+static ArrayAttr toArray(Builder &b, const std::vector<std::string> &names) {
+  SmallVector<StringRef> refs(names.begin(), names.end());
+  return b.getStrArrayAttr(refs);
+}
+
+/// Creates a leaf collecting `configuration` at the builder's point.
+static CollectOp createLeaf(RewriterBase &rewriter, Location loc, int64_t id,
+                            const ProfileConfiguration &configuration,
+                            StringRef provenance) {
+  return CollectOp::create(
+      rewriter, loc, rewriter.getI64IntegerAttr(id),
+      toArray(rewriter, configuration.groups),
+      toArray(rewriter, configuration.metrics), StringAttr(),
+      rewriter.getI64IntegerAttr(static_cast<int64_t>(configuration.costPasses)),
+      rewriter.getF64FloatAttr(configuration.costSeconds),
+      rewriter.getStringAttr(provenance));
+}
+
+LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
+                                                   TreeOp tree,
+                                                   const TreeEdit &edit,
+                                                   const OutcomeTable &table,
+                                                   std::string &error) {
+  Operation *node = findTreeNode(tree, edit.node);
+  if (!node) {
+    error = llvm::formatv("tree @{0} has no node {1}", tree.getSymName(),
+                          edit.node);
+    return failure();
+  }
+  auto configuration = [&](StringRef name) -> const ProfileConfiguration * {
+    const ProfileConfiguration *found = table.lookup(name);
+    if (!found)
+      error = ("the outcome table has no configuration '" + name + "'").str();
+    return found;
+  };
+  switch (edit.kind) {
+  case TreeEditKind::RewriteLeaf: {
+    auto leaf = dyn_cast<CollectOp>(node);
+    if (!leaf) {
+      error = llvm::formatv("node {0} is not a leaf", edit.node);
+      return failure();
+    }
+    const ProfileConfiguration *target = configuration(edit.configuration);
+    if (!target)
+      return failure();
+    rewriter.modifyOpInPlace(leaf, [&] {
+      leaf.setGroupsAttr(toArray(rewriter, target->groups));
+      leaf.setMetricsAttr(toArray(rewriter, target->metrics));
+      leaf.removeSummaryAttr();
+      leaf.setCostPassesAttr(rewriter.getI64IntegerAttr(
+          static_cast<int64_t>(target->costPasses)));
+      leaf.setCostSecondsAttr(rewriter.getF64FloatAttr(target->costSeconds));
+      leaf.setProvenanceAttr(rewriter.getStringAttr(edit.describe()));
+    });
+    return success();
+  }
+  case TreeEditKind::RewriteSplit: {
+    auto split = dyn_cast<SplitOp>(node);
+    if (!split) {
+      error = llvm::formatv("node {0} is not a split", edit.node);
+      return failure();
+    }
+    rewriter.modifyOpInPlace(split, [&] {
+      split.setFeatureAttr(rewriter.getStringAttr(edit.feature));
+      split.setComparisonAttr(
+          ComparisonAttr::get(rewriter.getContext(), edit.comparison));
+      split.setThresholdAttr(rewriter.getF64FloatAttr(edit.threshold));
+    });
+    return success();
+  }
+  case TreeEditKind::SplitLeaf: {
+    auto leaf = dyn_cast<CollectOp>(node);
+    if (!leaf) {
+      error = llvm::formatv("node {0} is not a leaf", edit.node);
+      return failure();
+    }
+    const ProfileConfiguration *thenTarget =
+        configuration(edit.thenConfiguration);
+    const ProfileConfiguration *elseTarget =
+        thenTarget ? configuration(edit.elseConfiguration) : nullptr;
+    if (!thenTarget || !elseTarget)
+      return failure();
+    int64_t next = getMaxId(tree) + 1;
+    Location loc = leaf.getLoc();
+    rewriter.setInsertionPoint(leaf);
+    auto split = SplitOp::create(
+        rewriter, loc, rewriter.getI64IntegerAttr(next),
+        rewriter.getStringAttr(edit.feature),
+        ComparisonAttr::get(rewriter.getContext(), edit.comparison),
+        rewriter.getF64FloatAttr(edit.threshold),
+        BranchAttr::get(rewriter.getContext(), Branch::else_branch));
+    std::string provenance = edit.describe();
+    rewriter.setInsertionPointToStart(&split.getThenRegion().emplaceBlock());
+    createLeaf(rewriter, loc, next + 1, *thenTarget, provenance);
+    rewriter.setInsertionPointToStart(&split.getElseRegion().emplaceBlock());
+    createLeaf(rewriter, loc, next + 2, *elseTarget, provenance);
+    rewriter.eraseOp(leaf);
+    return success();
+  }
+  }
+  return failure();
+}

@@ -1,0 +1,139 @@
+//===- autoprof-learn.cpp - Learn a profiling tree from outcomes ----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/InitAll.h"
+#include "autoprof/Learn/Learner.h"
+#include "autoprof/Transforms/ProfileSelection.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::learn;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> outcomesPath(
+    "outcomes", cl::Required,
+    cl::desc("Outcome table (JSON): per kernel, the speedup reached with "
+             "each profiling configuration"));
+static cl::opt<std::string>
+    startPath("start", cl::desc("Starting tree (default: one leaf with the "
+                                "best fixed configuration on the training "
+                                "kernels)"));
+static cl::opt<std::string> treeName("tree",
+                                     cl::desc("Tree to start from when the "
+                                              "starting file holds several"));
+static cl::opt<std::string> outputPath("o", cl::init("-"),
+                                       cl::desc("Learned tree (MLIR)"));
+static cl::opt<std::string>
+    logPath("log", cl::desc("Write every proposal, score and decision here "
+                            "(JSON)"));
+static cl::opt<uint64_t> seed("seed", cl::init(1),
+                              cl::desc("Seed of the split and bootstrap"));
+static cl::opt<double> lambda("lambda", cl::init(0.01),
+                              cl::desc("Weight of the profiling cost"));
+static cl::opt<double> heldOut("held-out", cl::init(0.3),
+                               cl::desc("Fraction of programs held out"));
+static cl::opt<unsigned> maxEdits("max-edits", cl::init(8),
+                                  cl::desc("Edits to accept at most"));
+static cl::opt<CostUnit> costUnit(
+    "cost", cl::init(CostUnit::ReplayPasses),
+    cl::desc("Profiling cost the score charges"),
+    cl::values(clEnumValN(CostUnit::ReplayPasses, "passes", "replay passes"),
+               clEnumValN(CostUnit::Seconds, "seconds", "profiling seconds")));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "autoprof-learn: learn a profiling tree from "
+                              "optimization outcomes\n");
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::Expected<OutcomeTable> table = loadOutcomeTable(outcomesPath);
+  if (!table) {
+    llvm::errs() << "autoprof-learn: " << llvm::toString(table.takeError())
+                 << "\n";
+    return 1;
+  }
+  LearnOptions options;
+  options.seed = seed;
+  options.lambda = lambda;
+  options.heldOutFraction = heldOut;
+  options.maxEdits = maxEdits;
+  options.cost = costUnit;
+
+  OwningOpRef<ModuleOp> startModule;
+  TreeOp start;
+  if (!startPath.empty()) {
+    FailureOr<LoadedTree> loaded = loadProfilingTree(
+        &context, startPath, treeName, UnknownLoc::get(&context));
+    if (failed(loaded))
+      return 1;
+    startModule = std::move(loaded->module);
+    start = loaded->tree;
+  } else {
+    DataSplit split = splitByProgram(*table, seed, heldOut);
+    const ProfileConfiguration *best =
+        bestFixedConfiguration(*table, split.train, options);
+    if (!best) {
+      llvm::errs() << "autoprof-learn: no configuration was measured on "
+                      "every training kernel; give a starting tree\n";
+      return 1;
+    }
+    startModule = buildSingleLeafTree(&context, "learned", "sm_90", *best);
+    start = *startModule->getOps<TreeOp>().begin();
+  }
+
+  std::string error;
+  FailureOr<LearnResult> result = learnTree(start, *table, options, error);
+  if (failed(result)) {
+    llvm::errs() << "autoprof-learn: " << error << "\n";
+    return 1;
+  }
+  for (const llvm::json::Value &round : result->log)
+    if (const llvm::json::Object *entry = round.getAsObject())
+      if (std::optional<StringRef> decision = entry->getString("decision"))
+        llvm::errs() << "round " << *entry->getInteger("round") << ": "
+                     << *decision << "\n";
+  llvm::errs() << llvm::formatv(
+      "{0} training and {1} held-out kernels; training score {2:F4}\n",
+      result->split.train.size(), result->split.heldOut.size(),
+      result->train.score);
+  for (const std::string &note : result->heldOut.excluded)
+    llvm::errs() << "excluded: " << note << "\n";
+  llvm::errs() << summarizeHeldOut(*result, *table, options);
+
+  std::string openError;
+  auto output = openOutputFile(outputPath, &openError);
+  if (!output) {
+    llvm::errs() << "autoprof-learn: " << openError << "\n";
+    return 1;
+  }
+  result->tree.print(output->os());
+  output->os() << "\n";
+  output->keep();
+  if (!logPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream log(logPath, ec);
+    if (ec) {
+      llvm::errs() << "autoprof-learn: cannot write '" << logPath
+                   << "': " << ec.message() << "\n";
+      return 1;
+    }
+    log << llvm::formatv("{0:2}", llvm::json::Value(std::move(result->log)))
+        << "\n";
+  }
+  return 0;
+}
