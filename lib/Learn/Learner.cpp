@@ -56,8 +56,7 @@ static double costOf(const ProfileConfiguration &configuration,
 /// Adds one kernel's outcome under `configuration` to `score`.
 static void addOutcome(TreeScore &score, size_t index,
                        const ProfileConfiguration &configuration,
-                       const OutcomeTable &table,
-                       const LearnOptions &options) {
+                       const OutcomeTable &table, const LearnOptions &options) {
   const KernelOutcomes &kernel = table.kernels[index];
   auto it = kernel.speedup.find(configuration.name);
   if (it == kernel.speedup.end()) {
@@ -66,8 +65,8 @@ static void addOutcome(TreeScore &score, size_t index,
     return;
   }
   score.kernels.push_back(index);
-  score.contributions.push_back(std::log(it->second) -
-                                options.lambda * costOf(configuration, options));
+  score.contributions.push_back(
+      std::log(it->second) - options.lambda * costOf(configuration, options));
   score.meanLogSpeedup += std::log(it->second);
   score.meanCost += costOf(configuration, options);
 }
@@ -83,12 +82,13 @@ static void finish(TreeScore &score, const LearnOptions &options) {
 
 /// The leaf `tree` reaches for `kernel`.
 static CollectOp route(TreeOp tree, const KernelOutcomes &kernel) {
-  return evaluateTree(tree, [&](StringRef name) -> std::optional<double> {
-           auto it = kernel.features.find(name);
-           if (it == kernel.features.end())
-             return std::nullopt;
-           return it->second;
-         })
+  return evaluateTree(tree,
+                      [&](StringRef name) -> std::optional<double> {
+                        auto it = kernel.features.find(name);
+                        if (it == kernel.features.end())
+                          return std::nullopt;
+                        return it->second;
+                      })
       .leaf;
 }
 
@@ -142,9 +142,10 @@ static bool isCollectable(const ProfileConfiguration &configuration) {
   return !configuration.groups.empty() || !configuration.metrics.empty();
 }
 
-const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
-    const OutcomeTable &table, ArrayRef<size_t> kernels,
-    const LearnOptions &options) {
+const ProfileConfiguration *
+mlir::autoprof::learn::bestFixedConfiguration(const OutcomeTable &table,
+                                              ArrayRef<size_t> kernels,
+                                              const LearnOptions &options) {
   const ProfileConfiguration *best = nullptr;
   double bestSum = 0;
   for (const ProfileConfiguration &configuration : table.configurations) {
@@ -251,8 +252,8 @@ mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
   tree.walk([&](SplitOp split) {
     std::vector<double> values;
     for (size_t index : kernels) {
-      TreeEvaluation evaluation = evaluateTree(
-          tree, [&](StringRef name) -> std::optional<double> {
+      TreeEvaluation evaluation =
+          evaluateTree(tree, [&](StringRef name) -> std::optional<double> {
             auto it = table.kernels[index].features.find(name);
             if (it == table.kernels[index].features.end())
               return std::nullopt;
@@ -318,8 +319,9 @@ OwningOpRef<ModuleOp> mlir::autoprof::learn::buildSingleLeafTree(
   Location loc = builder.getUnknownLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   builder.setInsertionPointToStart(module->getBody());
-  auto tree = TreeOp::create(builder, loc, name, chip,
-                             builder.getStringAttr("learned by autoprof-learn"));
+  auto tree =
+      TreeOp::create(builder, loc, name, chip,
+                     builder.getStringAttr("learned by autoprof-learn"));
   builder.setInsertionPointToStart(&tree.getBody().emplaceBlock());
   SmallVector<StringRef> groups(configuration.groups.begin(),
                                 configuration.groups.end());
@@ -378,11 +380,11 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       auto trialTree = *trial->getOps<TreeOp>().begin();
       std::string why;
       // A proposal that does not verify is logged with the verifier's words.
-      ScopedDiagnosticHandler capture(
-          start.getContext(), [&](Diagnostic &diagnostic) {
-            why = diagnostic.str();
-            return success();
-          });
+      ScopedDiagnosticHandler capture(start.getContext(),
+                                      [&](Diagnostic &diagnostic) {
+                                        why = diagnostic.str();
+                                        return success();
+                                      });
       if (failed(applyTreeEdit(rewriter, trialTree, edit, table, why)) ||
           failed(verify(trialTree))) {
         proposals.push_back(Object{{"edit", edit.describe()},
@@ -391,7 +393,8 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
                                                             : why}});
         continue;
       }
-      TreeScore score = scoreTree(trialTree, table, result.split.train, options);
+      TreeScore score =
+          scoreTree(trialTree, table, result.split.train, options);
       std::vector<double> delta = differences(current, score);
       double mean = 0;
       for (double d : delta)
@@ -414,10 +417,9 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       result.log.push_back(std::move(entry));
       break;
     }
-    double lower =
-        bootstrapQuantile(differences(current, bestScore),
-                          options.bootstrapSamples, 1 - options.confidence,
-                          random);
+    double lower = bootstrapQuantile(differences(current, bestScore),
+                                     options.bootstrapSamples,
+                                     1 - options.confidence, random);
     entry["best"] = best->describe();
     entry["bootstrap_lower_bound"] = lower;
     if (lower <= 0) {
@@ -431,14 +433,14 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     current = std::move(bestScore);
   }
   result.train = current;
-  result.heldOut =
-      scoreTree(result.tree, table, result.split.heldOut, options);
+  result.heldOut = scoreTree(result.tree, table, result.split.heldOut, options);
   return result;
 }
 
-std::string mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
-                                                    const OutcomeTable &table,
-                                                    const LearnOptions &options) {
+std::string
+mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
+                                        const OutcomeTable &table,
+                                        const LearnOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
   ArrayRef<size_t> heldOut = result.split.heldOut;
@@ -466,8 +468,8 @@ std::string mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
       auto it = table.kernels[index].speedup.find(configuration.name);
       if (it == table.kernels[index].speedup.end())
         continue;
-      double contribution =
-          std::log(it->second) - options.lambda * costOf(configuration, options);
+      double contribution = std::log(it->second) -
+                            options.lambda * costOf(configuration, options);
       if (!best || contribution > bestContribution) {
         best = &configuration;
         bestContribution = contribution;

@@ -17,8 +17,7 @@
 using namespace mlir::autoprof::learn;
 using llvm::json::Path;
 
-const ProfileConfiguration *
-OutcomeTable::lookup(llvm::StringRef name) const {
+const ProfileConfiguration *OutcomeTable::lookup(llvm::StringRef name) const {
   for (const ProfileConfiguration &configuration : configurations)
     if (configuration.name == name)
       return &configuration;

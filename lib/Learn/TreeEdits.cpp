@@ -74,13 +74,14 @@ static ArrayAttr toArray(Builder &b, const std::vector<std::string> &names) {
 static CollectOp createLeaf(RewriterBase &rewriter, Location loc, int64_t id,
                             const ProfileConfiguration &configuration,
                             StringRef provenance) {
-  return CollectOp::create(
-      rewriter, loc, rewriter.getI64IntegerAttr(id),
-      toArray(rewriter, configuration.groups),
-      toArray(rewriter, configuration.metrics), StringAttr(),
-      rewriter.getI64IntegerAttr(static_cast<int64_t>(configuration.costPasses)),
-      rewriter.getF64FloatAttr(configuration.costSeconds),
-      rewriter.getStringAttr(provenance));
+  return CollectOp::create(rewriter, loc, rewriter.getI64IntegerAttr(id),
+                           toArray(rewriter, configuration.groups),
+                           toArray(rewriter, configuration.metrics),
+                           StringAttr(),
+                           rewriter.getI64IntegerAttr(
+                               static_cast<int64_t>(configuration.costPasses)),
+                           rewriter.getF64FloatAttr(configuration.costSeconds),
+                           rewriter.getStringAttr(provenance));
 }
 
 LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
@@ -114,8 +115,8 @@ LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
       leaf.setGroupsAttr(toArray(rewriter, target->groups));
       leaf.setMetricsAttr(toArray(rewriter, target->metrics));
       leaf.removeSummaryAttr();
-      leaf.setCostPassesAttr(rewriter.getI64IntegerAttr(
-          static_cast<int64_t>(target->costPasses)));
+      leaf.setCostPassesAttr(
+          rewriter.getI64IntegerAttr(static_cast<int64_t>(target->costPasses)));
       leaf.setCostSecondsAttr(rewriter.getF64FloatAttr(target->costSeconds));
       leaf.setProvenanceAttr(rewriter.getStringAttr(edit.describe()));
     });

@@ -9,11 +9,11 @@
 #include "autoprof/Transforms/ProfileSelection.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;

@@ -1,4 +1,5 @@
-//===- Learner.h - Learn a profiling tree from optimization outcomes -*- C++ -*-//
+//===- Learner.h - Learn a profiling tree from optimization outcomes -*- C++
+//-*-//
 //
 // Part of the AutoProf project.
 //

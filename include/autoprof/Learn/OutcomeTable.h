@@ -61,9 +61,8 @@ struct OutcomeTable {
   const ProfileConfiguration *lookup(llvm::StringRef name) const;
   /// The configuration that collects exactly these groups and metrics (in
   /// any order), or null.
-  const ProfileConfiguration *
-  find(llvm::ArrayRef<std::string> groups,
-       llvm::ArrayRef<std::string> metrics) const;
+  const ProfileConfiguration *find(llvm::ArrayRef<std::string> groups,
+                                   llvm::ArrayRef<std::string> metrics) const;
 };
 
 /// Parses a table from JSON text; errors name the offending JSON path.

@@ -1,0 +1,256 @@
+//===- LearnTest.cpp - Tree edits, outcome tables and the learner --------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Learn/Learner.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::learn;
+
+namespace {
+
+constexpr const char *kTree = R"mlir(
+autoprof.tree @t attributes {chip = "sm_90"} {
+  autoprof.split id(1) "arith_intensity" < 4.0 missing(then) {
+    autoprof.collect id(2) groups ["MemoryWorkloadAnalysis"]
+  } else {
+    autoprof.collect id(3) groups ["LaunchStats", "Occupancy"]
+  }
+}
+)mlir";
+
+/// Two programs of memory-bound kernels, two of compute-bound ones.
+constexpr const char *kTable = R"json({
+  "configurations": [
+    {"name": "none"},
+    {"name": "mwa", "groups": ["MemoryWorkloadAnalysis"], "cost_passes": 4},
+    {"name": "occ", "groups": ["LaunchStats", "Occupancy"], "cost_passes": 2}
+  ],
+  "kernels": [
+    {"name": "a0", "program": "a", "features": {"arith_intensity": 0.5},
+     "speedup": {"none": 1.0, "mwa": 3.0, "occ": 1.5}},
+    {"name": "a1", "program": "a", "features": {"arith_intensity": 0.7},
+     "speedup": {"none": 1.0, "mwa": 3.1, "occ": 1.4}},
+    {"name": "b0", "program": "b", "features": {"arith_intensity": 0.9},
+     "speedup": {"none": 1.0, "mwa": 2.9, "occ": 1.6}},
+    {"name": "c0", "program": "c", "features": {"arith_intensity": 20},
+     "speedup": {"none": 1.0, "mwa": 1.2, "occ": 2.5}},
+    {"name": "d0", "program": "d", "features": {"arith_intensity": 30},
+     "speedup": {"none": 1.0, "mwa": 1.1, "occ": 2.6}},
+    {"name": "d1", "program": "d", "features": {"arith_intensity": 40},
+     "speedup": {"mwa": 1.3, "occ": 2.4}}
+  ]
+})json";
+
+class LearnTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    context.loadDialect<AutoProfDialect>();
+    module = parseSourceString<ModuleOp>(kTree, &context);
+    ASSERT_TRUE(module);
+    tree = *module->getOps<TreeOp>().begin();
+    llvm::Expected<OutcomeTable> parsed = parseOutcomeTable(kTable);
+    ASSERT_TRUE(static_cast<bool>(parsed))
+        << llvm::toString(parsed.takeError());
+    table = std::move(*parsed);
+  }
+
+  std::string print() {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    tree.print(os);
+    return text;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  TreeOp tree;
+  OutcomeTable table;
+  IRRewriter rewriter{&context};
+};
+
+TEST_F(LearnTest, SplitLeafGivesNewIdsAndProvenance) {
+  TreeEdit edit;
+  edit.kind = TreeEditKind::SplitLeaf;
+  edit.node = 3;
+  edit.feature = "grid_blocks";
+  edit.comparison = Comparison::ge;
+  edit.threshold = 132;
+  edit.thenConfiguration = "mwa";
+  edit.elseConfiguration = "occ";
+  std::string error;
+  ASSERT_TRUE(succeeded(applyTreeEdit(rewriter, tree, edit, table, error)))
+      << error;
+  EXPECT_TRUE(succeeded(verify(tree)));
+  EXPECT_EQ(findTreeNode(tree, 3), nullptr);
+  auto split = dyn_cast_or_null<SplitOp>(findTreeNode(tree, 4));
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split.getFeature(), "grid_blocks");
+  EXPECT_EQ(split.getComparison(), Comparison::ge);
+  auto thenLeaf = dyn_cast_or_null<CollectOp>(findTreeNode(tree, 5));
+  auto elseLeaf = dyn_cast_or_null<CollectOp>(findTreeNode(tree, 6));
+  ASSERT_TRUE(thenLeaf && elseLeaf);
+  EXPECT_EQ(thenLeaf.getCostPasses(), 4);
+  EXPECT_EQ(*elseLeaf.getProvenance(), edit.describe());
+  // The edited tree prints and parses back to the same text.
+  std::string text = print();
+  OwningOpRef<ModuleOp> reparsed = parseSourceString<ModuleOp>(text, &context);
+  ASSERT_TRUE(reparsed);
+  std::string again;
+  llvm::raw_string_ostream os(again);
+  (*reparsed->getOps<TreeOp>().begin()).print(os);
+  EXPECT_EQ(text, again);
+}
+
+TEST_F(LearnTest, RewriteLeafAndSplit) {
+  TreeEdit leafEdit;
+  leafEdit.kind = TreeEditKind::RewriteLeaf;
+  leafEdit.node = 2;
+  leafEdit.configuration = "occ";
+  std::string error;
+  ASSERT_TRUE(succeeded(applyTreeEdit(rewriter, tree, leafEdit, table, error)));
+  auto leaf = cast<CollectOp>(findTreeNode(tree, 2));
+  EXPECT_EQ(leaf.getGroups().size(), 2u);
+
+  TreeEdit splitEdit;
+  splitEdit.kind = TreeEditKind::RewriteSplit;
+  splitEdit.node = 1;
+  splitEdit.feature = "grid_blocks";
+  splitEdit.comparison = Comparison::gt;
+  splitEdit.threshold = 64;
+  ASSERT_TRUE(
+      succeeded(applyTreeEdit(rewriter, tree, splitEdit, table, error)));
+  auto split = cast<SplitOp>(findTreeNode(tree, 1));
+  EXPECT_EQ(split.getFeature(), "grid_blocks");
+  EXPECT_EQ(split.getThreshold().convertToDouble(), 64);
+  EXPECT_TRUE(succeeded(verify(tree)));
+}
+
+TEST_F(LearnTest, EditsOfTheWrongNodeAreRefused) {
+  std::string before = print();
+  TreeEdit edit;
+  edit.kind = TreeEditKind::RewriteLeaf;
+  edit.node = 1;
+  edit.configuration = "mwa";
+  std::string error;
+  EXPECT_TRUE(failed(applyTreeEdit(rewriter, tree, edit, table, error)));
+  EXPECT_EQ(error, "node 1 is not a leaf");
+  edit.node = 9;
+  EXPECT_TRUE(failed(applyTreeEdit(rewriter, tree, edit, table, error)));
+  EXPECT_EQ(error, "tree @t has no node 9");
+  edit.node = 2;
+  edit.configuration = "roofline";
+  EXPECT_TRUE(failed(applyTreeEdit(rewriter, tree, edit, table, error)));
+  EXPECT_EQ(error, "the outcome table has no configuration 'roofline'");
+  EXPECT_EQ(print(), before);
+}
+
+TEST_F(LearnTest, SplitByProgramKeepsProgramsTogether) {
+  for (uint64_t seed : {1, 2, 3, 4}) {
+    DataSplit split = splitByProgram(table, seed, 0.5);
+    EXPECT_FALSE(split.train.empty());
+    EXPECT_FALSE(split.heldOut.empty());
+    std::set<std::string> trainPrograms, heldPrograms;
+    for (size_t i : split.train)
+      trainPrograms.insert(table.kernels[i].program);
+    for (size_t i : split.heldOut)
+      heldPrograms.insert(table.kernels[i].program);
+    for (const std::string &program : trainPrograms)
+      EXPECT_EQ(heldPrograms.count(program), 0u) << program;
+    DataSplit again = splitByProgram(table, seed, 0.5);
+    EXPECT_EQ(split.train, again.train);
+  }
+}
+
+TEST_F(LearnTest, ScoresLeaveOutWhatWasNotMeasured) {
+  LearnOptions options;
+  options.lambda = 0.1;
+  std::vector<size_t> all = {0, 1, 2, 3, 4, 5};
+  TreeScore none =
+      scoreConfiguration(*table.lookup("none"), table, all, options);
+  EXPECT_EQ(none.kernels.size(), 5u);
+  ASSERT_EQ(none.excluded.size(), 1u);
+  EXPECT_EQ(none.excluded[0], "d1: no outcome measured for 'none'");
+  // The tree sends memory-bound kernels to mwa and the rest to occ.
+  TreeScore score = scoreTree(tree, table, all, options);
+  EXPECT_EQ(score.kernels.size(), 6u);
+  double expected = (std::log(3.0) + std::log(3.1) + std::log(2.9) +
+                     std::log(2.5) + std::log(2.6) + std::log(2.4)) /
+                    6;
+  EXPECT_NEAR(score.meanLogSpeedup, expected, 1e-12);
+  EXPECT_NEAR(score.meanCost, 3.0, 1e-12);
+  EXPECT_NEAR(score.score, expected - 0.3, 1e-12);
+}
+
+TEST_F(LearnTest, EnumeratorIsDeterministicAndUsesQuantiles) {
+  LearnOptions options;
+  std::vector<size_t> all = {0, 1, 2, 3, 4, 5};
+  std::vector<TreeEdit> first = enumerateEdits(tree, table, all, options);
+  std::vector<TreeEdit> second = enumerateEdits(tree, table, all, options);
+  ASSERT_EQ(first.size(), second.size());
+  for (size_t i = 0; i < first.size(); ++i)
+    EXPECT_EQ(first[i].describe(), second[i].describe());
+  // Leaves are rewritten only to configurations a leaf can collect.
+  bool rewritesToNone = false, movesThreshold = false;
+  for (const TreeEdit &edit : first) {
+    rewritesToNone |=
+        edit.kind == TreeEditKind::RewriteLeaf && edit.configuration == "none";
+    movesThreshold |= edit.kind == TreeEditKind::RewriteSplit &&
+                      edit.node == 1 && edit.threshold > 0.9 &&
+                      edit.threshold < 20;
+  }
+  EXPECT_FALSE(rewritesToNone);
+  EXPECT_TRUE(movesThreshold);
+}
+
+TEST_F(LearnTest, LearnerKeepsAGoodTreeAndIsReproducible) {
+  LearnOptions options;
+  options.heldOutFraction = 0.5;
+  std::string error;
+  FailureOr<LearnResult> result = learnTree(tree, table, options, error);
+  ASSERT_TRUE(succeeded(result)) << error;
+  FailureOr<LearnResult> again = learnTree(tree, table, options, error);
+  ASSERT_TRUE(succeeded(again));
+  std::string a, b;
+  llvm::raw_string_ostream osA(a), osB(b);
+  result->tree.print(osA);
+  again->tree.print(osB);
+  EXPECT_EQ(a, b);
+  EXPECT_FALSE(result->log.empty());
+  // The starting tree already sends every kernel to its best configuration.
+  EXPECT_EQ(result->train.excluded.size(), 0u);
+}
+
+TEST(OutcomeTableTest, RejectsMalformedTables) {
+  auto error = [](const char *text) {
+    llvm::Expected<OutcomeTable> table = parseOutcomeTable(text);
+    return table ? std::string() : llvm::toString(table.takeError());
+  };
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x"}, {"name": "x"}],
+                      "kernels": []})"),
+            "outcome table: configuration 'x' is defined twice");
+  EXPECT_EQ(error(R"({"configurations": [], "kernels": []})"),
+            "outcome table: no configurations");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x", "cost_passes": -1}],
+                      "kernels": []})"),
+            "a profiling cost cannot be negative at "
+            "outcome table.configurations[0]");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
+                      {"name": "k", "program": "p", "features": {},
+                       "speedup": {"x": "fast"}}]})"),
+            "expected a number at outcome table.kernels[0].speedup.x");
+}
+
+} // namespace
