@@ -94,6 +94,8 @@ std::optional<std::string> checkRemappable(gpu::GPUFuncOp kernel,
   if (!uniformBlock)
     return std::string("the launches do not share one constant block size");
   block = *uniformBlock;
+  if (llvm::any_of(block, [](int64_t size) { return size < 1; }))
+    return std::string("a launch's block has a size below 1");
   for (auto [index, constLaunch] : llvm::enumerate(launches)) {
     gpu::LaunchFuncOp launch = constLaunch;
     gpu::KernelDim3 sizes = launch.getGridSizeOperandValues();
@@ -102,6 +104,8 @@ std::optional<std::string> checkRemappable(gpu::GPUFuncOp kernel,
     if (!current[0] || !current[1] || !current[2])
       return std::string("a launch's grid is not constant");
     std::array<int64_t, 3> values = {*current[0], *current[1], *current[2]};
+    if (llvm::any_of(values, [](int64_t size) { return size < 1; }))
+      return std::string("a launch's grid has a size below 1");
     if (index != 0 && values != grid)
       return std::string("the launches do not share one grid");
     grid = values;

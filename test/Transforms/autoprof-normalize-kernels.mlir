@@ -122,3 +122,37 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Workgroup and private attributions stay behind the remaining arguments
+// when a leading argument is sunk.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @staged
+    // CHECK-SAME: (%[[A:.*]]: memref<256xf32>) workgroup(%[[T:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) private(%{{.*}} : memref<1xf32, #gpu.address_space<private>>) kernel
+    // CHECK: %[[LAST:.*]] = arith.constant 255 : index
+    // CHECK: %[[TID:.*]] = gpu.thread_id x
+    // CHECK: gpu.barrier
+    // CHECK: %[[J:.*]] = arith.subi %[[LAST]], %[[TID]] : index
+    // CHECK: memref.load %[[T]][%[[J]]]
+    gpu.func @staged(%a: memref<256xf32>, %n: index) workgroup(%t: memref<256xf32, #gpu.address_space<workgroup>>) private(%p: memref<1xf32, #gpu.address_space<private>>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %a[%tid] : memref<256xf32>
+      memref.store %v, %t[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c1 = arith.constant 1 : index
+      %m = arith.subi %n, %c1 : index
+      %j = arith.subi %m, %tid : index
+      %w = memref.load %t[%j] : memref<256xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %a[%tid] : memref<256xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    gpu.launch_func @kernels::@staged blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : memref<256xf32>, %c256 : index)
+    return
+  }
+}
