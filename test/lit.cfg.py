@@ -34,6 +34,9 @@ if os.path.exists(os.path.join(config.autoprof_tools_dir, "autoprof-worker")):
 llvm_config.add_tool_substitutions(tools, [config.autoprof_tools_dir])
 config.substitutions.append(
     ("%autoprof_opt", os.path.join(config.autoprof_tools_dir, "autoprof-opt")))
+config.substitutions.append(
+    ("%autoprof_learn",
+     os.path.join(config.autoprof_tools_dir, "autoprof-learn")))
 
 # `cuda-toolkit`: ptxas is available, so generated PTX is assembled.
 if config.have_ptxas and os.path.exists(config.ptxas_executable):

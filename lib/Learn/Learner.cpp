@@ -7,6 +7,7 @@
 #include "autoprof/Learn/Learner.h"
 
 #include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
+#include "autoprof/Learn/ModelTreeProposer.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -370,29 +371,14 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       scoreTree(result.tree, table, result.split.train, options);
   for (unsigned round = 0; round < options.maxEdits; ++round) {
     Array proposals;
-    std::optional<TreeEdit> best;
+    // The best proposal so far: what it is, its tree and its score.
+    std::string bestName;
+    OwningOpRef<ModuleOp> bestModule;
     TreeScore bestScore;
     double bestMean = 0;
-    for (const TreeEdit &edit :
-         enumerateEdits(result.tree, table, result.split.train, options)) {
-      // Each proposal is tried on a copy of the tree.
-      OwningOpRef<ModuleOp> trial = result.module->clone();
-      auto trialTree = *trial->getOps<TreeOp>().begin();
-      std::string why;
-      // A proposal that does not verify is logged with the verifier's words.
-      ScopedDiagnosticHandler capture(start.getContext(),
-                                      [&](Diagnostic &diagnostic) {
-                                        why = diagnostic.str();
-                                        return success();
-                                      });
-      if (failed(applyTreeEdit(rewriter, trialTree, edit, table, why)) ||
-          failed(verify(trialTree))) {
-        proposals.push_back(Object{{"edit", edit.describe()},
-                                   {"rejected", why.empty() ? "does not "
-                                                              "verify"
-                                                            : why}});
-        continue;
-      }
+    auto consider = [&](std::string name, OwningOpRef<ModuleOp> trial,
+                        Object entry) {
+      TreeOp trialTree = *trial->getOps<TreeOp>().begin();
       TreeScore score =
           scoreTree(trialTree, table, result.split.train, options);
       std::vector<double> delta = differences(current, score);
@@ -400,19 +386,68 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       for (double d : delta)
         mean += d;
       mean = delta.empty() ? 0 : mean / static_cast<double>(delta.size());
-      proposals.push_back(Object{{"edit", edit.describe()},
-                                 {"train_score", score.score},
-                                 {"mean_improvement", mean}});
-      if (!best || mean > bestMean) {
-        best = edit;
+      entry["train_score"] = score.score;
+      entry["mean_improvement"] = mean;
+      proposals.push_back(std::move(entry));
+      if (!bestModule || mean > bestMean) {
+        bestName = std::move(name);
+        bestModule = std::move(trial);
         bestScore = std::move(score);
         bestMean = mean;
+      }
+    };
+    if (options.builtinEdits) {
+      for (const TreeEdit &edit :
+           enumerateEdits(result.tree, table, result.split.train, options)) {
+        // Each proposal is tried on a copy of the tree.
+        OwningOpRef<ModuleOp> trial = result.module->clone();
+        auto trialTree = *trial->getOps<TreeOp>().begin();
+        std::string why;
+        // A proposal that does not verify is logged with the verifier's
+        // words.
+        ScopedDiagnosticHandler capture(start.getContext(),
+                                        [&](Diagnostic &diagnostic) {
+                                          why = diagnostic.str();
+                                          return success();
+                                        });
+        if (failed(applyTreeEdit(rewriter, trialTree, edit, table, why)) ||
+            failed(verify(trialTree))) {
+          proposals.push_back(
+              Object{{"edit", edit.describe()},
+                     {"rejected", why.empty() ? "does not verify" : why}});
+          continue;
+        }
+        consider(edit.describe(), std::move(trial),
+                 Object{{"edit", edit.describe()}});
+      }
+    }
+    if (options.model) {
+      llvm::Expected<ModelProposal> proposal = proposeTreeWithModel(
+          *options.model, result.tree, table, result.split.train, options);
+      if (!proposal) {
+        proposals.push_back(
+            Object{{"edit", "model proposal"},
+                   {"rejected", llvm::toString(proposal.takeError())}});
+      } else {
+        std::string name =
+            "model proposal (round " + std::to_string(round + 1) + ")";
+        proposal->tree.walk([&](CollectOp leaf) {
+          if (!leaf.getProvenance())
+            leaf.setProvenanceAttr(StringAttr::get(start.getContext(), name));
+        });
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        proposal->tree.print(os);
+        consider(name, std::move(proposal->module),
+                 Object{{"edit", name},
+                        {"tree", text},
+                        {"repaired", proposal->repaired}});
       }
     }
     Object entry{{"round", round + 1},
                  {"train_score", current.score},
                  {"proposals", std::move(proposals)}};
-    if (!best || bestMean <= 0) {
+    if (!bestModule || bestMean <= 0) {
       entry["decision"] = "stop: no edit improves the training score";
       result.log.push_back(std::move(entry));
       break;
@@ -420,15 +455,16 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     double lower = bootstrapQuantile(differences(current, bestScore),
                                      options.bootstrapSamples,
                                      1 - options.confidence, random);
-    entry["best"] = best->describe();
+    entry["best"] = bestName;
     entry["bootstrap_lower_bound"] = lower;
     if (lower <= 0) {
       entry["decision"] = "stop: the best edit is within the noise";
       result.log.push_back(std::move(entry));
       break;
     }
-    (void)applyTreeEdit(rewriter, result.tree, *best, table, error);
-    entry["decision"] = "accepted " + best->describe();
+    result.module = std::move(bestModule);
+    result.tree = *result.module->getOps<TreeOp>().begin();
+    entry["decision"] = "accepted " + bestName;
     result.log.push_back(std::move(entry));
     current = std::move(bestScore);
   }

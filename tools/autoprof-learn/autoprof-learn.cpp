@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/InitAll.h"
+#include "autoprof/LLM/ChatClient.h"
 #include "autoprof/Learn/Learner.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
@@ -45,6 +46,31 @@ static cl::opt<double> heldOut("held-out", cl::init(0.3),
                                cl::desc("Fraction of programs held out"));
 static cl::opt<unsigned> maxEdits("max-edits", cl::init(8),
                                   cl::desc("Edits to accept at most"));
+/// Who proposes edits.
+enum class EditProposer { Builtin, Model, Both };
+static cl::opt<EditProposer> proposer(
+    "proposer", cl::init(EditProposer::Builtin), cl::desc("Who proposes edits"),
+    cl::values(clEnumValN(EditProposer::Builtin, "builtin",
+                          "the enumerator of REWRITE and SPLIT edits"),
+               clEnumValN(EditProposer::Model, "llm",
+                          "a chat model proposes a whole tree each round"),
+               clEnumValN(EditProposer::Both, "both",
+                          "both, competing each round")));
+static cl::opt<std::string>
+    endpoint("endpoint", cl::desc("LLM base URL (default: $OPENAI_BASE_URL / "
+                                  "$ANTHROPIC_BASE_URL, then "
+                                  "http://localhost:8000/v1)"));
+static cl::opt<std::string> modelName("model",
+                                      cl::desc("LLM model name (default: "
+                                               "$OPENAI_MODEL)"));
+static cl::opt<std::string>
+    apiStyle("api-style", cl::init("openai"),
+             cl::desc("LLM API: openai (chat completions) or anthropic"));
+static cl::opt<std::string>
+    cacheDir("cache-dir", cl::desc("Cache LLM answers in this directory"));
+static cl::opt<bool> replayOnly("replay-only",
+                                cl::desc("Answer LLM requests only from the "
+                                         "cache (no network)"));
 static cl::opt<CostUnit> costUnit(
     "cost", cl::init(CostUnit::ReplayPasses),
     cl::desc("Profiling cost the score charges"),
@@ -73,6 +99,27 @@ int main(int argc, char **argv) {
   options.heldOutFraction = heldOut;
   options.maxEdits = maxEdits;
   options.cost = costUnit;
+
+  std::optional<::autoprof::llm::ChatClient> client;
+  options.builtinEdits = proposer != EditProposer::Model;
+  if (proposer != EditProposer::Builtin) {
+    std::optional<::autoprof::llm::ApiStyle> style =
+        ::autoprof::llm::parseApiStyle(apiStyle);
+    if (!style) {
+      llvm::errs() << "autoprof-learn: api-style must be 'openai' or "
+                      "'anthropic', got '"
+                   << apiStyle << "'\n";
+      return 1;
+    }
+    ::autoprof::llm::ChatOptions chat;
+    chat.style = *style;
+    chat.baseUrl = endpoint;
+    chat.model = modelName;
+    chat.cacheDirectory = cacheDir;
+    chat.replayOnly = replayOnly;
+    client.emplace(::autoprof::llm::ChatOptions::fromEnvironment(chat));
+    options.model = &*client;
+  }
 
   OwningOpRef<ModuleOp> startModule;
   TreeOp start;

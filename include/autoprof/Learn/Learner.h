@@ -29,6 +29,10 @@
 
 #include <vector>
 
+namespace autoprof::llm {
+class ChatClient;
+} // namespace autoprof::llm
+
 namespace mlir::autoprof::learn {
 
 /// Which profiling cost the score charges.
@@ -47,6 +51,11 @@ struct LearnOptions {
   /// An edit is accepted when the mean improvement's bootstrap quantile
   /// 1 - confidence is above zero.
   double confidence = 0.9;
+  /// Whether the built-in enumerator proposes edits.
+  bool builtinEdits = true;
+  /// When set, a chat model also proposes a whole tree each round
+  /// (ModelTreeProposer.h); it competes with the enumerated edits.
+  const ::autoprof::llm::ChatClient *model = nullptr;
 };
 
 /// Indices into OutcomeTable::kernels.
