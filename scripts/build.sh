@@ -15,6 +15,9 @@ command -v ld.lld >/dev/null && args+=(-DLLVM_USE_LINKER=lld)
 cmake "${args[@]}" >/dev/null
 targets=(autoprof-opt autoprof-learn AutoProfUnitTests)
 # autoprof-worker exists when the CUDA toolkit was found.
-ninja -C "$build" -t targets all | grep -q '^autoprof-worker:' &&
+# (grep reads the whole list: with -q it could stop early and ninja's
+# SIGPIPE would fail the pipeline under pipefail.)
+if ninja -C "$build" -t targets all | grep '^autoprof-worker:' >/dev/null; then
   targets+=(autoprof-worker autoprof-runtime-smoke autoprof-profiler-smoke)
+fi
 ninja -C "$build" "${targets[@]}" "$@"
