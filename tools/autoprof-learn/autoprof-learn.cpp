@@ -22,34 +22,42 @@ using namespace mlir::autoprof;
 using namespace mlir::autoprof::learn;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory learnCategory("autoprof-learn options");
+
 static cl::opt<std::string> outcomesPath(
-    "outcomes", cl::Required,
+    cl::cat(learnCategory), "outcomes", cl::Required,
     cl::desc("Outcome table (JSON): per kernel, the speedup reached with "
              "each profiling configuration"));
 static cl::opt<std::string>
-    startPath("start", cl::desc("Starting tree (default: one leaf with the "
-                                "best fixed configuration on the training "
-                                "kernels)"));
-static cl::opt<std::string> treeName("tree",
+    startPath(cl::cat(learnCategory), "start",
+              cl::desc("Starting tree (default: one leaf with the "
+                       "best fixed configuration on the training "
+                       "kernels)"));
+static cl::opt<std::string> treeName(cl::cat(learnCategory), "tree",
                                      cl::desc("Tree to start from when the "
                                               "starting file holds several"));
-static cl::opt<std::string> outputPath("o", cl::init("-"),
+static cl::opt<std::string> outputPath(cl::cat(learnCategory), "o",
+                                       cl::init("-"),
                                        cl::desc("Learned tree (MLIR)"));
 static cl::opt<std::string>
-    logPath("log", cl::desc("Write every proposal, score and decision here "
-                            "(JSON)"));
-static cl::opt<uint64_t> seed("seed", cl::init(1),
+    logPath(cl::cat(learnCategory), "log",
+            cl::desc("Write every proposal, score and decision here "
+                     "(JSON)"));
+static cl::opt<uint64_t> seed(cl::cat(learnCategory), "seed", cl::init(1),
                               cl::desc("Seed of the split and bootstrap"));
-static cl::opt<double> lambda("lambda", cl::init(0.01),
+static cl::opt<double> lambda(cl::cat(learnCategory), "lambda", cl::init(0.01),
                               cl::desc("Weight of the profiling cost"));
-static cl::opt<double> heldOut("held-out", cl::init(0.3),
+static cl::opt<double> heldOut(cl::cat(learnCategory), "held-out",
+                               cl::init(0.3),
                                cl::desc("Fraction of programs held out"));
-static cl::opt<unsigned> maxEdits("max-edits", cl::init(8),
+static cl::opt<unsigned> maxEdits(cl::cat(learnCategory), "max-edits",
+                                  cl::init(8),
                                   cl::desc("Edits to accept at most"));
 /// Who proposes edits.
 enum class EditProposer { Builtin, Model, Both };
 static cl::opt<EditProposer> proposer(
-    "proposer", cl::init(EditProposer::Builtin), cl::desc("Who proposes edits"),
+    cl::cat(learnCategory), "proposer", cl::init(EditProposer::Builtin),
+    cl::desc("Who proposes edits"),
     cl::values(clEnumValN(EditProposer::Builtin, "builtin",
                           "the enumerator of REWRITE and SPLIT edits"),
                clEnumValN(EditProposer::Model, "llm",
@@ -57,28 +65,31 @@ static cl::opt<EditProposer> proposer(
                clEnumValN(EditProposer::Both, "both",
                           "both, competing each round")));
 static cl::opt<std::string>
-    endpoint("endpoint", cl::desc("LLM base URL (default: $OPENAI_BASE_URL / "
-                                  "$ANTHROPIC_BASE_URL, then "
-                                  "http://localhost:8000/v1)"));
-static cl::opt<std::string> modelName("model",
+    endpoint(cl::cat(learnCategory), "endpoint",
+             cl::desc("LLM base URL (default: $OPENAI_BASE_URL / "
+                      "$ANTHROPIC_BASE_URL, then "
+                      "http://localhost:8000/v1)"));
+static cl::opt<std::string> modelName(cl::cat(learnCategory), "model",
                                       cl::desc("LLM model name (default: "
                                                "$OPENAI_MODEL)"));
 static cl::opt<std::string>
-    apiStyle("api-style", cl::init("openai"),
+    apiStyle(cl::cat(learnCategory), "api-style", cl::init("openai"),
              cl::desc("LLM API: openai (chat completions) or anthropic"));
 static cl::opt<std::string>
-    cacheDir("cache-dir", cl::desc("Cache LLM answers in this directory"));
-static cl::opt<bool> replayOnly("replay-only",
+    cacheDir(cl::cat(learnCategory), "cache-dir",
+             cl::desc("Cache LLM answers in this directory"));
+static cl::opt<bool> replayOnly(cl::cat(learnCategory), "replay-only",
                                 cl::desc("Answer LLM requests only from the "
                                          "cache (no network)"));
 static cl::opt<CostUnit> costUnit(
-    "cost", cl::init(CostUnit::ReplayPasses),
+    cl::cat(learnCategory), "cost", cl::init(CostUnit::ReplayPasses),
     cl::desc("Profiling cost the score charges"),
     cl::values(clEnumValN(CostUnit::ReplayPasses, "passes", "replay passes"),
                clEnumValN(CostUnit::Seconds, "seconds", "profiling seconds")));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(learnCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "autoprof-learn: learn a profiling tree from "
                               "optimization outcomes\n");
@@ -87,6 +98,16 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
+  if (!(heldOut > 0 && heldOut < 1)) {
+    llvm::errs() << "autoprof-learn: --held-out must be between 0 and 1, got "
+                 << heldOut << "\n";
+    return 1;
+  }
+  if (!(lambda >= 0)) {
+    llvm::errs() << "autoprof-learn: --lambda must not be negative, got "
+                 << lambda << "\n";
+    return 1;
+  }
   llvm::Expected<OutcomeTable> table = loadOutcomeTable(outcomesPath);
   if (!table) {
     llvm::errs() << "autoprof-learn: " << llvm::toString(table.takeError())
