@@ -137,6 +137,31 @@ def AnalyzeMemoryAccessPass
   }];
 }
 
+def DiagnosePass : Pass<"autoprof-diagnose", "ModuleOp"> {
+  let summary = "Turn each kernel's collected metrics into bottleneck facts";
+  let description = [{
+    Reads the metrics `autoprof-profile` collected for each kernel
+    (`autoprof.measurement`) and attaches `autoprof.facts`: for every fact
+    the diagnosis knows (DRAM-, L2-, L1- and compute-bound, uncoalesced
+    loads and stores, shared bank conflicts, low occupancy, register spills,
+    warp divergence, too few waves, tail effect, latency-, issue- and
+    special-function-bound, barrier stalls) whether it holds. A fact whose
+    metrics were not collected is `unknown`, never false. With `remarks`,
+    each fact gets a remark with the values that decided it or the metrics
+    that were missing. The facts and thresholds are in docs/diagnosis.md.
+
+    ```mlir
+    gpu.func @k(...) kernel attributes {autoprof.facts = {
+        dram-bound = "true", low-occupancy = "unknown", ...}}
+    ```
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Explain each fact as a remark">,
+  ];
+  let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Profile selection
 //===----------------------------------------------------------------------===//

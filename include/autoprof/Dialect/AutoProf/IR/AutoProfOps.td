@@ -54,7 +54,10 @@ def AutoProf_Dialect : Dialect {
     DictionaryAttr:$host_loop,
     // The applicable built-in rewrites of a kernel, most promising first, as
     // "family=parameter" strings. Written by autoprof-propose-rewrites.
-    ArrayAttr:$proposals
+    ArrayAttr:$proposals,
+    // Bottleneck facts of a profiled kernel: fact name -> "true", "false"
+    // or "unknown". Written by autoprof-diagnose.
+    DictionaryAttr:$facts
   );
 }
 

@@ -1,0 +1,79 @@
+//===- BottleneckFactsTest.cpp - Bottleneck facts from metrics -----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Diagnosis/BottleneckFacts.h"
+#include "autoprof/Profiling/MetricCatalog.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace mlir::autoprof;
+
+namespace {
+
+/// The state of fact `name` for `metrics`.
+FactState stateOf(llvm::StringRef name,
+                  const llvm::StringMap<double> &metrics) {
+  for (const BottleneckFact &fact : diagnose(metrics))
+    if (fact.definition->name == name)
+      return fact.state;
+  ADD_FAILURE() << "no fact " << name.str();
+  return FactState::Unknown;
+}
+
+TEST(BottleneckFactsTest, EveryMetricIsInTheSm90Catalog) {
+  const MetricCatalog *catalog = MetricCatalog::forChip("sm_90");
+  ASSERT_NE(catalog, nullptr);
+  std::set<std::string> names;
+  for (const FactDefinition &definition : getFactDefinitions()) {
+    EXPECT_TRUE(names.insert(definition.name.str()).second)
+        << definition.name.str() << " is defined twice";
+    EXPECT_FALSE(definition.metrics.empty());
+    for (llvm::StringRef metric : definition.metrics)
+      EXPECT_NE(catalog->lookupMetric(metric), nullptr)
+          << definition.name.str() << " needs " << metric.str()
+          << ", which the sm_90 catalog does not have";
+  }
+  EXPECT_GE(names.size(), 12u);
+}
+
+TEST(BottleneckFactsTest, MissingMetricsMakeFactsUnknownNeverFalse) {
+  for (const BottleneckFact &fact : diagnose({})) {
+    EXPECT_EQ(fact.state, FactState::Unknown) << fact.definition->name.str();
+    EXPECT_EQ(llvm::StringRef(fact.evidence).starts_with("not collected: "),
+              true);
+  }
+  // One of two metrics is not enough.
+  EXPECT_EQ(stateOf("uncoalesced-loads",
+                    {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 64}}),
+            FactState::Unknown);
+}
+
+TEST(BottleneckFactsTest, Thresholds) {
+  const char *dram = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+  EXPECT_EQ(stateOf("dram-bound", {{dram, 60}}), FactState::True);
+  EXPECT_EQ(stateOf("dram-bound", {{dram, 59.9}}), FactState::False);
+  const char *sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+  const char *requests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+  EXPECT_EQ(stateOf("uncoalesced-loads", {{sectors, 800}, {requests, 100}}),
+            FactState::False);
+  EXPECT_EQ(stateOf("uncoalesced-loads", {{sectors, 3200}, {requests, 100}}),
+            FactState::True);
+  EXPECT_EQ(stateOf("uncoalesced-loads", {{sectors, 0}, {requests, 0}}),
+            FactState::False);
+  const char *waves = "launch__waves_per_multiprocessor";
+  EXPECT_EQ(stateOf("too-few-waves", {{waves, 0.5}}), FactState::True);
+  EXPECT_EQ(stateOf("tail-effect", {{waves, 1.25}}), FactState::True);
+  EXPECT_EQ(stateOf("tail-effect", {{waves, 2.75}}), FactState::False);
+  EXPECT_EQ(stateOf("tail-effect", {{waves, 12.25}}), FactState::False);
+  EXPECT_EQ(stateOf("compute-bound",
+                    {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", 75},
+                     {dram, 70}}),
+            FactState::False);
+}
+
+} // namespace
