@@ -1,6 +1,7 @@
 // RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t && autoprof-opt %s --autoprof-lower-to-ptx="ptx-dir=%t" -o /dev/null
 // RUN: %if ptxas %{ %ptxas %t/kernels.ptx -o %t/kernels.cubin %}
+// RUN: autoprof-opt %s --autoprof-normalize-kernels --autoprof-lower-to-ptx -o /dev/null
 //
 // KIND: conversion
 // Group-wise int8 dequantization out[i] = f32(q[i]) * scale[i / 128] for 32M i8 values (33554432, 262144 groups

@@ -1,6 +1,7 @@
 // RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t && autoprof-opt %s --autoprof-lower-to-ptx="ptx-dir=%t" -o /dev/null
 // RUN: %if ptxas %{ %ptxas %t/kernels.ptx -o %t/kernels.cubin %}
+// RUN: autoprof-opt %s --autoprof-normalize-kernels --autoprof-lower-to-ptx -o /dev/null
 //
 // KIND: math
 // y = exp(-x^2)*sin(x) + log(1+|x|)*cos(x) + tanh(x) + erf(x) + sqrt(|x|) + atan(x) + |x|^1.5 over 25M f32

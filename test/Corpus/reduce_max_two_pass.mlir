@@ -1,6 +1,7 @@
 // RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t && autoprof-opt %s --autoprof-lower-to-ptx="ptx-dir=%t" -o /dev/null
 // RUN: %if ptxas %{ %ptxas %t/kernels.ptx -o %t/kernels.cubin %}
+// RUN: autoprof-opt %s --autoprof-normalize-kernels --autoprof-lower-to-ptx -o /dev/null
 //
 // KIND: reduction
 // out[0] = max(x) over 32M f32 in two passes: @block_max_partials (grid 262144 x block 128, interleaved

@@ -1,6 +1,7 @@
 // RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t && autoprof-opt %s --autoprof-lower-to-ptx="ptx-dir=%t" -o /dev/null
 // RUN: %if ptxas %{ %ptxas %t/kernels.ptx -o %t/kernels.cubin %}
+// RUN: autoprof-opt %s --autoprof-normalize-kernels --autoprof-lower-to-ptx -o /dev/null
 //
 // KIND: spmv
 // y = A * x, CSR with 4194304 rows/cols and 33554432 nonzeros (i32 row_ptr/col_idx, f32 values; caller supplies a

@@ -1,6 +1,7 @@
 // RUN: autoprof-opt %s --autoprof-extract-features | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t && autoprof-opt %s --autoprof-lower-to-ptx="ptx-dir=%t" -o /dev/null
 // RUN: %if ptxas %{ %ptxas %t/kernels.ptx -o %t/kernels.cubin %}
+// RUN: autoprof-opt %s --autoprof-normalize-kernels --autoprof-lower-to-ptx -o /dev/null
 //
 // KIND: transpose
 // out[j][i] = in[i][j] for an 8192 x 2048 f32 matrix (out is 2048 x 8192); one element per thread,
