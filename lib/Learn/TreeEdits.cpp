@@ -12,20 +12,6 @@ using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::learn;
 
-static StringRef spell(Comparison comparison) {
-  switch (comparison) {
-  case Comparison::lt:
-    return "<";
-  case Comparison::le:
-    return "<=";
-  case Comparison::gt:
-    return ">";
-  case Comparison::ge:
-    return ">=";
-  }
-  return "?";
-}
-
 std::string TreeEdit::describe() const {
   switch (kind) {
   case TreeEditKind::RewriteLeaf:
@@ -33,10 +19,10 @@ std::string TreeEdit::describe() const {
                          configuration);
   case TreeEditKind::RewriteSplit:
     return llvm::formatv("REWRITE split {0} to {1} {2} {3}", node, feature,
-                         spell(comparison), threshold);
+                         getComparisonSpelling(comparison), threshold);
   case TreeEditKind::SplitLeaf:
     return llvm::formatv("SPLIT leaf {0} on {1} {2} {3} into {4} / {5}", node,
-                         feature, spell(comparison), threshold,
+                         feature, getComparisonSpelling(comparison), threshold,
                          thenConfiguration, elseConfiguration);
   }
   return "";

@@ -6,6 +6,7 @@
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
 #include "autoprof/Transforms/Passes.h"
+#include "autoprof/Transforms/ProfileSelection.h"
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_DIAGNOSEPASS
@@ -27,17 +28,9 @@ struct DiagnosePass
       if (!kernel.isKernel())
         return;
       // The collected metrics; missing ones are absent (never zero).
-      llvm::StringMap<double> metrics;
-      auto measurement =
-          kernel->getAttrOfType<DictionaryAttr>("autoprof.measurement");
-      auto collected = measurement
-                           ? measurement.getAs<DictionaryAttr>("metrics")
-                           : DictionaryAttr();
-      if (collected)
-        for (NamedAttribute entry : collected)
-          if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
-            metrics[entry.getName().getValue()] = value.getValueAsDouble();
-      if (!measurement && emitRemarks)
+      llvm::StringMap<double> metrics = getCollectedMetrics(kernel);
+      bool measured = hasMeasurement(kernel);
+      if (!measured && emitRemarks)
         emitRemark(kernel.getLoc(), "@")
             << kernel.getName()
             << " has no measurement (run autoprof-profile first): every fact "
@@ -47,7 +40,7 @@ struct DiagnosePass
         entries.push_back(builder.getNamedAttr(
             fact.definition->name,
             builder.getStringAttr(getFactStateName(fact.state))));
-        if (emitRemarks && measurement)
+        if (emitRemarks && measured)
           emitRemark(kernel.getLoc(), "@")
               << kernel.getName() << ": " << fact.definition->name << " is "
               << getFactStateName(fact.state) << " (" << fact.evidence << ")";

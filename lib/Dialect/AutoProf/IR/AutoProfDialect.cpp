@@ -72,7 +72,7 @@ static std::string formatNumber(double value) {
   return text;
 }
 
-static StringRef comparisonSpelling(Comparison comparison) {
+StringRef mlir::autoprof::getComparisonSpelling(Comparison comparison) {
   switch (comparison) {
   case Comparison::lt:
     return "<";
@@ -281,7 +281,7 @@ ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
 void SplitOp::print(OpAsmPrinter &p) {
   p << " id(" << getId() << ") ";
   p.printString(getFeature());
-  p << ' ' << comparisonSpelling(getComparison()) << ' ';
+  p << ' ' << getComparisonSpelling(getComparison()) << ' ';
   p.printFloat(getThreshold());
   p << " missing(" << stringifyBranch(getMissing()) << ")";
   p.printOptionalAttrDictWithKeyword(

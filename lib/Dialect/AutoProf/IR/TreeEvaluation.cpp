@@ -18,10 +18,9 @@ std::string mlir::autoprof::describeDecision(const TreeDecision &decision) {
   llvm::raw_string_ostream os(text);
   os << split.getFeature();
   if (decision.value) {
-    static const char *spellings[] = {"<", "<=", ">", ">="};
     os << " = " << llvm::format("%g", *decision.value) << ": "
        << (split.holds(*decision.value) ? "" : "not ")
-       << spellings[static_cast<unsigned>(split.getComparison())] << " "
+       << getComparisonSpelling(split.getComparison()) << " "
        << llvm::format("%g", split.getThreshold().convertToDouble()) << " -> "
        << stringifyBranch(decision.branch);
   } else {

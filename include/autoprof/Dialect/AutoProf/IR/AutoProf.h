@@ -16,6 +16,11 @@
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProfEnums.h.inc"
 
+namespace mlir::autoprof {
+/// How a split's comparison is written: "<", "<=", ">" or ">=".
+llvm::StringRef getComparisonSpelling(Comparison comparison);
+} // namespace mlir::autoprof
+
 #include "autoprof/Dialect/AutoProf/IR/AutoProfOpsDialect.h.inc"
 
 #define GET_OP_CLASSES

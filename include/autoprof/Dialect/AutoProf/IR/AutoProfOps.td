@@ -48,6 +48,8 @@ def AutoProf_Dialect : Dialect {
   let discardableAttrs = (ins
     DictionaryAttr:$features,
     DictionaryAttr:$profile,
+    // A kernel's timing and collected metrics. Written by autoprof-profile.
+    DictionaryAttr:$measurement,
     // A launch inside a host loop: trip_count (when constant) and
     // varying_operands, the kernel operands that depend on the loop's
     // induction variable. Written by autoprof-normalize-kernels.
