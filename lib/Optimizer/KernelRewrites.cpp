@@ -516,8 +516,8 @@ static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
     auto type = cast<MemRefType>(buffer.getType());
     int64_t bytes = type.getNumElements() *
                     std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    Value begin =
-        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+    Value begin = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                                 buffer);
     Value size = arith::ConstantIndexOp::create(rewriter, loc, bytes);
     Value end = arith::AddIOp::create(rewriter, loc, begin, size);
     return std::make_pair(begin, end);
@@ -537,10 +537,9 @@ static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
       Value after = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ule, otherEnd, begin);
       Value apart = arith::OrIOp::create(rewriter, loc, before, after);
-      disjoint = disjoint
-                     ? arith::AndIOp::create(rewriter, loc, disjoint, apart)
-                           .getResult()
-                     : apart;
+      disjoint = disjoint ? arith::AndIOp::create(rewriter, loc, disjoint, apart)
+                                .getResult()
+                          : apart;
     }
   }
   if (!disjoint)
@@ -657,10 +656,12 @@ static LogicalResult applyCheckedRewrite(const KernelRewrite &rewrite,
     }
     return success();
   }
-  if (rewrite.family == "form-blocks" || (rewrite.family == "coalesce" && [&] {
-        std::string why;
-        return failed(planCoalesce(kernel, launches, n, why));
-      }())) {
+  if (rewrite.family == "form-blocks" ||
+      (rewrite.family == "coalesce" &&
+       [&] {
+         std::string why;
+         return failed(planCoalesce(kernel, launches, n, why));
+       }())) {
     std::string why;
     ThreadRemapPlan plan = *planRemap(rewrite, kernel, launches, why);
     IRRewriter rewriter(context);
@@ -780,8 +781,8 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
           checkKernelRewrite(rewrite, module, kernel))
     return emitError(kernel.getLoc(), "cannot apply ")
            << rewrite.str() << " to @" << kernel.getName() << ": " << *why;
-  bool hadKnownSizes =
-      kernel.getKnownBlockSizeAttr() || kernel.getKnownGridSizeAttr();
+  bool hadKnownSizes = kernel.getKnownBlockSizeAttr() ||
+                       kernel.getKnownGridSizeAttr();
   LogicalResult applied = applyCheckedRewrite(rewrite, module, kernel);
   // Sizes the kernel promised about its launches must stay true.
   if (succeeded(applied) && hadKnownSizes)
@@ -793,10 +794,11 @@ LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
 // Ranking
 //===----------------------------------------------------------------------===//
 
-SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
-    ModuleOp module, gpu::GPUFuncOp kernel, DictionaryAttr features,
-    const llvm::StringMap<double> &metrics,
-    SmallVectorImpl<RefusedRewrite> *refused) {
+SmallVector<KernelRewrite>
+mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
+                                      DictionaryAttr features,
+                                      const llvm::StringMap<double> &metrics,
+                                      SmallVectorImpl<RefusedRewrite> *refused) {
   auto feature = [&](StringRef name) -> double {
     Attribute attr = features ? features.get(name) : Attribute();
     if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
@@ -817,8 +819,7 @@ SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
   SmallVector<std::pair<double, KernelRewrite>> scored;
   auto consider = [&](double score, StringRef family, int64_t parameter) {
     KernelRewrite rewrite{family.str(), parameter};
-    std::optional<std::string> why =
-        checkKernelRewrite(rewrite, module, kernel);
+    std::optional<std::string> why = checkKernelRewrite(rewrite, module, kernel);
     if (!why)
       scored.push_back({score, rewrite});
     else if (refused)

@@ -334,8 +334,7 @@ LogicalResult OptimizePass::optimizeKernel(OwningOpRef<ModuleOp> &incumbent,
         continue;
       ++used;
       Object entry{{"rewrite", rewrite.str()}, {"source", "builtin"}};
-      OwningOpRef<ModuleOp> variant =
-          each ? start->clone() : incumbent->clone();
+      OwningOpRef<ModuleOp> variant = each ? start->clone() : incumbent->clone();
       KernelHandle handle = find(*variant, moduleName, kernelName);
       // Earlier winners can invalidate a later rewrite's preconditions.
       if (std::optional<std::string> why =

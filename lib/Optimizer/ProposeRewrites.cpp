@@ -9,7 +9,6 @@
 #include "autoprof/Optimizer/Passes.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
-#include "autoprof/Transforms/ProfileSelection.h"
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_PROPOSEREWRITESPASS
@@ -18,6 +17,20 @@ namespace mlir::autoprof {
 
 using namespace mlir;
 using namespace mlir::autoprof;
+
+/// The metrics a profiled kernel carries in `autoprof.measurement`.
+static llvm::StringMap<double> getMeasuredMetrics(gpu::GPUFuncOp kernel) {
+  llvm::StringMap<double> metrics;
+  auto measurement =
+      kernel->getAttrOfType<DictionaryAttr>("autoprof.measurement");
+  auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
+                               : DictionaryAttr();
+  if (collected)
+    for (NamedAttribute entry : collected)
+      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
+        metrics[entry.getName().getValue()] = value.getValueAsDouble();
+  return metrics;
+}
 
 namespace {
 struct ProposeRewritesPass
@@ -52,7 +65,7 @@ struct ProposeRewritesPass
       SmallVector<RefusedRewrite> refused;
       SmallVector<KernelRewrite> ranked = proposeKernelRewrites(
           module, kernel, features->toAttr(&getContext()),
-          getCollectedMetrics(kernel), emitRemarks ? &refused : nullptr);
+          getMeasuredMetrics(kernel), emitRemarks ? &refused : nullptr);
       SmallVector<Attribute> names;
       for (const KernelRewrite &rewrite : ranked)
         names.push_back(builder.getStringAttr(rewrite.str()));

@@ -25,8 +25,9 @@ struct FoldRecombinedIndex : OpRewritePattern<arith::AddIOp> {
 
   LogicalResult matchAndRewrite(arith::AddIOp add,
                                 PatternRewriter &rewriter) const override {
-    for (auto [remValue, mulValue] : {std::pair(add.getLhs(), add.getRhs()),
-                                      std::pair(add.getRhs(), add.getLhs())}) {
+    for (auto [remValue, mulValue] :
+         {std::pair(add.getLhs(), add.getRhs()),
+          std::pair(add.getRhs(), add.getLhs())}) {
       auto rem = remValue.getDefiningOp<arith::RemUIOp>();
       auto mul = mulValue.getDefiningOp<arith::MulIOp>();
       if (!rem || !mul)
@@ -61,10 +62,9 @@ static bool isRemappableGpuOp(Operation *op) {
              gpu::GlobalIdOp, gpu::ReturnOp, gpu::PrintfOp>(op);
 }
 
-std::optional<std::string> checkRemappable(gpu::GPUFuncOp kernel,
-                                           ArrayRef<gpu::LaunchFuncOp> launches,
-                                           std::array<int64_t, 3> &grid,
-                                           std::array<int64_t, 3> &block) {
+std::optional<std::string>
+checkRemappable(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches,
+                std::array<int64_t, 3> &grid, std::array<int64_t, 3> &block) {
   if (launches.empty())
     return std::string("the kernel is never launched");
   if (std::optional<std::string> tied = checkBlockShapeIsFree(kernel))
@@ -94,8 +94,6 @@ std::optional<std::string> checkRemappable(gpu::GPUFuncOp kernel,
   if (!uniformBlock)
     return std::string("the launches do not share one constant block size");
   block = *uniformBlock;
-  if (llvm::any_of(block, [](int64_t size) { return size < 1; }))
-    return std::string("a launch's block has a size below 1");
   for (auto [index, constLaunch] : llvm::enumerate(launches)) {
     gpu::LaunchFuncOp launch = constLaunch;
     gpu::KernelDim3 sizes = launch.getGridSizeOperandValues();
@@ -104,8 +102,6 @@ std::optional<std::string> checkRemappable(gpu::GPUFuncOp kernel,
     if (!current[0] || !current[1] || !current[2])
       return std::string("a launch's grid is not constant");
     std::array<int64_t, 3> values = {*current[0], *current[1], *current[2]};
-    if (llvm::any_of(values, [](int64_t size) { return size < 1; }))
-      return std::string("a launch's grid has a size below 1");
     if (index != 0 && values != grid)
       return std::string("the launches do not share one grid");
     grid = values;
@@ -193,8 +189,9 @@ void applyThreadRemap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
     globalIndex[d] = index;
     int64_t total = plan.oldGrid[d] * plan.oldBlock[d];
     if (plan.newGrid[e] * plan.newBlock[e] > total)
-      inBounds[d] = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, index, constant(total));
+      inBounds[d] = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::ult, index,
+                                          constant(total));
     if (plan.oldBlock[d] == 1) {
       oldThread[d] = constant(0);
       oldBlock[d] = index;

@@ -230,8 +230,7 @@ void ProfilePass::runOnOperation() {
       anyFailed = true;
       return;
     }
-    AutoProfDialect::MeasurementAttrHelper(&getContext())
-        .setAttr(kernel, buildMeasurement(*result));
+    kernel->setAttr("autoprof.measurement", buildMeasurement(*result));
     addDynamicFeatures(kernel, launch, *result);
   });
   if (anyFailed)

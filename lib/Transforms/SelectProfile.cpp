@@ -213,22 +213,3 @@ void SelectProfilePass::runOnOperation() {
   if (anyFailed)
     signalPassFailure();
 }
-
-llvm::StringMap<double>
-mlir::autoprof::getCollectedMetrics(gpu::GPUFuncOp kernel) {
-  llvm::StringMap<double> metrics;
-  auto measurement = AutoProfDialect::MeasurementAttrHelper(kernel.getContext())
-                         .getAttr(kernel);
-  auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
-                               : DictionaryAttr();
-  if (collected)
-    for (NamedAttribute entry : collected)
-      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
-        metrics[entry.getName().getValue()] = value.getValueAsDouble();
-  return metrics;
-}
-
-bool mlir::autoprof::hasMeasurement(gpu::GPUFuncOp kernel) {
-  return AutoProfDialect::MeasurementAttrHelper(kernel.getContext())
-      .isAttrPresent(kernel);
-}

@@ -18,7 +18,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "llvm/ADT/StringMap.h"
 
 namespace mlir::autoprof {
 
@@ -51,14 +50,6 @@ DictionaryAttr buildProfileAttr(TreeOp tree, DictionaryAttr features,
 FailureOr<DictionaryAttr> getOrSelectProfile(gpu::GPUFuncOp kernel,
                                              gpu::LaunchFuncOp launch,
                                              TreeOp tree);
-
-/// The metrics collected for `kernel` by the profile pass (the `metrics` of
-/// its `autoprof.measurement`); metrics that were not collected are absent,
-/// and so is everything for a kernel that was never profiled.
-llvm::StringMap<double> getCollectedMetrics(gpu::GPUFuncOp kernel);
-
-/// Whether `kernel` carries a measurement of the profile pass.
-bool hasMeasurement(gpu::GPUFuncOp kernel);
 
 } // namespace mlir::autoprof
 
