@@ -94,7 +94,12 @@ def main():
     args = parser.parse_args()
     configurations = (json.loads(pathlib.Path(args.configurations).read_text())
                       if args.configurations else DEFAULT_CONFIGURATIONS)
-    work = pathlib.Path(tempfile.mkdtemp(prefix="autoprof-outcomes-"))
+    with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
+        return measure(args, configurations, pathlib.Path(tmp))
+
+
+def measure(args, configurations, work):
+    """Runs every module under every configuration, writes the table."""
     for configuration in configurations:
         (work / f"{configuration['name']}.tree.mlir").write_text(
             leaf_tree(configuration))

@@ -54,6 +54,13 @@ static double costOf(const ProfileConfiguration &configuration,
                                                 : configuration.costSeconds;
 }
 
+/// What one kernel adds to a score: its log speedup minus the weighted cost.
+static double contributionOf(double speedup,
+                             const ProfileConfiguration &configuration,
+                             const LearnOptions &options) {
+  return std::log(speedup) - options.lambda * costOf(configuration, options);
+}
+
 /// Adds one kernel's outcome under `configuration` to `score`.
 static void addOutcome(TreeScore &score, size_t index,
                        const ProfileConfiguration &configuration,
@@ -67,7 +74,7 @@ static void addOutcome(TreeScore &score, size_t index,
   }
   score.kernels.push_back(index);
   score.contributions.push_back(
-      std::log(it->second) - options.lambda * costOf(configuration, options));
+      contributionOf(it->second, configuration, options));
   score.meanLogSpeedup += std::log(it->second);
   score.meanCost += costOf(configuration, options);
 }
@@ -81,16 +88,20 @@ static void finish(TreeScore &score, const LearnOptions &options) {
   score.score = score.meanLogSpeedup - options.lambda * score.meanCost;
 }
 
+TreeEvaluation
+mlir::autoprof::learn::evaluateOnKernel(TreeOp tree,
+                                        const KernelOutcomes &kernel) {
+  return evaluateTree(tree, [&](StringRef name) -> std::optional<double> {
+    auto it = kernel.features.find(name);
+    if (it == kernel.features.end())
+      return std::nullopt;
+    return it->second;
+  });
+}
+
 /// The leaf `tree` reaches for `kernel`.
 static CollectOp route(TreeOp tree, const KernelOutcomes &kernel) {
-  return evaluateTree(tree,
-                      [&](StringRef name) -> std::optional<double> {
-                        auto it = kernel.features.find(name);
-                        if (it == kernel.features.end())
-                          return std::nullopt;
-                        return it->second;
-                      })
-      .leaf;
+  return evaluateOnKernel(tree, kernel).leaf;
 }
 
 static std::vector<std::string> toStrings(ArrayAttr names) {
@@ -250,20 +261,16 @@ mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
   }
   // REWRITE a split's threshold: the quantiles of its feature among the
   // kernels that reach it.
+  // Each kernel is evaluated once; its decisions give every split on its
+  // path a value.
+  std::map<int64_t, std::vector<double>> valuesAt;
+  for (size_t index : kernels)
+    for (const TreeDecision &decision :
+         evaluateOnKernel(tree, table.kernels[index]).decisions)
+      if (decision.value)
+        valuesAt[SplitOp(decision.split).getId()].push_back(*decision.value);
   tree.walk([&](SplitOp split) {
-    std::vector<double> values;
-    for (size_t index : kernels) {
-      TreeEvaluation evaluation =
-          evaluateTree(tree, [&](StringRef name) -> std::optional<double> {
-            auto it = table.kernels[index].features.find(name);
-            if (it == table.kernels[index].features.end())
-              return std::nullopt;
-            return it->second;
-          });
-      for (const TreeDecision &decision : evaluation.decisions)
-        if (decision.split == split && decision.value)
-          values.push_back(*decision.value);
-    }
+    std::vector<double> values = valuesAt[split.getId()];
     for (double threshold : quantileThresholds(values)) {
       if (threshold == split.getThreshold().convertToDouble())
         continue;
@@ -504,8 +511,7 @@ mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
       auto it = table.kernels[index].speedup.find(configuration.name);
       if (it == table.kernels[index].speedup.end())
         continue;
-      double contribution = std::log(it->second) -
-                            options.lambda * costOf(configuration, options);
+      double contribution = contributionOf(it->second, configuration, options);
       if (!best || contribution > bestContribution) {
         best = &configuration;
         bestContribution = contribution;

@@ -6,7 +6,6 @@
 
 #include "autoprof/Learn/ModelTreeProposer.h"
 
-#include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
 #include "autoprof/LLM/CodeBlock.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -62,13 +61,7 @@ mlir::autoprof::learn::buildTreePrompt(TreeOp tree, const OutcomeTable &table,
   // Per leaf: its kernels, their features and speedups.
   std::map<int64_t, std::vector<size_t>> atLeaf;
   for (size_t index : kernels)
-    if (CollectOp leaf =
-            evaluateTree(tree, [&](StringRef name) -> std::optional<double> {
-              auto it = table.kernels[index].features.find(name);
-              if (it == table.kernels[index].features.end())
-                return std::nullopt;
-              return it->second;
-            }).leaf)
+    if (CollectOp leaf = evaluateOnKernel(tree, table.kernels[index]).leaf)
       atLeaf[leaf.getId()].push_back(index);
   for (auto &[id, reaching] : atLeaf) {
     os << "\nLeaf " << id << " (" << reaching.size() << " kernels):\n";

@@ -6,7 +6,6 @@
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
 #include "autoprof/Transforms/Passes.h"
-#include "autoprof/Transforms/ProfileSelection.h"
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_DIAGNOSEPASS
@@ -16,6 +15,19 @@ namespace mlir::autoprof {
 using namespace mlir;
 using namespace mlir::autoprof;
 
+/// The metrics of a kernel's `autoprof.measurement` (null: none); metrics
+/// that were not collected are absent.
+static llvm::StringMap<double> getCollectedMetrics(DictionaryAttr measurement) {
+  llvm::StringMap<double> metrics;
+  auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
+                               : DictionaryAttr();
+  if (collected)
+    for (NamedAttribute entry : collected)
+      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
+        metrics[entry.getName().getValue()] = value.getValueAsDouble();
+  return metrics;
+}
+
 namespace {
 struct DiagnosePass
     : public mlir::autoprof::impl::DiagnosePassBase<DiagnosePass> {
@@ -24,12 +36,14 @@ struct DiagnosePass
   void runOnOperation() override {
     Builder builder(&getContext());
     AutoProfDialect::FactsAttrHelper factsAttr(&getContext());
+    AutoProfDialect::MeasurementAttrHelper measurementAttr(&getContext());
     getOperation().walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
         return;
       // The collected metrics; missing ones are absent (never zero).
-      llvm::StringMap<double> metrics = getCollectedMetrics(kernel);
-      bool measured = hasMeasurement(kernel);
+      DictionaryAttr measurement = measurementAttr.getAttr(kernel);
+      llvm::StringMap<double> metrics = getCollectedMetrics(measurement);
+      bool measured = static_cast<bool>(measurement);
       if (!measured && emitRemarks)
         emitRemark(kernel.getLoc(), "@")
             << kernel.getName()

@@ -90,26 +90,3 @@ module attributes {gpu.container_module} {
     return
   }
 }
-
-// -----
-
-// A launch with an empty grid dimension runs nothing; there is nothing to
-// remap (and no division by its size).
-module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    // expected-error @below {{cannot apply form-blocks=256 to @empty: a launch's grid has a size below 1}}
-    gpu.func @empty(%a: memref<16xf32>) kernel {
-      %bid = gpu.block_id x
-      %v = memref.load %a[%bid] : memref<16xf32>
-      memref.store %v, %a[%bid] : memref<16xf32>
-      gpu.return
-    }
-  }
-  func.func @main(%a: memref<16xf32>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c16 = arith.constant 16 : index
-    gpu.launch_func @kernels::@empty blocks in (%c16, %c1, %c0) threads in (%c1, %c1, %c1) args(%a : memref<16xf32>)
-    return
-  }
-}

@@ -20,6 +20,7 @@
 #ifndef AUTOPROF_LEARN_LEARNER_H
 #define AUTOPROF_LEARN_LEARNER_H
 
+#include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
 #include "autoprof/Learn/OutcomeTable.h"
 #include "autoprof/Learn/TreeEdits.h"
 
@@ -67,6 +68,9 @@ struct DataSplit {
 /// program when there are two.
 DataSplit splitByProgram(const OutcomeTable &table, uint64_t seed,
                          double heldOutFraction);
+
+/// Evaluates `tree` on the features `kernel` records in the table.
+TreeEvaluation evaluateOnKernel(TreeOp tree, const KernelOutcomes &kernel);
 
 /// A tree's score on a set of kernels.
 struct TreeScore {
