@@ -4,11 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The built-in proposer's transformation families. Each rewrite changes one
-// kernel (and, for launch changes, every launch of it) and states its
-// preconditions, which are proved on the IR before it is applied: a rewrite
-// that cannot be proved legal leaves the kernel alone. The worker's
-// verification is the second line of defence, not the first.
+// Rewrites by name ("family=parameter") over the family registry
+// (RewriteFamily.h): parsing, checking, applying and ranking. Each rewrite
+// changes one kernel (and, for launch changes, every launch of it) and
+// states its preconditions, which are proved on the IR before it is
+// applied: a rewrite that cannot be proved legal leaves the kernel alone.
+// The worker's verification is the second line of defence, not the first.
+// Each family is one file of lib/Optimizer/Families/.
 //
 // Families (parameter in brackets):
 //   block-size[N]     re-launch a 1-D kernel with N threads per block and the
@@ -44,6 +46,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -73,8 +76,14 @@ std::optional<std::string> checkKernelRewrite(const KernelRewrite &rewrite,
                                               ModuleOp module,
                                               gpu::GPUFuncOp kernel);
 
-/// Applies `rewrite` to `kernel` and its launches in `module`. The
-/// preconditions must hold (checkKernelRewrite).
+/// Applies `rewrite` to `kernel` and its launches in `module` through
+/// `rewriter`; fails with an error naming the reason when its
+/// preconditions do not hold.
+LogicalResult applyKernelRewrite(RewriterBase &rewriter,
+                                 const KernelRewrite &rewrite, ModuleOp module,
+                                 gpu::GPUFuncOp kernel);
+
+/// applyKernelRewrite with an IRRewriter of its own.
 LogicalResult applyKernelRewrite(const KernelRewrite &rewrite, ModuleOp module,
                                  gpu::GPUFuncOp kernel);
 

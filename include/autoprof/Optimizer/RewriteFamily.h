@@ -1,0 +1,220 @@
+//===- RewriteFamily.h - One family of kernel rewrites -----------*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The interface every built-in rewrite family implements, and the registry
+// that holds them. A family has a name and an integer parameter; matching a
+// kernel and its launches yields either a plan (what the analysis found:
+// the loops, accesses and geometry the rewrite changes) or the reason it
+// does not apply; applying a plan changes the IR through a RewriterBase. A
+// family also says which of its parameters are worth trying on a kernel and
+// how promising each is, from the evidence the profile and the analyses
+// give (RewriteEvidence).
+//
+// A plan refers to operations of the kernel it was matched on: it is valid
+// until that kernel or its launches change, and is applied at most once.
+//
+// The built-in families live one per file in lib/Optimizer/Families/ and are
+// registered in RewriteFamilyRegistry's constructor; tools may register
+// their own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_OPTIMIZER_REWRITEFAMILY_H
+#define AUTOPROF_OPTIMIZER_REWRITEFAMILY_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::autoprof {
+
+/// A kernel and every launch of it in its module: what a family matches.
+struct RewriteTarget {
+  ModuleOp module;
+  gpu::GPUFuncOp kernel;
+  SmallVector<gpu::LaunchFuncOp> launches;
+
+  /// The target for `kernel` in `module`, with its launches collected.
+  static RewriteTarget get(ModuleOp module, gpu::GPUFuncOp kernel);
+};
+
+/// What a family's match found; each family derives its own.
+class RewritePlan {
+public:
+  virtual ~RewritePlan();
+};
+
+/// The outcome of matching a family on a target: a plan, or why not.
+class RewriteMatch {
+public:
+  /// The rewrite applies; `plan` is what applying it needs.
+  static RewriteMatch
+  success(std::unique_ptr<RewritePlan> plan = std::make_unique<RewritePlan>());
+  /// The rewrite does not apply, for `reason` (a sentence fragment that
+  /// names what failed: "the kernel has workgroup memory").
+  static RewriteMatch failure(std::string reason);
+
+  /// Whether the rewrite applies.
+  bool succeeded() const { return plan != nullptr; }
+  /// Why it does not apply (empty when it does).
+  StringRef getReason() const { return reason; }
+  /// The plan of a successful match.
+  RewritePlan &getPlan() const { return *plan; }
+
+private:
+  std::unique_ptr<RewritePlan> plan;
+  std::string reason;
+};
+
+/// What the ranking of rewrites for one kernel rests on: its static
+/// features, the metrics collected for it, and what the memory-access
+/// analysis derives. Computed once per kernel and shared by every family.
+struct RewriteEvidence {
+  /// The kernel's static features (autoprof-extract-features); may be null.
+  DictionaryAttr features;
+  /// Collected metrics by name; a missing metric is absent, never 0.
+  llvm::StringMap<double> metrics;
+
+  /// Arithmetic intensity below 4 flops per byte.
+  bool memoryBound = false;
+  /// Threads per block and blocks per grid of the first launch.
+  double blockThreads = 0;
+  double gridBlocks = 0;
+  /// Global-load sectors per warp request: measured when the counters were
+  /// collected, else estimated from each load's address by the analysis.
+  std::optional<double> sectorsPerRequest;
+  /// Bytes of the narrowest element the kernel loads or stores (at most 4).
+  int64_t narrowestElementBytes = 4;
+  /// Registers per thread the driver reported (0 when unknown).
+  double registersPerThread = 0;
+  /// Occupancy is limited by registers: many registers per thread, few
+  /// blocks per SM allowed by the register file, or low achieved occupancy.
+  bool registerBound = false;
+
+  /// The value of a static feature, 0 when absent.
+  double getFeature(StringRef name) const;
+  /// The value of a collected metric, if collected.
+  std::optional<double> getMetric(StringRef name) const;
+  /// Accesses are scattered (more than 8 sectors per request): rewrites that
+  /// remap threads gain, widening accesses loses.
+  bool isScattered() const {
+    return sectorsPerRequest && *sectorsPerRequest > 8;
+  }
+  /// Accesses are coalesced already (at most 5 sectors per request).
+  bool isCoalesced() const {
+    return sectorsPerRequest && *sectorsPerRequest <= 5;
+  }
+
+  /// Gathers the evidence for `target`.
+  static RewriteEvidence compute(const RewriteTarget &target,
+                                 DictionaryAttr features,
+                                 const llvm::StringMap<double> &metrics);
+};
+
+/// A parameter of a family worth trying, with how promising it is: higher
+/// scores are tried first.
+struct RankedParameter {
+  double score;
+  int64_t parameter;
+};
+
+/// One family of rewrites.
+class RewriteFamily {
+public:
+  virtual ~RewriteFamily();
+
+  /// The name that selects the family ("coalesce").
+  virtual StringRef getName() const = 0;
+  /// One line on what the family does and what its parameter means.
+  virtual StringRef getSummary() const = 0;
+
+  /// Why `parameter` is not a valid parameter of the family, or nothing.
+  virtual std::optional<std::string> checkParameter(int64_t parameter) const {
+    return std::nullopt;
+  }
+  /// Matches the family with `parameter` on `target`, whose kernel is
+  /// launched at least once; `parameter` is valid (checkParameter).
+  virtual RewriteMatch match(const RewriteTarget &target,
+                             int64_t parameter) const = 0;
+  /// Applies a successful match of `parameter` on `target` through
+  /// `rewriter`. Failure means an internal inconsistency and comes with an
+  /// error on the kernel.
+  virtual LogicalResult apply(RewriterBase &rewriter,
+                              const RewriteTarget &target, int64_t parameter,
+                              RewritePlan &plan) const = 0;
+  /// The parameters worth trying given `evidence`, each with its score
+  /// (docs/optimizer.md states the rules). Whether they apply is checked
+  /// afterwards.
+  virtual void rank(const RewriteEvidence &evidence,
+                    SmallVectorImpl<RankedParameter> &ranked) const = 0;
+};
+
+/// A family whose match produces a typed plan `PlanT`.
+template <typename PlanT>
+class RewriteFamilyWithPlan : public RewriteFamily {
+public:
+  RewriteMatch match(const RewriteTarget &target,
+                     int64_t parameter) const final {
+    std::string why;
+    FailureOr<PlanT> plan = matchPlan(target, parameter, why);
+    if (::mlir::failed(plan))
+      return RewriteMatch::failure(std::move(why));
+    return RewriteMatch::success(std::make_unique<Model>(std::move(*plan)));
+  }
+  LogicalResult apply(RewriterBase &rewriter, const RewriteTarget &target,
+                      int64_t parameter, RewritePlan &plan) const final {
+    return applyPlan(rewriter, target, parameter,
+                     static_cast<Model &>(plan).value);
+  }
+
+protected:
+  /// The plan of `parameter` on `target`, or failure with `why`.
+  virtual FailureOr<PlanT> matchPlan(const RewriteTarget &target,
+                                     int64_t parameter,
+                                     std::string &why) const = 0;
+  /// Applies `plan` (see RewriteFamily::apply).
+  virtual LogicalResult applyPlan(RewriterBase &rewriter,
+                                  const RewriteTarget &target,
+                                  int64_t parameter, PlanT &plan) const = 0;
+
+private:
+  struct Model : RewritePlan {
+    explicit Model(PlanT value) : value(std::move(value)) {}
+    PlanT value;
+  };
+};
+
+/// The families known to the optimizer, in the order the ranking breaks
+/// ties in.
+class RewriteFamilyRegistry {
+public:
+  /// The process-wide registry, holding the built-in families.
+  static RewriteFamilyRegistry &get();
+
+  /// Adds `family`; fails when a family of that name exists.
+  LogicalResult add(std::unique_ptr<RewriteFamily> family);
+  /// The family named `name`, or null.
+  const RewriteFamily *lookup(StringRef name) const;
+  /// Every family, in registration order.
+  SmallVector<const RewriteFamily *> getFamilies() const;
+
+private:
+  RewriteFamilyRegistry();
+  SmallVector<std::unique_ptr<RewriteFamily>> families;
+  llvm::StringMap<const RewriteFamily *> byName;
+};
+
+/// Adds the built-in families to `registry`, in ranking order.
+void registerBuiltinRewriteFamilies(RewriteFamilyRegistry &registry);
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_OPTIMIZER_REWRITEFAMILY_H

@@ -1,0 +1,88 @@
+//===- BlockSize.cpp - block-size=N: a new 1-D block size -----------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Re-launches a 1-D kernel with N threads per block and the same total
+// number of threads. Legal when the kernel uses its x ids only in the global
+// index block_id * block_dim + thread_id: the set of indices a launch covers
+// then depends only on the total.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include "../RewriteAnalysis.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+namespace {
+class BlockSizeFamily : public RewriteFamilyWithPlan<std::monostate> {
+public:
+  StringRef getName() const override { return "block-size"; }
+  StringRef getSummary() const override {
+    return "re-launch a 1-D kernel with N threads per block and the same "
+           "total number of threads";
+  }
+  std::optional<std::string> checkParameter(int64_t n) const override {
+    if (n < 32 || n > 1024 || n % 32 != 0)
+      return std::string("the block size must be a multiple of 32 in [32, "
+                         "1024]");
+    return std::nullopt;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Tiny or huge blocks waste schedulers or occupancy.
+    double score =
+        (evidence.blockThreads < 128 || evidence.blockThreads > 512) ? 8 : 3;
+    ranked.push_back({score, 256});
+    ranked.push_back({score - 0.5, 128});
+    ranked.push_back({score - 0.5, 512});
+  }
+
+protected:
+  FailureOr<std::monostate> matchPlan(const RewriteTarget &target, int64_t n,
+                                      std::string &why) const override {
+    if (std::optional<std::string> reason =
+            checkOneDimensionalResizable(target.kernel, target.launches)) {
+      why = *reason;
+      return failure();
+    }
+    for (gpu::LaunchFuncOp launch : target.launches) {
+      int64_t gx = *getConstant(launch.getGridSizeX());
+      int64_t bx = *getConstant(launch.getBlockSizeX());
+      if (bx == n) {
+        why = "the kernel already runs with " + std::to_string(n) +
+              " threads per block";
+        return failure();
+      }
+      if ((gx * bx) % n != 0) {
+        why = "the launch's " + std::to_string(gx * bx) +
+              " threads are not a multiple of " + std::to_string(n);
+        return failure();
+      }
+    }
+    if (!usesOnlyGlobalIndexX(target.kernel, why))
+      return failure();
+    return std::monostate();
+  }
+
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t n, std::monostate &) const override {
+    for (gpu::LaunchFuncOp launch : target.launches) {
+      int64_t threads = *getConstant(launch.getGridSizeX()) *
+                        *getConstant(launch.getBlockSizeX());
+      setLaunchSizes(rewriter, launch, {threads / n}, {n});
+    }
+    return success();
+  }
+};
+} // namespace
+
+std::unique_ptr<RewriteFamily> mlir::autoprof::rewrites::createBlockSizeFamily() {
+  return std::make_unique<BlockSizeFamily>();
+}

@@ -1,0 +1,100 @@
+//===- Families.h - The built-in rewrite families ----------------*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// One constructor per built-in family (each defined in its own file of this
+// folder), and the few steps two families share. Internal to the optimizer
+// library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LIB_OPTIMIZER_FAMILIES_FAMILIES_H
+#define AUTOPROF_LIB_OPTIMIZER_FAMILIES_FAMILIES_H
+
+#include "autoprof/Optimizer/RewriteFamily.h"
+
+#include "../ThreadRemap.h"
+
+#include <variant>
+
+namespace mlir::autoprof::rewrites {
+
+/// block-size=N: re-launch a 1-D kernel with N threads per block.
+std::unique_ptr<RewriteFamily> createBlockSizeFamily();
+/// launch-bounds=1: promise the exact block size (nvvm.maxntid).
+std::unique_ptr<RewriteFamily> createLaunchBoundsFamily();
+/// min-blocks=K: ask for K resident blocks per SM.
+std::unique_ptr<RewriteFamily> createMinBlocksFamily();
+/// max-registers=R: cap registers per thread.
+std::unique_ptr<RewriteFamily> createMaxRegistersFamily();
+/// unroll=F: unroll innermost constant-step loops.
+std::unique_ptr<RewriteFamily> createUnrollFamily();
+/// restrict=1: mark buffers no-alias and never-written ones read-only.
+std::unique_ptr<RewriteFamily> createRestrictFamily();
+/// coarsen=C: each thread does the work of C threads of C blocks.
+std::unique_ptr<RewriteFamily> createCoarsenFamily();
+/// vectorize=V: each thread handles V consecutive elements with vectors.
+std::unique_ptr<RewriteFamily> createVectorizeFamily();
+/// register-accumulate=1: keep an accumulated element in a register.
+std::unique_ptr<RewriteFamily> createRegisterAccumulateFamily();
+/// privatize-atomics=C: per-block shared copies of atomically updated
+/// buffers.
+std::unique_ptr<RewriteFamily> createPrivatizeAtomicsFamily();
+/// distribute-loop=L: L lanes per original thread split its loop.
+std::unique_ptr<RewriteFamily> createDistributeLoopFamily();
+/// coalesce=P: the contiguous dimension moves to x.
+std::unique_ptr<RewriteFamily> createCoalesceFamily();
+/// form-blocks=N: one-thread blocks become blocks of N threads.
+std::unique_ptr<RewriteFamily> createFormBlocksFamily();
+
+/// Divides the grid along x of every launch by `factor`, rounding up.
+void shrinkGridX(RewriterBase &rewriter, ArrayRef<gpu::LaunchFuncOp> launches,
+                 int64_t factor);
+
+/// Why the threads of `target` cannot each take over the work of several
+/// (coarsen, vectorize), or nothing: the kernel must have no workgroup
+/// memory or required block size, a single-block body, constant launches,
+/// and x ids used only in the global index.
+std::optional<std::string> checkCoarsenable(const RewriteTarget &target);
+
+/// Runs the body of `kernel` `factor` times per thread: block b of a grid
+/// `factor` times smaller along x does the work of blocks b*factor ..
+/// b*factor+factor-1 of the original one, one after the other, so
+/// consecutive threads still touch consecutive elements. The launches are
+/// not changed (shrinkGridX).
+void coarsenKernel(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                   int64_t factor);
+
+/// Why a thread remap of the given kind does not apply to `target`, or the
+/// remap: `form-blocks=N` (one-thread blocks become blocks of N threads
+/// along the dimension whose consecutive indices walk contiguous memory) or
+/// `coalesce=P` (that dimension moves to x with P threads of a block along
+/// it).
+FailureOr<ThreadRemapPlan> planRemap(bool formBlocks, int64_t parameter,
+                                     const RewriteTarget &target,
+                                     std::string &why);
+
+/// The constant block size every launch of `target` shares, when the kernel
+/// has no launch bounds yet (what launch-bounds and min-blocks promise).
+FailureOr<std::array<int64_t, 3>> matchLaunchBounds(const RewriteTarget &target,
+                                                    std::string &why);
+
+/// Promises `block` as the kernel's maximum block size (nvvm.maxntid).
+void setMaxThreads(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                   std::array<int64_t, 3> block);
+
+/// How much the access pattern favours rewrites that remap threads (coalesce,
+/// distribute-loop): +2 for scattered accesses, -6 for coalesced ones.
+double remapBonus(const RewriteEvidence &evidence);
+
+/// Replaces the launch sizes `grid` and `block` of `launch` (entries left
+/// unset keep their operand).
+void setLaunchSizes(RewriterBase &rewriter, gpu::LaunchFuncOp launch,
+                    std::array<std::optional<int64_t>, 3> grid,
+                    std::array<std::optional<int64_t>, 3> block);
+
+} // namespace mlir::autoprof::rewrites
+
+#endif // AUTOPROF_LIB_OPTIMIZER_FAMILIES_FAMILIES_H

@@ -1,0 +1,99 @@
+//===- FamilyUtils.cpp - Steps several rewrite families share -------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include "../RewriteAnalysis.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+void mlir::autoprof::rewrites::setLaunchSizes(
+    RewriterBase &rewriter, gpu::LaunchFuncOp launch,
+    std::array<std::optional<int64_t>, 3> grid,
+    std::array<std::optional<int64_t>, 3> block) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(launch);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, launch.getLoc(), value);
+  };
+  // Constants first, in operand order, then one in-place update.
+  std::array<Value, 6> sizes;
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d])
+      sizes[d] = constant(*grid[d]);
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (block[d])
+      sizes[3 + d] = constant(*block[d]);
+  }
+  rewriter.modifyOpInPlace(launch, [&] {
+    MutableOperandRange ranges[] = {
+        launch.getGridSizeXMutable(),  launch.getGridSizeYMutable(),
+        launch.getGridSizeZMutable(),  launch.getBlockSizeXMutable(),
+        launch.getBlockSizeYMutable(), launch.getBlockSizeZMutable()};
+    for (auto [range, size] : llvm::zip(ranges, sizes))
+      if (size)
+        range.assign(size);
+  });
+}
+
+void mlir::autoprof::rewrites::shrinkGridX(
+    RewriterBase &rewriter, ArrayRef<gpu::LaunchFuncOp> launches,
+    int64_t factor) {
+  for (gpu::LaunchFuncOp launch : launches) {
+    int64_t gx = *getConstant(launch.getGridSizeX());
+    setLaunchSizes(rewriter, launch, {(gx + factor - 1) / factor}, {});
+  }
+}
+
+double mlir::autoprof::rewrites::remapBonus(const RewriteEvidence &evidence) {
+  if (evidence.isScattered())
+    return 2;
+  return evidence.isCoalesced() ? -6 : 0;
+}
+
+FailureOr<ThreadRemapPlan>
+mlir::autoprof::rewrites::planRemap(bool formBlocks, int64_t parameter,
+                                    const RewriteTarget &target,
+                                    std::string &why) {
+  std::array<int64_t, 3> grid, block;
+  if (std::optional<std::string> reason =
+          checkRemappable(target.kernel, target.launches, grid, block)) {
+    why = *reason;
+    return failure();
+  }
+  int64_t threads = block[0] * block[1] * block[2];
+  if (formBlocks != (threads == 1)) {
+    why = formBlocks ? "the launches do not have one-thread blocks"
+                     : "the launches have one-thread blocks (form-blocks "
+                       "applies)";
+    return failure();
+  }
+  // The known sizes let the analysis see the ids' ranges.
+  MemoryAccessAnalysis analysis(target.kernel, block);
+  std::optional<std::pair<gpu::Dimension, int64_t>> contiguous =
+      analysis.getContiguousDimension();
+  int fastest = contiguous ? static_cast<int>(contiguous->first) : 0;
+  if (!formBlocks) {
+    if (!contiguous) {
+      why = "no access walks contiguous memory along a thread dimension";
+      return failure();
+    }
+    if (fastest == 0 && block[0] >= parameter) {
+      why = "the contiguous dimension already runs along x with at least " +
+            std::to_string(parameter) + " threads per block";
+      return failure();
+    }
+  }
+  int64_t perBlock = formBlocks ? parameter : std::max(threads, parameter);
+  return planThreadRemap(grid, block, fastest, parameter, perBlock, why);
+}

@@ -1,0 +1,180 @@
+//===- RegisterAccumulate.cpp - register-accumulate=1 ---------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Keeps an element that a loop loads and stores every iteration (C[i][j] +=
+// ... in a naive matmul) in a register: one load before the loop, the value
+// carried through iter_args, one store after it. The loop must run at least
+// once (so the original stores too) and nothing else in it may touch the
+// buffer. When the launches are not proved to pass distinct buffers, the
+// kernel is versioned: a run-time check of the buffers' address ranges picks
+// the rewritten body, or the original one when they overlap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include "../RewriteAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+/// Versions the body of `kernel`: the code that follows runs as written only
+/// when the buffers of `accumulations` overlap another buffer argument, and
+/// otherwise runs the copy the accumulations are in, which the caller then
+/// rewrites. The buffers' extents are their static sizes.
+static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                                ArrayRef<Accumulation> accumulations) {
+  Block &body = kernel.getBody().front();
+  Location loc = kernel.getLoc();
+  rewriter.setInsertionPointToStart(&body);
+  auto extent = [&](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    Value begin =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, bytes);
+    Value end = arith::AddIOp::create(rewriter, loc, begin, size);
+    return std::make_pair(begin, end);
+  };
+  // In the order the accumulations come, so that the check reads the same
+  // on every run.
+  llvm::SetVector<Value> accumulated;
+  for (Accumulation acc : accumulations)
+    accumulated.insert(acc.store.getMemRef());
+  Value disjoint;
+  for (Value buffer : accumulated) {
+    auto [begin, end] = extent(buffer);
+    // Only the buffers a launch passes can overlap; workgroup and private
+    // attributions are the kernel's own.
+    for (BlockArgument other :
+         kernel.getArguments().take_front(kernel.getNumArguments())) {
+      if (other == buffer || !isa<MemRefType>(other.getType()))
+        continue;
+      auto [otherBegin, otherEnd] = extent(other);
+      Value before = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, end, otherBegin);
+      Value after = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, otherEnd, begin);
+      Value apart = arith::OrIOp::create(rewriter, loc, before, after);
+      disjoint = disjoint ? arith::AndIOp::create(rewriter, loc, disjoint, apart)
+                                .getResult()
+                          : apart;
+    }
+  }
+  if (!disjoint)
+    return;
+  auto ifOp = scf::IfOp::create(rewriter, loc, disjoint, /*withElse=*/true);
+  Block *then = ifOp.thenBlock();
+  Operation *thenYield = then->getTerminator();
+  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
+           std::next(ifOp->getIterator()), body.getTerminator()->getIterator())))
+    rewriter.moveOpBefore(&op, thenYield);
+  rewriter.setInsertionPointToStart(ifOp.elseBlock());
+  IRMapping mapping;
+  for (Operation &op : then->without_terminator())
+    rewriter.clone(op, mapping);
+}
+
+namespace {
+class RegisterAccumulateFamily
+    : public RewriteFamilyWithPlan<SmallVector<Accumulation>> {
+public:
+  StringRef getName() const override { return "register-accumulate"; }
+  StringRef getSummary() const override {
+    return "keep an element a loop loads and stores every iteration in a "
+           "register; parameter 1";
+  }
+
+  void rank(const RewriteEvidence &,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Accumulating through memory costs a load and a store per iteration.
+    ranked.push_back({10, 1});
+  }
+
+protected:
+  FailureOr<SmallVector<Accumulation>>
+  matchPlan(const RewriteTarget &target, int64_t,
+            std::string &why) const override {
+    gpu::GPUFuncOp kernel = target.kernel;
+    SmallVector<Accumulation> accumulations =
+        findAccumulations(kernel, target.launches);
+    if (accumulations.empty()) {
+      why = "no loop loads and stores one element of a kernel buffer at "
+            "loop-invariant indices (with a trip count known to be positive "
+            "and no barrier, atomic or call in the loop)";
+      return failure();
+    }
+    // Buffers not proved distinct get a run-time overlap check.
+    std::string distinct;
+    if (!passesDistinctBuffers(target.launches, distinct)) {
+      if (!kernel.getBody().hasOneBlock()) {
+        why = distinct + ", and a kernel whose body is not a single block "
+                         "cannot check for the overlap at run time";
+        return failure();
+      }
+      for (Type type : kernel.getArgumentTypes())
+        if (auto memref = dyn_cast<MemRefType>(type);
+            memref && !memref.hasStaticShape()) {
+          why = distinct + ", and a dynamically shaped buffer's extent is "
+                           "not known to check for the overlap";
+          return failure();
+        }
+    }
+    return accumulations;
+  }
+
+  LogicalResult
+  applyPlan(RewriterBase &rewriter, const RewriteTarget &target, int64_t,
+            SmallVector<Accumulation> &accumulations) const override {
+    gpu::GPUFuncOp kernel = target.kernel;
+    std::string why;
+    if (!passesDistinctBuffers(target.launches, why))
+      guardAgainstOverlap(rewriter, kernel, accumulations);
+    // Load before the loop, carry the value through iter_args, store once
+    // after it. The loop runs at least once, so the final store happens in
+    // the original too; no other access of the buffer is in the loop.
+    for (Accumulation acc : accumulations) {
+      rewriter.setInsertionPoint(acc.loop);
+      Value initial =
+          memref::LoadOp::create(rewriter, acc.load.getLoc(),
+                                 acc.load.getMemRef(), acc.load.getIndices());
+      Value stored = acc.store.getValueToStore();
+      FailureOr<LoopLikeOpInterface> replaced =
+          cast<LoopLikeOpInterface>(acc.loop.getOperation())
+              .replaceWithAdditionalYields(
+                  rewriter, initial, /*replaceInitOperandUsesInLoop=*/false,
+                  [&](OpBuilder &, Location, ArrayRef<BlockArgument>)
+                      -> SmallVector<Value> { return {stored}; });
+      if (failed(replaced))
+        return emitError(kernel.getLoc(), "cannot carry the accumulation of @")
+               << kernel.getName() << " through its loop";
+      auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+      rewriter.replaceAllUsesWith(acc.load.getResult(),
+                                  newLoop.getRegionIterArgs().back());
+      rewriter.setInsertionPointAfter(newLoop);
+      memref::StoreOp::create(rewriter, acc.store.getLoc(),
+                              newLoop.getResults().back(),
+                              acc.store.getMemRef(), acc.store.getIndices());
+      rewriter.eraseOp(acc.store);
+      rewriter.eraseOp(acc.load);
+    }
+    return success();
+  }
+};
+} // namespace
+
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createRegisterAccumulateFamily() {
+  return std::make_unique<RegisterAccumulateFamily>();
+}

@@ -1,0 +1,176 @@
+//===- RewriteFamily.cpp - Rewrite families and their registry ------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/RewriteFamily.h"
+
+#include "Families/Families.h"
+#include "RewriteAnalysis.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+RewritePlan::~RewritePlan() = default;
+RewriteFamily::~RewriteFamily() = default;
+
+RewriteTarget RewriteTarget::get(ModuleOp module, gpu::GPUFuncOp kernel) {
+  return RewriteTarget{module, kernel, getLaunches(module, kernel)};
+}
+
+RewriteMatch RewriteMatch::success(std::unique_ptr<RewritePlan> plan) {
+  RewriteMatch match;
+  match.plan = std::move(plan);
+  return match;
+}
+
+RewriteMatch RewriteMatch::failure(std::string reason) {
+  RewriteMatch match;
+  match.reason = std::move(reason);
+  return match;
+}
+
+//===----------------------------------------------------------------------===//
+// Evidence
+//===----------------------------------------------------------------------===//
+
+double RewriteEvidence::getFeature(StringRef name) const {
+  Attribute attr = features ? features.get(name) : Attribute();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
+    return static_cast<double>(i.getInt());
+  if (auto f = dyn_cast_or_null<FloatAttr>(attr))
+    return f.getValueAsDouble();
+  return 0;
+}
+
+std::optional<double> RewriteEvidence::getMetric(StringRef name) const {
+  auto it = metrics.find(name);
+  if (it == metrics.end())
+    return std::nullopt;
+  return it->second;
+}
+
+RewriteEvidence RewriteEvidence::compute(const RewriteTarget &target,
+                                         DictionaryAttr features,
+                                         const llvm::StringMap<double> &metrics) {
+  RewriteEvidence evidence;
+  evidence.features = features;
+  evidence.metrics = metrics;
+  evidence.memoryBound = evidence.getFeature("arith_intensity") < 4.0;
+  evidence.blockThreads = evidence.getFeature("block_threads");
+  evidence.gridBlocks = evidence.getFeature("grid_blocks");
+
+  // Sectors per global load request (MemoryWorkloadAnalysis): 4 when a warp
+  // reads 128 contiguous bytes, up to 32 when every lane hits its own
+  // sector.
+  if (std::optional<double> sectors =
+          evidence.getMetric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
+    if (std::optional<double> requests = evidence.getMetric(
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+        requests && *requests > 0)
+      evidence.sectorsPerRequest = *sectors / *requests;
+  // Without the counters, the static analysis estimates the same ratio from
+  // each global load's address.
+  if (!evidence.sectorsPerRequest) {
+    MemoryAccessAnalysis analysis(target.kernel,
+                                  getUniformBlock(target.launches));
+    double sectors = 0, requests = 0;
+    for (const MemoryAccess &access : analysis.getAccesses())
+      if (access.reads && !access.writes && !access.shared &&
+          access.sectorsPerRequest > 0) {
+        double weight = std::max<int64_t>(1, access.executionsPerThread);
+        // Per 32 lanes, as the counter counts a full warp's request.
+        sectors += weight * access.sectorsPerRequest;
+        requests += weight * std::max<int64_t>(1, access.warpLanes) / 32.0;
+      }
+    if (requests > 0)
+      evidence.sectorsPerRequest = sectors / requests;
+  }
+
+  gpu::GPUFuncOp kernel = target.kernel;
+  kernel.walk([&](Operation *op) {
+    Value memref;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      memref = store.getMemRef();
+    Type element =
+        memref ? cast<MemRefType>(memref.getType()).getElementType() : Type();
+    if (element && element.isIntOrFloat() &&
+        element.getIntOrFloatBitWidth() >= 8)
+      evidence.narrowestElementBytes =
+          std::min<int64_t>(evidence.narrowestElementBytes,
+                            element.getIntOrFloatBitWidth() / 8);
+  });
+
+  evidence.registersPerThread =
+      evidence.getMetric("launch__registers_per_thread").value_or(0);
+  std::optional<double> achievedOccupancy =
+      evidence.getMetric("sm__warps_active.avg.pct_of_peak_sustained_active");
+  std::optional<double> registerLimit =
+      evidence.getMetric("launch__occupancy_limit_registers");
+  evidence.registerBound = evidence.registersPerThread > 64 ||
+                           (registerLimit && *registerLimit <= 4) ||
+                           (achievedOccupancy && *achievedOccupancy < 40);
+  return evidence;
+}
+
+//===----------------------------------------------------------------------===//
+// Registry
+//===----------------------------------------------------------------------===//
+
+RewriteFamilyRegistry::RewriteFamilyRegistry() {
+  registerBuiltinRewriteFamilies(*this);
+}
+
+RewriteFamilyRegistry &RewriteFamilyRegistry::get() {
+  static RewriteFamilyRegistry registry;
+  return registry;
+}
+
+LogicalResult
+RewriteFamilyRegistry::add(std::unique_ptr<RewriteFamily> family) {
+  if (!byName.try_emplace(family->getName(), family.get()).second)
+    return failure();
+  families.push_back(std::move(family));
+  return success();
+}
+
+const RewriteFamily *RewriteFamilyRegistry::lookup(StringRef name) const {
+  return byName.lookup(name);
+}
+
+SmallVector<const RewriteFamily *> RewriteFamilyRegistry::getFamilies() const {
+  SmallVector<const RewriteFamily *> result;
+  for (const std::unique_ptr<RewriteFamily> &family : families)
+    result.push_back(family.get());
+  return result;
+}
+
+void mlir::autoprof::registerBuiltinRewriteFamilies(
+    RewriteFamilyRegistry &registry) {
+  // The order breaks ties between equal scores.
+  std::unique_ptr<RewriteFamily> builtins[] = {
+      createRestrictFamily(),
+      createBlockSizeFamily(),
+      createVectorizeFamily(),
+      createCoarsenFamily(),
+      createPrivatizeAtomicsFamily(),
+      createFormBlocksFamily(),
+      createCoalesceFamily(),
+      createDistributeLoopFamily(),
+      createRegisterAccumulateFamily(),
+      createUnrollFamily(),
+      createMaxRegistersFamily(),
+      createMinBlocksFamily(),
+      createLaunchBoundsFamily(),
+  };
+  for (std::unique_ptr<RewriteFamily> &family : builtins)
+    (void)registry.add(std::move(family));
+}
