@@ -94,6 +94,9 @@ checkRemappable(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches,
   if (!uniformBlock)
     return std::string("the launches do not share one constant block size");
   block = *uniformBlock;
+  // An empty launch runs no thread; nothing can be said of its geometry.
+  if (llvm::any_of(block, [](int64_t size) { return size < 1; }))
+    return std::string("a launch's block has a dimension of size 0");
   for (auto [index, constLaunch] : llvm::enumerate(launches)) {
     gpu::LaunchFuncOp launch = constLaunch;
     gpu::KernelDim3 sizes = launch.getGridSizeOperandValues();
@@ -102,6 +105,8 @@ checkRemappable(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches,
     if (!current[0] || !current[1] || !current[2])
       return std::string("a launch's grid is not constant");
     std::array<int64_t, 3> values = {*current[0], *current[1], *current[2]};
+    if (llvm::any_of(values, [](int64_t size) { return size < 1; }))
+      return std::string("a launch's grid has a dimension of size 0");
     if (index != 0 && values != grid)
       return std::string("the launches do not share one grid");
     grid = values;

@@ -90,3 +90,24 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A launch of zero blocks runs no thread: there is no geometry to remap.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply form-blocks=256 to @empty_grid: a launch's grid has a dimension of size 0}}
+    gpu.func @empty_grid(%a: memref<1024xf32>) kernel {
+      %bid = gpu.block_id x
+      %zero = arith.constant 0.0 : f32
+      memref.store %zero, %a[%bid] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<1024xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@empty_grid blocks in (%c0, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<1024xf32>)
+    return
+  }
+}
