@@ -8,6 +8,8 @@
 #define AUTOPROF_OPTIMIZER_PASSES_H
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+#include "autoprof/LLM/ChatClient.h"
+#include "autoprof/Optimizer/CandidateProposer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,12 +20,12 @@
 
 namespace mlir::autoprof {
 
-/// How the optimize pass combines built-in rewrites.
-enum class SearchStrategy {
-  /// Each rewrite applies to the fastest variant so far.
-  Greedy,
-  /// Each rewrite applies to the original alone.
-  Each,
+/// Who proposes the optimize pass's candidates.
+enum class ProposerKind {
+  /// The built-in rewrites (createBuiltinProposer).
+  Builtin,
+  /// A chat model (createModelProposer).
+  Model,
 };
 
 #define GEN_PASS_DECL

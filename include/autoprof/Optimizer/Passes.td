@@ -136,15 +136,27 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
              clEnumValN(::mlir::autoprof::SearchStrategy::Each, "each",
                         "each rewrite applies to the original alone (every "
                         "proposal verified on its own)"))}]>,
-    Option<"proposer", "proposer", "std::string", /*default=*/"\"builtin\"",
-           "Who proposes variants: builtin (rewrites, no network) or llm">,
+    Option<"proposer", "proposer", "::mlir::autoprof::ProposerKind",
+           /*default=*/"::mlir::autoprof::ProposerKind::Builtin",
+           "Who proposes variants",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::autoprof::ProposerKind::Builtin, "builtin",
+                        "the built-in rewrites, ranked by features and "
+                        "counters (no network)"),
+             clEnumValN(::mlir::autoprof::ProposerKind::Model, "llm",
+                        "a chat model asked for replacement kernels"))}]>,
     Option<"endpoint", "endpoint", "std::string", /*default=*/"\"\"",
            "LLM base URL (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, "
            "then http://localhost:8000/v1)">,
     Option<"model", "model", "std::string", /*default=*/"\"\"",
            "LLM model name (default: $OPENAI_MODEL)">,
-    Option<"apiStyle", "api-style", "std::string", /*default=*/"\"openai\"",
-           "LLM API: openai (chat completions) or anthropic (messages)">,
+    Option<"apiStyle", "api-style", "::autoprof::llm::ApiStyle",
+           /*default=*/"::autoprof::llm::ApiStyle::OpenAI", "LLM API",
+           [{::llvm::cl::values(
+             clEnumValN(::autoprof::llm::ApiStyle::OpenAI, "openai",
+                        "chat completions"),
+             clEnumValN(::autoprof::llm::ApiStyle::Anthropic, "anthropic",
+                        "messages"))}]>,
     Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
            "Cache LLM answers by request hash in this directory">,
     Option<"replayOnly", "replay-only", "bool", /*default=*/"false",

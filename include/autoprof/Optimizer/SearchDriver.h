@@ -1,0 +1,70 @@
+//===- SearchDriver.h - Find the fastest verified kernel variant -*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The search loop behind `autoprof-optimize`, as a library: for one kernel,
+// measure the baseline (time and the metrics the profiling tree selects),
+// then for each candidate a proposer gives, lower it to PTX, verify it
+// against the kernel as it was and time it in `autoprof-worker`, and keep it
+// only when it is faster than the incumbent beyond the noise of both
+// measurements. The incumbent module is updated in place; the result says
+// what was tried and what won.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_OPTIMIZER_SEARCHDRIVER_H
+#define AUTOPROF_OPTIMIZER_SEARCHDRIVER_H
+
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+#include "autoprof/Optimizer/CandidateProposer.h"
+#include "autoprof/Optimizer/SearchReport.h"
+#include "autoprof/Runtime/WorkerClient.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::autoprof {
+
+/// How the driver measures.
+struct SearchOptions {
+  ::autoprof::runtime::WorkerOptions worker;
+  int device = 0;
+  /// Candidates per kernel.
+  unsigned budget = 8;
+  /// Seconds of timed launches per variant.
+  double timeBudgetSeconds = 0.5;
+  /// First of the two verification seeds.
+  uint64_t seed = 1;
+  /// PTX target.
+  std::string chip = "sm_90";
+  std::string features = "+ptx80";
+};
+
+/// Searches kernels of one module with one proposer.
+class SearchDriver {
+public:
+  SearchDriver(SearchOptions options, CandidateProposer &proposer)
+      : options(std::move(options)), proposer(proposer) {}
+
+  /// Searches @moduleName::@kernelName of `incumbent`, profiling it with the
+  /// metrics `tree` selects; `incumbent` becomes the fastest verified
+  /// variant. Nothing (with a remark) when the kernel cannot be measured on
+  /// its own; failure (with an error) when its baseline could not be
+  /// measured or a proposer or the lowering failed.
+  FailureOr<std::optional<KernelSearchResult>>
+  searchKernel(OwningOpRef<ModuleOp> &incumbent, StringRef moduleName,
+               StringRef kernelName, TreeOp tree);
+
+private:
+  SearchOptions options;
+  CandidateProposer &proposer;
+};
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_OPTIMIZER_SEARCHDRIVER_H

@@ -1,0 +1,100 @@
+//===- SearchReport.h - What a kernel search found ---------------*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The typed result of searching one kernel (SearchDriver.h) and its JSON
+// report, the document `autoprof-optimize report=` writes and
+// scripts/benchmark-optimize.py reads (docs/optimizer.md lists its fields).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_OPTIMIZER_SEARCHREPORT_H
+#define AUTOPROF_OPTIMIZER_SEARCHREPORT_H
+
+#include "autoprof/Runtime/Job.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::autoprof {
+
+/// The timing of one measured kernel, in microseconds.
+struct MeasuredTiming {
+  double medianUs = 0;
+  double madUs = 0;
+  double p10Us = 0;
+  double p90Us = 0;
+  int samples = 0;
+
+  /// The timing of a worker result that timed a kernel.
+  static MeasuredTiming of(const ::autoprof::runtime::EvaluationResult &result);
+};
+
+/// What happened to one candidate.
+struct CandidateRecord {
+  std::string label;
+  /// Who proposed it ("builtin", "llm").
+  std::string source;
+  /// "verified", "rejected", "error" (could not be run), "skipped"
+  /// (preconditions no longer held), or the worker's status.
+  std::string status;
+  std::string reason;
+  /// Set for verified candidates.
+  std::optional<MeasuredTiming> timing;
+  bool accepted = false;
+  /// A winner's metrics when it was profiled again, and what that cost; or
+  /// why profiling it failed.
+  std::optional<std::vector<::autoprof::runtime::MetricResult>> metrics;
+  int replayPasses = 0;
+  double profileSeconds = 0;
+  std::string reprofileError;
+  /// What the proposer recorded about it.
+  llvm::json::Object details;
+};
+
+/// What the search of one kernel found.
+struct KernelSearchResult {
+  /// "module::kernel".
+  std::string kernel;
+  std::string gpuName;
+  double peakBandwidth = 0;
+  double globalBytesTotal = 0;
+  int64_t compulsoryBytes = 0;
+  double flopsTotal = 0;
+  MeasuredTiming baseline;
+  std::vector<::autoprof::runtime::MetricResult> baselineMetrics;
+  int baselineReplayPasses = 0;
+  double baselineProfileSeconds = 0;
+  /// The profiling tree's leaf that chose the metrics, -1 when none did.
+  int64_t profileLeaf = -1;
+  std::vector<CandidateRecord> candidates;
+  /// Labels of the candidates the result is made of, in order.
+  std::vector<std::string> accepted;
+  double bestMedianUs = 0;
+
+  /// Baseline over best.
+  double getSpeedup() const;
+  /// Candidates by outcome.
+  unsigned countVerified() const;
+  unsigned countRejected() const;
+  unsigned countNotRun() const;
+};
+
+/// The report entry of one kernel.
+llvm::json::Value toJSON(const KernelSearchResult &result);
+
+/// Writes {"kernels": [...]} to `path`; fails with an error at `loc`.
+LogicalResult writeSearchReport(StringRef path,
+                                ArrayRef<KernelSearchResult> results,
+                                Location loc);
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_OPTIMIZER_SEARCHREPORT_H

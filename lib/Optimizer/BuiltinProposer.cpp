@@ -1,0 +1,107 @@
+//===- BuiltinProposer.cpp - The built-in rewrites as candidates ----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Proposes the built-in rewrites in the order proposeKernelRewrites ranks
+// them, each at most once. With the greedy strategy every candidate is built
+// on the incumbent and, after each win, the rewrites are ranked again on the
+// winner's features and metrics; with `each`, every candidate is one rewrite
+// of the kernel as it was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/CandidateProposer.h"
+#include "autoprof/Optimizer/KernelRewrites.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+/// The kernel @moduleName::@kernelName of `module`.
+static gpu::GPUFuncOp lookupKernel(ModuleOp module, StringRef moduleName,
+                                   StringRef kernelName) {
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    if (gpuModule.getName() == moduleName)
+      return gpuModule.lookupSymbol<gpu::GPUFuncOp>(kernelName);
+  return {};
+}
+
+namespace {
+class BuiltinProposer : public CandidateProposer {
+public:
+  explicit BuiltinProposer(SearchStrategy strategy) : strategy(strategy) {}
+
+  StringRef getName() const override { return "builtin"; }
+
+  LogicalResult begin(SearchState &state) override {
+    seen.clear();
+    rank(state);
+    if (queue.empty())
+      emitRemark(lookupKernel(state.incumbent, state.moduleName,
+                              state.kernelName)
+                     .getLoc(),
+                 "no built-in rewrite applies to @")
+          << state.kernelName << "; the original is kept";
+    return success();
+  }
+
+  FailureOr<std::optional<Candidate>> next(SearchState &state) override {
+    while (!queue.empty()) {
+      KernelRewrite rewrite = queue.front();
+      queue.pop_front();
+      if (!seen.insert(rewrite.str()).second)
+        continue;
+      Candidate candidate;
+      candidate.label = rewrite.str();
+      candidate.fromStart = strategy == SearchStrategy::Each;
+      OwningOpRef<ModuleOp> variant =
+          candidate.fromStart ? state.start.clone() : state.incumbent.clone();
+      gpu::GPUFuncOp kernel =
+          lookupKernel(*variant, state.moduleName, state.kernelName);
+      // Earlier winners can invalidate a later rewrite's preconditions.
+      if (std::optional<std::string> why =
+              checkKernelRewrite(rewrite, *variant, kernel)) {
+        candidate.status = "skipped";
+        candidate.reason = *why;
+        return std::optional<Candidate>(std::move(candidate));
+      }
+      if (failed(applyKernelRewrite(rewrite, *variant, kernel)))
+        return failure();
+      candidate.variant = std::move(variant);
+      return std::optional<Candidate>(std::move(candidate));
+    }
+    return std::optional<Candidate>();
+  }
+
+  bool wantsWinnerMetrics() const override {
+    return strategy == SearchStrategy::Greedy;
+  }
+
+  void onWinner(SearchState &state) override { rank(state); }
+
+private:
+  /// Ranks the rewrites for the incumbent.
+  void rank(SearchState &state) {
+    gpu::GPUFuncOp kernel =
+        lookupKernel(state.incumbent, state.moduleName, state.kernelName);
+    SmallVector<KernelRewrite> ranked =
+        proposeKernelRewrites(state.incumbent, kernel, state.features,
+                              state.context.metrics);
+    queue.assign(ranked.begin(), ranked.end());
+  }
+
+  SearchStrategy strategy;
+  std::deque<KernelRewrite> queue;
+  llvm::StringSet<> seen;
+};
+} // namespace
+
+std::unique_ptr<CandidateProposer>
+mlir::autoprof::createBuiltinProposer(SearchStrategy strategy) {
+  return std::make_unique<BuiltinProposer>(strategy);
+}

@@ -1,0 +1,105 @@
+//===- ModelProposer.cpp - A chat model's kernels as candidates -----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Asks the model for a replacement of the incumbent kernel once per budget
+// slot (LLMProposer.h builds the prompt from the search state: device,
+// metrics, history). An MLIR answer is installed in a copy of the
+// incumbent; a CUDA answer is compiled to PTX by the worker, which brings
+// NVRTC (the compiler itself never links CUDA), and installed as a
+// gpu.binary the launches call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/CandidateProposer.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+
+namespace {
+class ModelProposer : public CandidateProposer {
+public:
+  ModelProposer(std::shared_ptr<::autoprof::llm::ChatClient> client,
+                rt::WorkerOptions workerOptions, std::string chip,
+                std::string features)
+      : client(std::move(client)), workerOptions(std::move(workerOptions)),
+        chip(std::move(chip)), features(std::move(features)) {}
+
+  StringRef getName() const override { return "llm"; }
+
+  FailureOr<std::optional<Candidate>> next(SearchState &state) override {
+    OwningOpRef<ModuleOp> variant = state.incumbent.clone();
+    auto compileCuda = [&](StringRef source) -> llvm::Expected<std::string> {
+      rt::EvaluationJob job;
+      job.kernel = {source.str(), "cuda", state.kernelName,
+                    state.reference.launch};
+      job.time = false;
+      job.compileArch = ("compute_" + StringRef(chip).drop_front(3)).str();
+      llvm::Expected<rt::EvaluationResult> result =
+          rt::runWorker(job, workerOptions);
+      if (!result)
+        return result.takeError();
+      if (result->status != "ok")
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       result->reason);
+      return result->ptx;
+    };
+    llvm::Expected<Proposal> proposal =
+        proposeWithModel(*client, *variant, state.moduleName, state.kernelName,
+                         state.context, compileCuda);
+    if (!proposal) {
+      Location loc = state.incumbent.getLoc();
+      for (auto gpuModule : state.incumbent.getOps<gpu::GPUModuleOp>())
+        if (gpuModule.getName() == state.moduleName)
+          if (auto kernel =
+                  gpuModule.lookupSymbol<gpu::GPUFuncOp>(state.kernelName))
+            loc = kernel.getLoc();
+      return emitError(loc, "the language model could not be asked about @")
+             << state.kernelName << ": "
+             << llvm::toString(proposal.takeError());
+    }
+    Candidate candidate;
+    candidate.label = "llm#" + std::to_string(state.proposed + 1);
+    candidate.details = llvm::json::Object{
+        {"prompt_tokens", proposal->promptTokens},
+        {"completion_tokens", proposal->completionTokens},
+        {"latency_s", proposal->latencySeconds},
+        {"from_cache", proposal->fromCache},
+        {"repaired", proposal->repaired}};
+    if (!proposal->code.empty()) {
+      candidate.details["language"] = proposal->language;
+      candidate.details["text"] = proposal->code;
+    }
+    if (!proposal->installed) {
+      candidate.status = "rejected";
+      candidate.reason = proposal->rejection;
+      return std::optional<Candidate>(std::move(candidate));
+    }
+    if (!proposal->ptx.empty()) {
+      candidate.compiled = rt::JobKernel{proposal->ptx, "ptx", state.kernelName,
+                                         state.reference.launch};
+      installCudaKernel(*variant, state.moduleName, state.kernelName,
+                        proposal->ptx, chip, features);
+    }
+    candidate.variant = std::move(variant);
+    return std::optional<Candidate>(std::move(candidate));
+  }
+
+private:
+  std::shared_ptr<::autoprof::llm::ChatClient> client;
+  rt::WorkerOptions workerOptions;
+  std::string chip;
+  std::string features;
+};
+} // namespace
+
+std::unique_ptr<CandidateProposer> mlir::autoprof::createModelProposer(
+    std::shared_ptr<::autoprof::llm::ChatClient> client,
+    rt::WorkerOptions workerOptions, std::string chip, std::string features) {
+  return std::make_unique<ModelProposer>(std::move(client),
+                                         std::move(workerOptions),
+                                         std::move(chip), std::move(features));
+}

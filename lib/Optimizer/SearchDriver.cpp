@@ -1,0 +1,305 @@
+//===- SearchDriver.cpp - Find the fastest verified kernel variant --------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/SearchDriver.h"
+
+#include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/ProfileSelection.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+
+CandidateProposer::~CandidateProposer() = default;
+
+namespace {
+/// The kernel and launch with the given names in a module.
+struct KernelHandle {
+  gpu::GPUFuncOp kernel;
+  gpu::LaunchFuncOp launch;
+};
+} // namespace
+
+/// Finds @moduleName::@kernelName and its first launch in `module`.
+static KernelHandle findKernel(ModuleOp module, StringRef moduleName,
+                               StringRef kernelName) {
+  KernelHandle handle;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    if (gpuModule.getName() == moduleName)
+      handle.kernel = gpuModule.lookupSymbol<gpu::GPUFuncOp>(kernelName);
+  if (handle.kernel)
+    handle.launch = findKernelLaunches(module).lookup(handle.kernel);
+  return handle;
+}
+
+/// The job of `handle` in `module`, lowering the module to PTX.
+static FailureOr<rt::JobKernel> buildKernelJob(ModuleOp module,
+                                               KernelHandle handle,
+                                               const SearchOptions &options) {
+  FailureOr<llvm::StringMap<std::string>> ptx =
+      lowerModulesToPTX(module, options.chip, options.features);
+  if (failed(ptx))
+    return failure();
+  auto gpuModule = handle.kernel->getParentOfType<gpu::GPUModuleOp>();
+  auto code = ptx->find(gpuModule.getName());
+  FailureOr<rt::JobLaunch> launch =
+      buildJobLaunch(handle.kernel, handle.launch);
+  if (code == ptx->end() || failed(launch))
+    return failure();
+  return rt::JobKernel{code->second, "ptx", handle.kernel.getName().str(),
+                       *launch};
+}
+
+FailureOr<std::optional<KernelSearchResult>>
+SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
+                           StringRef moduleName, StringRef kernelName,
+                           TreeOp tree) {
+  KernelHandle original = findKernel(*incumbent, moduleName, kernelName);
+  if (!original.kernel || !original.launch)
+    return emitError(incumbent->getLoc(), "no launched kernel @")
+           << moduleName << "::@" << kernelName;
+  Location loc = original.kernel.getLoc();
+  MLIRContext *context = incumbent->getContext();
+  // A launch whose scalars vary at run time (a launch in a host loop fed by
+  // its induction variable) has no single evaluation job.
+  for (Value operand : original.launch.getKernelOperands())
+    if (!isa<MemRefType>(operand.getType()) &&
+        !matchPattern(operand, m_Constant())) {
+      emitRemark(loc, "@")
+          << kernelName << " is launched with an argument that varies at run "
+          << "time"
+          << (AutoProfDialect::HostLoopAttrHelper(context).isAttrPresent(
+                  original.launch)
+                  ? " (the induction variable of a host loop)"
+                  : "")
+          << ", so it cannot be measured on its own; left as it is";
+      return std::optional<KernelSearchResult>();
+    }
+  FailureOr<rt::JobKernel> reference =
+      buildKernelJob(*incumbent, original, options);
+  if (failed(reference))
+    return failure();
+
+  // Baseline: time and the tree's metrics.
+  FailureOr<DictionaryAttr> profile =
+      getOrSelectProfile(original.kernel, original.launch, tree);
+  if (failed(profile))
+    return failure();
+  rt::EvaluationJob baselineJob;
+  baselineJob.device = options.device;
+  baselineJob.kernel = *reference;
+  baselineJob.timeBudgetSeconds = options.timeBudgetSeconds;
+  for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
+    baselineJob.metrics.push_back(cast<StringAttr>(name).getValue().str());
+  llvm::Expected<rt::EvaluationResult> baseline =
+      rt::runWorker(baselineJob, options.worker);
+  if (!baseline)
+    return emitError(loc, "cannot measure @")
+           << kernelName << ": " << llvm::toString(baseline.takeError());
+  if (baseline->status != "ok" || !baseline->medianUs)
+    return emitError(loc, "cannot measure @")
+           << kernelName << " (" << baseline->status
+           << "): " << baseline->reason;
+  FailureOr<KernelFeatures> features =
+      KernelFeatures::compute(original.kernel, original.launch);
+  if (failed(features))
+    return failure();
+
+  KernelSearchResult result;
+  result.kernel = (moduleName + "::" + kernelName).str();
+  result.gpuName = baseline->gpuName;
+  result.peakBandwidth = baseline->peakBandwidth;
+  result.globalBytesTotal = features->lookup("global_bytes_total").value_or(0);
+  result.compulsoryBytes =
+      static_cast<int64_t>(getCompulsoryBytes(reference->launch));
+  result.flopsTotal = features->lookup("flops_total").value_or(0);
+  result.baseline = MeasuredTiming::of(*baseline);
+  result.baselineMetrics = baseline->metrics;
+  result.baselineReplayPasses = baseline->replayPasses;
+  result.baselineProfileSeconds = baseline->profileSeconds;
+  if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile->get("leaf")))
+    result.profileLeaf = leaf.getInt();
+  result.bestMedianUs = *baseline->medianUs;
+
+  OwningOpRef<ModuleOp> start = incumbent->clone();
+  SearchState state;
+  state.moduleName = moduleName.str();
+  state.kernelName = kernelName.str();
+  state.incumbent = *incumbent;
+  state.start = *start;
+  state.reference = *reference;
+  state.features = features->toAttr(context);
+  state.budget = options.budget;
+  state.context.gpuName = baseline->gpuName;
+  state.context.smCount = baseline->smCount;
+  state.context.peakBandwidth = baseline->peakBandwidth;
+  state.context.baselineMedianUs = *baseline->medianUs;
+  for (const rt::MetricResult &metric : baseline->metrics) {
+    if (metric.collected)
+      state.context.metrics[metric.name] = metric.value;
+    else
+      state.context.missing.push_back(
+          metric.name + (metric.note.empty() ? "" : ": " + metric.note));
+  }
+  if (failed(proposer.begin(state)))
+    return failure();
+
+  double bestMad = baseline->madUs.value_or(0);
+  while (state.proposed < state.budget) {
+    FailureOr<std::optional<Candidate>> next = proposer.next(state);
+    if (failed(next))
+      return failure();
+    if (!*next)
+      break;
+    Candidate &candidate = **next;
+    ++state.proposed;
+    CandidateRecord record;
+    record.label = candidate.label;
+    record.source = proposer.getName().str();
+    record.details = std::move(candidate.details);
+    if (!candidate.variant) {
+      // Not evaluated: skipped, or rejected before it could run.
+      record.status = candidate.status;
+      record.reason = candidate.reason;
+      if (record.status == "rejected") {
+        llvm::errs() << "autoprof-optimize: @" << kernelName << " "
+                     << record.label << ": rejected (" << record.reason
+                     << ")\n";
+        state.context.history.push_back(record.label + ": rejected, " +
+                                        record.reason);
+      }
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+
+    // Verify and time the variant against the original; keep it when it is
+    // faster than the incumbent beyond the noise.
+    FailureOr<rt::JobKernel> code =
+        candidate.compiled
+            ? FailureOr<rt::JobKernel>(*candidate.compiled)
+            : buildKernelJob(*candidate.variant,
+                             findKernel(*candidate.variant, moduleName,
+                                        kernelName),
+                             options);
+    if (failed(code))
+      return failure();
+    rt::EvaluationJob job;
+    job.device = options.device;
+    job.kernel = *reference;
+    job.candidate = *code;
+    job.verifySeeds = {options.seed, options.seed + 1u};
+    job.timeBudgetSeconds = options.timeBudgetSeconds;
+    llvm::Expected<rt::EvaluationResult> measured =
+        rt::runWorker(job, options.worker);
+    if (!measured) {
+      record.status = "error";
+      record.reason = llvm::toString(measured.takeError());
+      state.context.history.push_back(record.label + ": could not be run");
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+    record.status = measured->status == "ok" ? "verified" : measured->status;
+    record.reason = measured->reason;
+    if (measured->status == "ok" && !measured->medianUs) {
+      record.status = "error";
+      record.reason = "the worker verified the candidate but did not time it";
+    }
+    if (record.status != "verified") {
+      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
+                   << record.label << ": " << record.status << " ("
+                   << record.reason << ")\n";
+      state.context.history.push_back(record.label + ": " + record.status +
+                                      ", " + record.reason);
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+    record.timing = MeasuredTiming::of(*measured);
+    // Faster only beyond the noise of both measurements.
+    double noise = std::max(2.0 * (bestMad + measured->madUs.value_or(0)),
+                            0.01 * result.bestMedianUs);
+    bool wins = *measured->medianUs < result.bestMedianUs - noise;
+    record.accepted = wins;
+    llvm::errs() << llvm::formatv(
+        "autoprof-optimize: @{0} {1}: verified, {2:F2} us against {3:F2} us "
+        "(noise {4:F2}){5}\n",
+        kernelName, record.label, *measured->medianUs, result.bestMedianUs,
+        noise, wins ? ", accepted" : "");
+    state.context.history.push_back(
+        llvm::formatv("{0}: verified, {1:F2} us{2}", record.label,
+                      *measured->medianUs, wins ? " (kept)" : "")
+            .str());
+    if (!wins) {
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+    result.bestMedianUs = *measured->medianUs;
+    bestMad = measured->madUs.value_or(0);
+    if (candidate.fromStart)
+      result.accepted.clear();
+    result.accepted.push_back(record.label);
+    incumbent = std::move(candidate.variant);
+    state.incumbent = *incumbent;
+
+    // Re-profile the new incumbent with the same metrics, so that what is
+    // proposed next follows what the winner changed.
+    KernelHandle winner = findKernel(*incumbent, moduleName, kernelName);
+    FailureOr<KernelFeatures> winnerFeatures =
+        KernelFeatures::compute(winner.kernel, winner.launch);
+    if (succeeded(winnerFeatures))
+      state.features = winnerFeatures->toAttr(context);
+    if (proposer.wantsWinnerMetrics() && !candidate.fromStart &&
+        state.proposed < state.budget) {
+      FailureOr<rt::JobKernel> winnerJob =
+          buildKernelJob(*incumbent, winner, options);
+      if (failed(winnerJob) || failed(winnerFeatures)) {
+        result.candidates.push_back(std::move(record));
+        continue;
+      }
+      rt::EvaluationJob profileJob;
+      profileJob.device = options.device;
+      profileJob.kernel = *winnerJob;
+      profileJob.time = false;
+      profileJob.metrics = baselineJob.metrics;
+      llvm::Expected<rt::EvaluationResult> profiled =
+          rt::runWorker(profileJob, options.worker);
+      if (!profiled || profiled->status != "ok") {
+        record.reprofileError =
+            profiled ? profiled->reason : llvm::toString(profiled.takeError());
+        result.candidates.push_back(std::move(record));
+        continue;
+      }
+      for (const rt::MetricResult &metric : profiled->metrics) {
+        if (metric.collected)
+          state.context.metrics[metric.name] = metric.value;
+        else
+          state.context.metrics.erase(metric.name);
+      }
+      record.metrics = profiled->metrics;
+      record.replayPasses = profiled->replayPasses;
+      record.profileSeconds = profiled->profileSeconds;
+      result.candidates.push_back(std::move(record));
+      proposer.onWinner(state);
+      continue;
+    }
+    result.candidates.push_back(std::move(record));
+  }
+
+  llvm::errs() << llvm::formatv(
+      "autoprof-optimize: @{0}: {1:F2} us -> {2:F2} us ({3:F2}x){4}{5}; "
+      "{6} candidates: {7} verified, {8} rejected, {9} not run\n",
+      kernelName, result.baseline.medianUs, result.bestMedianUs,
+      result.getSpeedup(),
+      result.accepted.empty() ? " (original kept)" : " with ",
+      llvm::join(result.accepted, ", "), result.candidates.size(),
+      result.countVerified(), result.countRejected(), result.countNotRun());
+  return std::optional<KernelSearchResult>(std::move(result));
+}

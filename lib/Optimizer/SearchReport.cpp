@@ -1,0 +1,129 @@
+//===- SearchReport.cpp - What a kernel search found ----------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/SearchReport.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+using llvm::json::Array;
+using llvm::json::Object;
+
+MeasuredTiming MeasuredTiming::of(const rt::EvaluationResult &result) {
+  MeasuredTiming timing;
+  timing.medianUs = result.medianUs.value_or(0);
+  timing.madUs = result.madUs.value_or(0);
+  timing.p10Us = result.p10Us.value_or(0);
+  timing.p90Us = result.p90Us.value_or(0);
+  timing.samples = result.samples;
+  return timing;
+}
+
+static llvm::json::Value toJSON(const MeasuredTiming &timing) {
+  return Object{{"median_us", timing.medianUs},
+                {"mad_us", timing.madUs},
+                {"p10_us", timing.p10Us},
+                {"p90_us", timing.p90Us},
+                {"samples", timing.samples}};
+}
+
+static Array toJSON(ArrayRef<rt::MetricResult> metrics) {
+  Array array;
+  for (const rt::MetricResult &metric : metrics)
+    array.push_back(rt::toJSON(metric));
+  return array;
+}
+
+static llvm::json::Value toJSON(const CandidateRecord &record) {
+  Object entry = record.details;
+  entry["rewrite"] = record.label;
+  entry["source"] = record.source;
+  entry["status"] = record.status;
+  if (!record.reason.empty())
+    entry["reason"] = record.reason;
+  if (record.timing) {
+    entry["timing"] = toJSON(*record.timing);
+    entry["accepted"] = record.accepted;
+  }
+  if (record.metrics) {
+    entry["metrics"] = toJSON(*record.metrics);
+    entry["replay_passes"] = record.replayPasses;
+    entry["profile_seconds"] = record.profileSeconds;
+  }
+  if (!record.reprofileError.empty())
+    entry["reprofile_error"] = record.reprofileError;
+  return entry;
+}
+
+double KernelSearchResult::getSpeedup() const {
+  return bestMedianUs > 0 ? baseline.medianUs / bestMedianUs : 0;
+}
+
+unsigned KernelSearchResult::countVerified() const {
+  return llvm::count_if(candidates, [](const CandidateRecord &record) {
+    return record.status == "verified";
+  });
+}
+
+unsigned KernelSearchResult::countRejected() const {
+  return llvm::count_if(candidates, [](const CandidateRecord &record) {
+    return record.status == "rejected";
+  });
+}
+
+unsigned KernelSearchResult::countNotRun() const {
+  return llvm::count_if(candidates, [](const CandidateRecord &record) {
+    return record.status != "verified" && record.status != "rejected" &&
+           record.status != "skipped";
+  });
+}
+
+llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
+  Array candidates;
+  for (const CandidateRecord &record : result.candidates)
+    candidates.push_back(::toJSON(record));
+  Array accepted;
+  for (const std::string &label : result.accepted)
+    accepted.push_back(label);
+  return Object{
+      {"kernel", result.kernel},
+      {"gpu", result.gpuName},
+      {"peak_dram_bytes_per_s", result.peakBandwidth},
+      {"global_bytes_total", result.globalBytesTotal},
+      {"compulsory_bytes", result.compulsoryBytes},
+      {"flops_total", result.flopsTotal},
+      {"baseline", Object{{"timing", ::toJSON(result.baseline)},
+                          {"metrics", ::toJSON(result.baselineMetrics)},
+                          {"replay_passes", result.baselineReplayPasses},
+                          {"profile_seconds", result.baselineProfileSeconds},
+                          {"profile_leaf", result.profileLeaf}}},
+      {"candidates", std::move(candidates)},
+      {"accepted", std::move(accepted)},
+      {"best_median_us", result.bestMedianUs},
+      {"speedup", result.getSpeedup()}};
+}
+
+LogicalResult
+mlir::autoprof::writeSearchReport(StringRef path,
+                                  ArrayRef<KernelSearchResult> results,
+                                  Location loc) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return emitError(loc, "cannot write the report '")
+           << path << "': " << ec.message();
+  Array kernels;
+  for (const KernelSearchResult &result : results)
+    kernels.push_back(toJSON(result));
+  os << llvm::formatv("{0:2}",
+                      llvm::json::Value(Object{{"kernels", std::move(kernels)}}))
+     << "\n";
+  return success();
+}
