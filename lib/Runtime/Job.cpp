@@ -60,10 +60,17 @@ Value autoprof::runtime::toJSON(const JobLaunch &launch) {
 }
 
 Value autoprof::runtime::toJSON(const JobKernel &kernel) {
-  return Object{{"code", kernel.code},
+  Object object{{"code", kernel.code},
                 {"format", kernel.format},
                 {"entry", kernel.entry},
                 {"launch", toJSON(kernel.launch)}};
+  if (kernel.referenceParams) {
+    Array indices;
+    for (unsigned index : *kernel.referenceParams)
+      indices.push_back(static_cast<int64_t>(index));
+    object["reference_params"] = std::move(indices);
+  }
+  return object;
 }
 
 Value autoprof::runtime::toJSON(const EvaluationJob &job) {
@@ -267,6 +274,70 @@ bool autoprof::runtime::fromJSON(const Value &value, JobKernel &kernel,
     path.field("entry").report("the entry name must not be empty");
     return false;
   }
+  const Value *map = value.getAsObject()->get("reference_params");
+  if (!map)
+    return true;
+  const Array *indices = map->getAsArray();
+  if (!indices) {
+    path.field("reference_params").report("expected an array of indices");
+    return false;
+  }
+  kernel.referenceParams.emplace();
+  for (auto [i, entry] : llvm::enumerate(*indices)) {
+    std::optional<int64_t> index = entry.getAsInteger();
+    if (!index || *index < 0 || *index > UINT32_MAX) {
+      path.field("reference_params")
+          .index(i)
+          .report("expected the index of a reference parameter");
+      return false;
+    }
+    kernel.referenceParams->push_back(static_cast<unsigned>(*index));
+  }
+  return true;
+}
+
+/// Checks a candidate's `reference_params` against both parameter lists:
+/// one entry per candidate parameter, each naming a distinct reference
+/// parameter of the same kind and element type, and every reference buffer
+/// received. Counts, roles and scalar values are the runtime's to compare.
+static bool checkReferenceParams(const JobLaunch &reference,
+                                 const JobKernel &candidate,
+                                 llvm::json::Path path,
+                                 llvm::json::Path referencePath) {
+  const std::vector<unsigned> &map = *candidate.referenceParams;
+  const std::vector<JobParam> &params = candidate.launch.params;
+  if (map.size() != params.size()) {
+    path.report("expected one entry per candidate parameter");
+    return false;
+  }
+  std::vector<bool> received(reference.params.size(), false);
+  for (auto [i, index] : llvm::enumerate(map)) {
+    if (index >= reference.params.size()) {
+      path.index(i).report("the reference has no such parameter");
+      return false;
+    }
+    if (received[index]) {
+      path.index(i).report(
+          "an earlier candidate parameter already receives this reference "
+          "parameter");
+      return false;
+    }
+    received[index] = true;
+    const JobParam &ours = params[i];
+    const JobParam &theirs = reference.params[index];
+    if (ours.isScalar != theirs.isScalar || ours.dtype != theirs.dtype) {
+      path.index(i).report("the candidate parameter and the reference "
+                           "parameter differ in kind or element type");
+      return false;
+    }
+  }
+  for (auto [index, param] : llvm::enumerate(reference.params))
+    if (!received[index] && !param.isScalar) {
+      referencePath.index(index).report(
+          "no candidate parameter receives this buffer (a candidate can only "
+          "leave out scalar parameters)");
+      return false;
+    }
   return true;
 }
 
@@ -276,6 +347,18 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
   if (!mapper || !mapper.mapOptional("device", job.device) || job.device < 0 ||
       !mapper.map("kernel", job.kernel) ||
       !mapper.mapOptional("candidate", job.candidate))
+    return false;
+  if (job.kernel.referenceParams) {
+    path.field("kernel")
+        .field("reference_params")
+        .report("only a candidate receives the reference's parameters");
+    return false;
+  }
+  if (job.candidate && job.candidate->referenceParams &&
+      !checkReferenceParams(
+          job.kernel.launch, *job.candidate,
+          path.field("candidate").field("reference_params"),
+          path.field("kernel").field("launch").field("params")))
     return false;
   const Object *object = value.getAsObject();
   if (const Value *verify = object->get("verify")) {

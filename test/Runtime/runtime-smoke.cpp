@@ -191,6 +191,13 @@ extern "C" __global__ void scale3(const int *a, int *out, int n) {
 extern "C" __global__ void scale3_bad(const int *a, int *out, int n) {
   LOOP(i, n) out[i] = a[i] * 3 + (i == 5);
 }
+// scale3 with its length sunk into the body and its buffers swapped.
+extern "C" __global__ void scale3_sunk(int *out, const int *a) {
+  LOOP(i, 1 << 20) out[i] = a[i] * 3;
+}
+extern "C" __global__ void scale3_sunk_bad(int *out, const int *a) {
+  LOOP(i, 1 << 20) out[i] = a[i] * 3 + (i == 7);
+}
 extern "C" __global__ void gather(const float *x, const int *index,
                                   float *out, int n) {
   LOOP(i, n) out[i] = x[index[i]];
@@ -666,6 +673,43 @@ int main(int argc, char **argv) {
     smoke.expectVerify("verify-int-exact", scale3, intSpec,
                        smoke.loadCuda("scale3_bad"), intSpec, "wrong result",
                        1);
+
+    // A candidate that sank the length receives the reference's buffers
+    // through a parameter map; a rejection names the reference's parameter.
+    std::vector<autoprof_param> sunkParams = {intParams[1], intParams[0]};
+    autoprof_launch_spec sunkSpec = makeSpec(sunkParams, n / 256, 256);
+    const size_t swapped[] = {1, 0};
+    autoprof_verify_options mapped = {};
+    mapped.candidate_param_map = swapped;
+    mapped.candidate_param_map_size = 2;
+    smoke.expectVerify("verify-mapped-correct", scale3, intSpec,
+                       smoke.loadCuda("scale3_sunk"), sunkSpec, nullptr, -1,
+                       &mapped);
+    smoke.expectVerify("verify-mapped-wrong", scale3, intSpec,
+                       smoke.loadCuda("scale3_sunk_bad"), sunkSpec,
+                       "wrong result", 1, &mapped);
+    // Leaving out a buffer, or receiving one twice, is refused up front.
+    autoprof_verify_result result;
+    const size_t twice[] = {1, 1};
+    mapped.candidate_param_map = twice;
+    s = autoprof_verify(smoke.session, scale3, &intSpec, scale3, &sunkSpec,
+                        &mapped, &result);
+    check(s == AUTOPROF_ERROR_INVALID_ARGUMENT &&
+              contains(smoke.error(), "more than one candidate parameter"),
+          "verify-map-twice",
+          format("%s: %s", statusName(s), smoke.error().c_str()));
+    std::vector<autoprof_param> outputOnly = {intParams[1]};
+    autoprof_launch_spec outputSpec = makeSpec(outputOnly, n / 256, 256);
+    const size_t outputOnlyMap[] = {1};
+    mapped.candidate_param_map = outputOnlyMap;
+    mapped.candidate_param_map_size = 1;
+    s = autoprof_verify(smoke.session, scale3, &intSpec, scale3, &outputSpec,
+                        &mapped, &result);
+    check(s == AUTOPROF_ERROR_INVALID_ARGUMENT &&
+              contains(smoke.error(), "reference parameter 0 is a buffer that "
+                                      "no candidate parameter receives"),
+          "verify-map-leaves-out-buffer",
+          format("%s: %s", statusName(s), smoke.error().c_str()));
   }
   {
     std::vector<autoprof_param> gatherParams = {

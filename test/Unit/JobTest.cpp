@@ -176,6 +176,98 @@ TEST(Job, CompileOnlyJobsCarryTheirArchitectureAndPTX) {
   EXPECT_EQ(parsedResult->ptx, result.ptx);
 }
 
+/// A job whose candidate leaves out the reference's scalars 1 and 3.
+EvaluationJob makeMappedJob() {
+  EvaluationJob job;
+  job.kernel.code = "reference";
+  job.kernel.entry = "k";
+  JobParam buffer;
+  buffer.dtype = "f32";
+  buffer.count = 256;
+  JobParam output = buffer;
+  output.role = "output";
+  JobParam step;
+  step.isScalar = true;
+  step.dtype = "i64";
+  step.intValue = 1;
+  JobParam scale;
+  scale.isScalar = true;
+  scale.dtype = "f32";
+  scale.value = 0.5;
+  job.kernel.launch.params = {buffer, step, output, step, scale};
+  job.candidate = job.kernel;
+  job.candidate->code = "candidate";
+  job.candidate->launch.params = {buffer, output, scale};
+  job.candidate->referenceParams = std::vector<unsigned>{0, 2, 4};
+  job.time = false;
+  return job;
+}
+
+TEST(Job, CandidateParameterMapRoundTrips) {
+  EvaluationJob job = makeMappedJob();
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  EXPECT_NE(text.find("\"reference_params\":[0,2,4]"), std::string::npos)
+      << text;
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_TRUE(parsed->candidate.has_value());
+  EXPECT_EQ(parsed->candidate->referenceParams,
+            (std::optional<std::vector<unsigned>>({0, 2, 4})));
+  EXPECT_FALSE(parsed->kernel.referenceParams.has_value());
+
+  // Without a map nothing is written, and nothing is read back.
+  job.candidate->launch.params = job.kernel.launch.params;
+  job.candidate->referenceParams.reset();
+  text.clear();
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  EXPECT_EQ(text.find("reference_params"), std::string::npos);
+  parsed = parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_FALSE(parsed->candidate->referenceParams.has_value());
+}
+
+/// The error of parsing `job` with its candidate's map set to `map`.
+std::string mapErrorOf(EvaluationJob job, std::vector<unsigned> map) {
+  job.candidate->referenceParams = std::move(map);
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  return errorOf(text);
+}
+
+TEST(Job, BadParameterMapsAreRejected) {
+  EvaluationJob job = makeMappedJob();
+  EXPECT_EQ(mapErrorOf(job, {0, 2, 4}), "");
+  EXPECT_EQ(mapErrorOf(job, {0, 2}),
+            "expected one entry per candidate parameter at "
+            "job.candidate.reference_params");
+  EXPECT_EQ(mapErrorOf(job, {0, 2, 5}),
+            "the reference has no such parameter at "
+            "job.candidate.reference_params[2]");
+  EXPECT_EQ(mapErrorOf(job, {0, 0, 4}),
+            "an earlier candidate parameter already receives this reference "
+            "parameter at job.candidate.reference_params[1]");
+  EXPECT_EQ(mapErrorOf(job, {0, 2, 3}),
+            "the candidate parameter and the reference parameter differ in "
+            "kind or element type at job.candidate.reference_params[2]");
+  // Leaving out a buffer would run the candidate on other data.
+  job.candidate->launch.params.erase(job.candidate->launch.params.begin() + 1);
+  EXPECT_EQ(mapErrorOf(job, {0, 4}),
+            "no candidate parameter receives this buffer (a candidate can "
+            "only leave out scalar parameters) at job.kernel.launch.params[2]");
+  // Only a candidate has a map; indices are non-negative.
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}, "reference_params": []}})"),
+            "only a candidate receives the reference's parameters at "
+            "job.kernel.reference_params");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "candidate": {"code": "c", "entry": "k",
+      "launch": {"params": []}, "reference_params": [-1]}})"),
+            "expected the index of a reference parameter at "
+            "job.candidate.reference_params[0]");
+}
+
 TEST(Result, MissingMetricsStayMissing) {
   EvaluationResult result;
   result.status = "ok";

@@ -217,6 +217,16 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     options.num_seeds = job.verifySeeds.size();
     options.distributions = distributions.data();
     options.num_distributions = distributions.size();
+    std::vector<size_t> parameterMap;
+    if (job.candidate->referenceParams) {
+      parameterMap.assign(job.candidate->referenceParams->begin(),
+                          job.candidate->referenceParams->end());
+      // A candidate with no parameters still has a map, just an empty one.
+      static const size_t noParameters = 0;
+      options.candidate_param_map =
+          parameterMap.empty() ? &noParameters : parameterMap.data();
+      options.candidate_param_map_size = parameterMap.size();
+    }
     autoprof_verify_result verdict = {};
     autoprof_status s =
         autoprof_verify(session, reference, &measuredSpec->spec, candidate,

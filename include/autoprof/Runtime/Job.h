@@ -61,6 +61,14 @@ struct JobKernel {
   std::string format = "ptx";
   std::string entry;
   JobLaunch launch;
+  /// Candidates only (JSON `reference_params`): for each parameter of this
+  /// kernel, in order, the index of the reference parameter it receives. A
+  /// buffer is then the same device buffer for both kernels; a scalar must
+  /// have the reference parameter's value. Reference parameters that no entry
+  /// names must be scalars: constants this kernel has sunk into its body
+  /// (`autoprof-normalize-kernels`), which only the reference is passed.
+  /// Absent: this kernel takes exactly the reference's parameter list.
+  std::optional<std::vector<unsigned>> referenceParams;
 };
 
 /// What the worker should do; sections that are absent are skipped.

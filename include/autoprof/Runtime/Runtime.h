@@ -189,12 +189,23 @@ typedef struct autoprof_verify_options {
   /// tolerance grows by four times that disagreement, measured the same way.
   double tolerance_f32;
   double tolerance_f16;
+  /// Optional (null: both specs have the same parameter list): for each
+  /// parameter of the candidate spec, the index of the reference parameter it
+  /// receives; candidate_param_map_size must equal the candidate spec's
+  /// num_params. A buffer is then the same device buffer for both kernels
+  /// (same count, role and generation hints); a scalar must have the
+  /// reference's value. Reference parameters no entry names must be scalars:
+  /// constants the candidate has sunk into its body, passed to the reference
+  /// only. Each reference parameter is received at most once.
+  const size_t *candidate_param_map;
+  size_t candidate_param_map_size;
 } autoprof_verify_options;
 
 typedef struct autoprof_verify_result {
   /// Nonzero when every buffer matched for every seed and distribution.
   int passed;
-  /// Which parameter failed (-1 if none), at which element, with what values.
+  /// Which parameter failed (-1 if none; an index into the reference spec),
+  /// at which element, with what values.
   int param_index;
   uint64_t element;
   double expected;
@@ -291,7 +302,9 @@ autoprof_status autoprof_launch_spec_check(autoprof_session *session,
 
 /// Runs `reference` and `candidate` on identical inputs for every seed and
 /// distribution and compares every buffer (see autoprof_verify_result).
-/// Both specs must have the same parameter list; launch shapes may differ.
+/// Both specs must have the same parameter list, or the candidate's must
+/// receive the reference's through options->candidate_param_map; launch
+/// shapes may differ.
 autoprof_status autoprof_verify(autoprof_session *session,
                                 autoprof_kernel *reference,
                                 const autoprof_launch_spec *reference_spec,

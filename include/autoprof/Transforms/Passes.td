@@ -253,6 +253,85 @@ def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+def VerifyKernelsPass : Pass<"autoprof-verify-kernels", "ModuleOp"> {
+  let summary = "Check on the GPU that every launched kernel computes what its "
+                "counterpart in a reference module computes";
+  let description = [{
+    For every launched kernel `@m::@k` of the module, finds the kernel of the
+    same name in the same `gpu.module` of the `reference` module (e.g. the
+    module before `autoprof-normalize-kernels` or before `autoprof-optimize`)
+    and runs one verification job in `autoprof-worker`: both kernels run on
+    identical generated inputs for two seeds (`seed`, `seed + 1`) and every
+    input distribution, and every buffer is compared. Nothing is timed or
+    profiled. Each kernel gets a remark when it verifies; a kernel the worker
+    rejects gets an error with the worker's reason, and the pass fails. The
+    module is not changed.
+
+    The first launch of each kernel is evaluated, in both modules (with the
+    host code's affine maps folded on copies, so that launch sizes computed
+    on the host are constants). The kernel may take fewer parameters than the
+    reference: the worker's parameter map says which reference parameter
+    each of its parameters receives.
+
+    - A buffer receives the reference parameter that the reference launch
+      feeds from the same place: the same argument of the host function of
+      the same name, or the result of the host operation that comes at the
+      same position among that function's operations of its kind (the
+      second `memref.alloc`, ...). Each buffer of the reference must be
+      received; element type and count must match.
+    - Scalars keep their order: each scalar receives the next reference
+      scalar, after the one the previous scalar received, that the
+      reference launch feeds a constant of the same type and value. The
+      reference scalars passed over are the ones the kernel has sunk into its
+      body: only the reference receives them (with their constant values).
+      Which of several equal constants a scalar receives does not change
+      what either kernel is passed.
+
+    A kernel without a counterpart in the reference, a reference kernel that
+    is not launched, or parameters that cannot be mapped are errors on the
+    kernel's launch. A launch whose sizes or scalars are not constants (a
+    launch in a host loop fed by its induction variable) has no single
+    evaluation job: the kernel gets a warning that says so and is left
+    unverified. Without a GPU (or a worker) the pass fails with a diagnostic
+    that says why.
+
+    ```sh
+    autoprof-opt m.mlir --autoprof-normalize-kernels -o n.mlir
+    autoprof-opt n.mlir --autoprof-verify-kernels="reference=m.mlir"
+    ```
+
+    ```mlir
+    // Reference: gpu.launch_func @m::@k ... args(%c1 : index, %c0 : index,
+    //                                            %arg0 : memref<256xf32>)
+    // Here:      gpu.launch_func @m::@k ... args(%arg0 : memref<256xf32>)
+    // remark: @k verified against the reference (2 seeds x 4 input
+    //   distributions; 2 reference scalars sunk)
+    gpu.func @k(%a: memref<256xf32>) kernel { ... }
+    ```
+  }];
+  let options = [
+    Option<"reference", "reference", "std::string", /*default=*/"\"\"",
+           "Module holding the reference kernels (required)">,
+    Option<"workerPath", "worker", "std::string", /*default=*/"\"\"",
+           "autoprof-worker to run (default: next to this tool, then PATH)">,
+    Option<"deadline", "deadline", "unsigned", /*default=*/"120",
+           "Seconds after which a job is killed and its kernel rejected">,
+    Option<"device", "device", "int", /*default=*/"0",
+           "CUDA device ordinal">,
+    Option<"seed", "seed", "unsigned", /*default=*/"1",
+           "First seed of the verification inputs (two seeds are used)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU architecture for the PTX">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX ISA version for the PTX">,
+  ];
+  let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Lowering
 //===----------------------------------------------------------------------===//
 

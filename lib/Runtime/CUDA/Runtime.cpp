@@ -1075,8 +1075,8 @@ autoprof_status LaunchBuffers::restoreAsync(CUstream stream) {
 
 autoprof_status LaunchBuffers::launch(autoprof_kernel *kernel,
                                       const autoprof_launch_spec &spec,
-                                      CUstream stream) {
-  if (spec.num_params != buffers.size())
+                                      CUstream stream, const size_t *paramMap) {
+  if (!paramMap && spec.num_params != buffers.size())
     return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                     "the launch spec has %zu parameters but the buffers were "
                     "prepared for %zu",
@@ -1085,16 +1085,22 @@ autoprof_status LaunchBuffers::launch(autoprof_kernel *kernel,
   std::vector<void *> arguments(spec.num_params);
   for (size_t i = 0; i < spec.num_params; ++i) {
     const autoprof_param &param = spec.params[i];
-    if (!param.is_scalar != buffers[i].isBuffer)
+    size_t prepared = paramMap ? paramMap[i] : i;
+    if (prepared >= buffers.size())
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "parameter %zu receives prepared parameter %zu but the "
+                      "buffers were prepared for %zu",
+                      i, prepared, buffers.size());
+    if (!param.is_scalar != buffers[prepared].isBuffer)
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                       "parameter %zu is a %s in the launch spec but a %s in "
                       "the prepared buffers",
                       i, param.is_scalar ? "scalar" : "buffer",
-                      buffers[i].isBuffer ? "buffer" : "scalar");
+                      buffers[prepared].isBuffer ? "buffer" : "scalar");
     if (param.is_scalar)
       encodeScalar(param, slots[i]);
     else
-      slots[i] = buffers[i].device.get();
+      slots[i] = buffers[prepared].device.get();
     arguments[i] = &slots[i];
   }
   CUresult r = cuda().cuLaunchKernel(
@@ -1838,34 +1844,77 @@ double relativeDisagreement(const autoprof_param &param,
   return worst;
 }
 
+/// Whether a candidate parameter receives what a reference parameter holds:
+/// the same kind and type, and for buffers the same count, role and input
+/// generation; for scalars the same value.
+bool isSameParameter(const autoprof_param &a, const autoprof_param &b) {
+  bool same = (!a.is_scalar) == (!b.is_scalar) && a.dtype == b.dtype;
+  if (same && !a.is_scalar)
+    same = a.count == b.count && a.role == b.role &&
+           a.index_bound == b.index_bound && a.sorted == b.sorted;
+  if (same && a.is_scalar)
+    same = isFloatType(a.dtype) ? (a.f == b.f || (a.f != a.f && b.f != b.f))
+                                : a.i == b.i;
+  return same;
+}
+
 /// Checks that two specs describe the same problem (launch shapes may
-/// differ).
+/// differ): the same parameter list, or, with `map` (candidate parameter i
+/// receives reference parameter map[i]), a candidate list that receives every
+/// reference buffer once and leaves out reference scalars only.
 autoprof_status checkSameParameters(autoprof_session *session,
                                     const autoprof_launch_spec &reference,
-                                    const autoprof_launch_spec &candidate) {
-  if (reference.num_params != candidate.num_params)
-    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
-                    "the reference has %zu parameters but the candidate has "
-                    "%zu; both must have the same parameter list",
-                    reference.num_params, candidate.num_params);
-  for (size_t i = 0; i < reference.num_params; ++i) {
-    const autoprof_param &a = reference.params[i];
-    const autoprof_param &b = candidate.params[i];
-    bool same = (!a.is_scalar) == (!b.is_scalar) && a.dtype == b.dtype;
-    if (same && !a.is_scalar)
-      same = a.count == b.count && a.role == b.role &&
-             a.index_bound == b.index_bound && a.sorted == b.sorted;
-    if (same && a.is_scalar)
-      same = isFloatType(a.dtype) ? (a.f == b.f || (a.f != a.f && b.f != b.f))
-                                  : a.i == b.i;
-    if (!same)
+                                    const autoprof_launch_spec &candidate,
+                                    const size_t *map, size_t mapSize) {
+  if (!map) {
+    if (reference.num_params != candidate.num_params)
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
-                      "parameter %zu differs between the reference and the "
-                      "candidate launch specs (kind, element type, count, "
-                      "role, index bound or scalar value); both must have "
-                      "the same parameter list",
-                      i);
+                      "the reference has %zu parameters but the candidate has "
+                      "%zu; both must have the same parameter list",
+                      reference.num_params, candidate.num_params);
+    for (size_t i = 0; i < reference.num_params; ++i)
+      if (!isSameParameter(reference.params[i], candidate.params[i]))
+        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                        "parameter %zu differs between the reference and the "
+                        "candidate launch specs (kind, element type, count, "
+                        "role, index bound or scalar value); both must have "
+                        "the same parameter list",
+                        i);
+    return AUTOPROF_OK;
   }
+  if (mapSize != candidate.num_params)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "the parameter map has %zu entries but the candidate has "
+                    "%zu parameters",
+                    mapSize, candidate.num_params);
+  std::vector<bool> received(reference.num_params, false);
+  for (size_t i = 0; i < candidate.num_params; ++i) {
+    size_t r = map[i];
+    if (r >= reference.num_params)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "the parameter map gives candidate parameter %zu "
+                      "reference parameter %zu, but the reference has %zu",
+                      i, r, reference.num_params);
+    if (received[r])
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "the parameter map gives reference parameter %zu to "
+                      "more than one candidate parameter",
+                      r);
+    received[r] = true;
+    if (!isSameParameter(reference.params[r], candidate.params[i]))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "candidate parameter %zu differs from reference "
+                      "parameter %zu, which it receives (kind, element type, "
+                      "count, role, index bound or scalar value)",
+                      i, r);
+  }
+  for (size_t r = 0; r < reference.num_params; ++r)
+    if (!received[r] && !reference.params[r].is_scalar)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "reference parameter %zu is a buffer that no candidate "
+                      "parameter receives; a candidate can only leave out "
+                      "scalar parameters",
+                      r);
   return AUTOPROF_OK;
 }
 
@@ -1930,8 +1979,15 @@ extern "C" autoprof_status autoprof_verify(
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                       "autoprof_verify: invalid distribution %d",
                       static_cast<int>(distributions[d]));
-  if (autoprof_status s =
-          checkSameParameters(session, *referenceSpec, *candidateSpec))
+  const size_t *candidateMap = options ? options->candidate_param_map : nullptr;
+  if (!candidateMap && options && options->candidate_param_map_size > 0)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_verify: candidate_param_map_size is %zu but no "
+                    "map is given",
+                    options->candidate_param_map_size);
+  if (autoprof_status s = checkSameParameters(
+          session, *referenceSpec, *candidateSpec, candidateMap,
+          options ? options->candidate_param_map_size : 0))
     return s;
   AUTOPROF_PUSH_CONTEXT(session, scope);
   // One set of device buffers serves both kernels (re-uploaded in between).
@@ -1955,10 +2011,13 @@ extern "C" autoprof_status autoprof_verify(
         return s;
 
       // Launches one kernel and waits for it; a failure names the kernel,
-      // its role and the inputs that triggered it.
+      // its role and the inputs that triggered it. The candidate finds the
+      // reference's buffers through `map`.
       auto run = [&](autoprof_kernel *kernel, const autoprof_launch_spec &ks,
-                     const char *role) -> autoprof_status {
-        if (autoprof_status s = buffers.launch(kernel, ks, session->stream)) {
+                     const char *role,
+                     const size_t *map = nullptr) -> autoprof_status {
+        if (autoprof_status s =
+                buffers.launch(kernel, ks, session->stream, map)) {
           std::snprintf(out->reason, sizeof(out->reason),
                         "the %s kernel '%s' could not be launched: %s", role,
                         kernel->entry.c_str(), session->lastError.c_str());
@@ -1997,7 +2056,8 @@ extern "C" autoprof_status autoprof_verify(
       // Candidate, on the same initial contents.
       if (autoprof_status s = buffers.upload())
         return s;
-      if (autoprof_status s = run(candidate, *candidateSpec, "candidate"))
+      if (autoprof_status s =
+              run(candidate, *candidateSpec, "candidate", candidateMap))
         return s;
       for (size_t i = 0; i < spec.num_params; ++i) {
         if (spec.params[i].is_scalar)

@@ -214,9 +214,12 @@ public:
 
   /// Enqueues one launch of `kernel` with the grid, block, shared memory and
   /// scalars of `spec` (whose buffer parameters must match the prepared
-  /// spec) on `stream`. Does not wait.
+  /// spec) on `stream`. Does not wait. With `paramMap` (spec.num_params
+  /// entries), parameter i of `spec` is prepared parameter paramMap[i]: a
+  /// spec that leaves out scalars of the prepared one shares its buffers.
   autoprof_status launch(autoprof_kernel *kernel,
-                         const autoprof_launch_spec &spec, CUstream stream);
+                         const autoprof_launch_spec &spec, CUstream stream,
+                         const size_t *paramMap = nullptr);
 
   /// Waits for the session stream; any error is a kernel fault (LAUNCH).
   autoprof_status synchronize();

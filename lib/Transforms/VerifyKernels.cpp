@@ -1,0 +1,452 @@
+//===- VerifyKernels.cpp - Verify kernels against a reference module ------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Checks on the GPU that every launched kernel of a module computes what the
+// kernel of the same name in a reference module computes. The two kernels may
+// take different parameter lists when the module's kernel has sunk constant
+// scalars into its body: the verification job then carries a parameter map
+// derived from the two launches (see the pass description in Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::autoprof {
+#define GEN_PASS_DEF_VERIFYKERNELSPASS
+#include "autoprof/Transforms/Passes.h.inc"
+} // namespace mlir::autoprof
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+namespace rt = ::autoprof::runtime;
+
+/// Lowers affine maps and canonicalizes the host functions of `module` (not
+/// its gpu.modules), so that launch sizes and scalars the host computes from
+/// constants become constants, as normalization makes them.
+static LogicalResult foldHostCode(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  RewritePatternSet patterns(context);
+  populateAffineToStdConversionPatterns(patterns);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, context);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (auto function : module.getOps<func::FuncOp>())
+    if (failed(applyPatternsGreedily(function, frozen)))
+      return function.emitError("folding the host code did not converge");
+  return success();
+}
+
+/// Names the first launch size or scalar operand of `launch` that is not a
+/// constant ("scalar argument #2"), or returns "" when all of them are.
+static std::string findNonConstantOperand(gpu::LaunchFuncOp launch) {
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  std::pair<Value, const char *> sizes[] = {
+      {grid.x, "grid size x"},
+      {grid.y, "grid size y"},
+      {grid.z, "grid size z"},
+      {block.x, "block size x"},
+      {block.y, "block size y"},
+      {block.z, "block size z"},
+      {launch.getDynamicSharedMemorySize(), "dynamic shared memory size"}};
+  for (auto [value, name] : sizes)
+    if (value && !matchPattern(value, m_Constant()))
+      return name;
+  for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))
+    if (!isa<MemRefType>(operand.getType()) &&
+        !matchPattern(operand, m_Constant()))
+      return "scalar argument #" + std::to_string(index);
+  return "";
+}
+
+/// Describes `op` by its position among the operations of its kind in
+/// `function` ("memref.alloc #1 of @main"): what stays the same between two
+/// spellings of one host function.
+static std::string describeHostOp(Operation *op, func::FuncOp function) {
+  unsigned ordinal = 0;
+  if (function)
+    function.walk<WalkOrder::PreOrder>([&](Operation *other) {
+      if (other == op)
+        return WalkResult::interrupt();
+      if (other->getName() == op->getName())
+        ++ordinal;
+      return WalkResult::advance();
+    });
+  return (op->getName().getStringRef() + " #" + std::to_string(ordinal) +
+          " of @" + (function ? function.getName() : StringRef("?")))
+      .str();
+}
+
+/// Where the buffer a launch passes comes from, in terms that hold in another
+/// spelling of the same module: an argument of the host function, or a
+/// result of a host operation.
+static std::string describeBufferOrigin(Value buffer,
+                                        gpu::LaunchFuncOp launch) {
+  auto function = launch->getParentOfType<func::FuncOp>();
+  if (auto argument = dyn_cast<BlockArgument>(buffer)) {
+    Block *owner = argument.getOwner();
+    if (function && owner == &function.getBody().front())
+      return "argument #" + std::to_string(argument.getArgNumber()) + " of @" +
+             function.getName().str();
+    return "argument #" + std::to_string(argument.getArgNumber()) +
+           " of a block of " + describeHostOp(owner->getParentOp(), function);
+  }
+  auto result = cast<OpResult>(buffer);
+  return "result #" + std::to_string(result.getResultNumber()) + " of " +
+         describeHostOp(result.getOwner(), function);
+}
+
+static bool isFloatDtype(StringRef dtype) {
+  return dtype.front() == 'f' || dtype == "bf16";
+}
+
+/// Whether two scalar parameters pass the same value of the same type.
+static bool isSameScalar(const rt::JobParam &a, const rt::JobParam &b) {
+  if (a.dtype != b.dtype)
+    return false;
+  if (isFloatDtype(a.dtype))
+    return a.value == b.value || (a.value != a.value && b.value != b.value);
+  return a.intValue == b.intValue;
+}
+
+/// A scalar parameter as "i64 1".
+static std::string describeScalar(const rt::JobParam &param) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << param.dtype << " ";
+  if (isFloatDtype(param.dtype))
+    os << llvm::format("%g", param.value);
+  else
+    os << param.intValue;
+  return text;
+}
+
+/// Which reference parameter each parameter of `candidate` (the job launch
+/// of `launch`) receives, by the rule of the pass description: buffers by
+/// where the host takes them from, scalars in order by type and value. The
+/// candidate's buffers take the reference's roles and input hints, since they
+/// are the reference's buffers. Emits an error on `launch` and fails when
+/// the parameters cannot be mapped.
+static FailureOr<std::vector<unsigned>>
+mapParameters(gpu::LaunchFuncOp launch, rt::JobLaunch &candidate,
+              gpu::LaunchFuncOp referenceLaunch, const rt::JobLaunch &reference,
+              StringRef kernelName) {
+  llvm::StringMap<unsigned> referenceBuffers;
+  SmallVector<unsigned> referenceScalars;
+  for (unsigned r = 0; r < reference.params.size(); ++r) {
+    if (reference.params[r].isScalar)
+      referenceScalars.push_back(r);
+    else
+      referenceBuffers[describeBufferOrigin(referenceLaunch.getKernelOperand(r),
+                                            referenceLaunch)] = r;
+  }
+  std::vector<unsigned> map;
+  std::vector<bool> received(reference.params.size(), false);
+  auto *nextScalar = referenceScalars.begin();
+  for (unsigned i = 0; i < candidate.params.size(); ++i) {
+    rt::JobParam &param = candidate.params[i];
+    if (!param.isScalar) {
+      std::string origin =
+          describeBufferOrigin(launch.getKernelOperand(i), launch);
+      auto found = referenceBuffers.find(origin);
+      if (found == referenceBuffers.end())
+        return launch.emitError("cannot map the parameters of @")
+               << kernelName << " to the reference's: buffer argument #" << i
+               << " (" << origin << ") is not passed to the reference kernel";
+      const rt::JobParam &theirs = reference.params[found->second];
+      if (theirs.dtype != param.dtype || theirs.count != param.count)
+        return launch.emitError("cannot map the parameters of @")
+               << kernelName << " to the reference's: buffer argument #" << i
+               << " has " << param.count << " elements of " << param.dtype
+               << " but the reference's argument #" << found->second << " from "
+               << origin << " has " << theirs.count << " elements of "
+               << theirs.dtype;
+      param.role = theirs.role;
+      param.indexBound = theirs.indexBound;
+      param.sorted = theirs.sorted;
+      received[found->second] = true;
+      map.push_back(found->second);
+      continue;
+    }
+    auto *match =
+        std::find_if(nextScalar, referenceScalars.end(), [&](unsigned r) {
+          return isSameScalar(reference.params[r], param);
+        });
+    if (match == referenceScalars.end())
+      return launch.emitError("cannot map the parameters of @")
+             << kernelName << " to the reference's: scalar argument #" << i
+             << " (" << describeScalar(param)
+             << ") matches no later scalar argument of the reference launch "
+                "(same type and value)";
+    received[*match] = true;
+    map.push_back(*match);
+    nextScalar = match + 1;
+  }
+  for (unsigned r = 0; r < reference.params.size(); ++r)
+    if (!reference.params[r].isScalar && !received[r])
+      return launch.emitError("cannot map the parameters of @")
+             << kernelName << " to the reference's: the reference launch "
+             << "passes buffer argument #" << r << " ("
+             << describeBufferOrigin(referenceLaunch.getKernelOperand(r),
+                                     referenceLaunch)
+             << ") but this launch does not";
+  return map;
+}
+
+namespace {
+/// A kernel whose verification job is ready but for the code.
+struct KernelToVerify {
+  gpu::GPUFuncOp kernel;
+  std::string moduleName;
+  rt::JobLaunch candidate;
+  rt::JobLaunch reference;
+  /// Absent when both kernels take the same parameter list.
+  std::optional<std::vector<unsigned>> referenceParams;
+};
+
+struct VerifyKernelsPass
+    : public mlir::autoprof::impl::VerifyKernelsPassBase<VerifyKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+  /// The reference module may hold any op a kernel pipeline produces before
+  /// normalization, and lowering copies loads the PTX pipeline's dialects.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry
+        .insert<affine::AffineDialect, arith::ArithDialect,
+                cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                index::IndexDialect, math::MathDialect, memref::MemRefDialect,
+                scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
+    createLowerToPTXPass()->getDependentDialects(registry);
+  }
+
+private:
+  /// Parses the reference module into this module's context.
+  OwningOpRef<ModuleOp> loadReference(ModuleOp module);
+  /// Finds the reference of `kernel` and builds both job launches and the
+  /// parameter map. Fails with an error; returns nullopt (with a warning)
+  /// when the launches have no single evaluation job.
+  FailureOr<std::optional<KernelToVerify>>
+  prepare(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
+          ModuleOp referenceModule,
+          const llvm::DenseMap<Operation *, gpu::LaunchFuncOp> &references);
+};
+} // namespace
+
+OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
+  if (reference.empty()) {
+    module.emitError("autoprof-verify-kernels needs the reference module: "
+                     "reference=<file>");
+    return nullptr;
+  }
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(reference, &message);
+  if (!file) {
+    module.emitError("cannot read the reference module: ") << message;
+    return nullptr;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> parsed =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&getContext()));
+  if (!parsed)
+    module.emitError("cannot parse the reference module '") << reference << "'";
+  return parsed;
+}
+
+FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
+    gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch, ModuleOp referenceModule,
+    const llvm::DenseMap<Operation *, gpu::LaunchFuncOp> &references) {
+  StringRef name = kernel.getName();
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  StringRef moduleName = gpuModule.getName();
+  gpu::GPUFuncOp referenceKernel;
+  if (auto referenceGpuModule =
+          referenceModule.lookupSymbol<gpu::GPUModuleOp>(moduleName))
+    referenceKernel = referenceGpuModule.lookupSymbol<gpu::GPUFuncOp>(name);
+  if (!referenceKernel || !referenceKernel.isKernel())
+    return kernel.emitError("@")
+           << name << " has no counterpart in the reference module: it holds "
+           << "no kernel @" << moduleName << "::@" << name;
+  gpu::LaunchFuncOp referenceLaunch = references.lookup(referenceKernel);
+  if (!referenceLaunch)
+    return kernel.emitError("@")
+           << name << " cannot be verified: the reference module never "
+           << "launches @" << moduleName << "::@" << name;
+
+  // A launch whose scalars vary at run time (a launch in a host loop fed by
+  // its induction variable) has no single evaluation job.
+  for (auto [which, checked] :
+       {std::make_pair("", launch),
+        std::make_pair("reference ", referenceLaunch)}) {
+    std::string operand = findNonConstantOperand(checked);
+    if (operand.empty())
+      continue;
+    launch.emitWarning("@") << name << " not verified: the " << operand
+                            << " of its " << which << "launch is not a constant"
+                            << (checked->getParentOfType<scf::ForOp>()
+                                    ? " (it varies with a host loop)"
+                                    : "")
+                            << ", so the kernel has no single evaluation job";
+    return std::optional<KernelToVerify>();
+  }
+
+  KernelToVerify result;
+  result.kernel = kernel;
+  result.moduleName = moduleName.str();
+  FailureOr<rt::JobLaunch> candidateJob = buildJobLaunch(kernel, launch);
+  if (failed(candidateJob))
+    return failure();
+  FailureOr<rt::JobLaunch> referenceJob =
+      buildJobLaunch(referenceKernel, referenceLaunch);
+  if (failed(referenceJob))
+    return failure();
+  result.candidate = std::move(*candidateJob);
+  result.reference = std::move(*referenceJob);
+  FailureOr<std::vector<unsigned>> map = mapParameters(
+      launch, result.candidate, referenceLaunch, result.reference, name);
+  if (failed(map))
+    return failure();
+  bool identity = map->size() == result.reference.params.size();
+  for (unsigned i = 0; identity && i < map->size(); ++i)
+    identity = (*map)[i] == i;
+  if (!identity)
+    result.referenceParams = std::move(*map);
+  return std::optional<KernelToVerify>(std::move(result));
+}
+
+void VerifyKernelsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (failed(checkWorkerDeadline(module, deadline)))
+    return signalPassFailure();
+  OwningOpRef<ModuleOp> referenceModule = loadReference(module);
+  if (!referenceModule)
+    return signalPassFailure();
+  // The checks and jobs work on copies whose host code is folded; the
+  // kernels are the module's own.
+  OwningOpRef<ModuleOp> candidateModule = module.clone();
+  if (failed(foldHostCode(*candidateModule)) ||
+      failed(foldHostCode(*referenceModule)))
+    return signalPassFailure();
+  llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
+      findKernelLaunches(*candidateModule);
+  llvm::DenseMap<Operation *, gpu::LaunchFuncOp> references =
+      findKernelLaunches(*referenceModule);
+  if (launches.empty()) {
+    module.emitWarning("no launched kernel to verify");
+    return;
+  }
+
+  bool anyFailed = false;
+  SmallVector<KernelToVerify> toVerify;
+  candidateModule->walk([&](gpu::GPUFuncOp kernel) {
+    gpu::LaunchFuncOp launch = launches.lookup(kernel);
+    if (!kernel.isKernel() || !launch)
+      return;
+    FailureOr<std::optional<KernelToVerify>> prepared =
+        prepare(kernel, launch, *referenceModule, references);
+    if (failed(prepared))
+      anyFailed = true;
+    else if (*prepared)
+      toVerify.push_back(std::move(**prepared));
+  });
+  if (toVerify.empty()) {
+    if (anyFailed)
+      signalPassFailure();
+    return;
+  }
+
+  FailureOr<llvm::StringMap<std::string>> ptx =
+      lowerModulesToPTX(*candidateModule, chip, features);
+  if (failed(ptx))
+    return signalPassFailure();
+  FailureOr<llvm::StringMap<std::string>> referencePtx =
+      lowerModulesToPTX(*referenceModule, chip, features);
+  if (failed(referencePtx))
+    return signalPassFailure();
+
+  rt::WorkerOptions workerOptions;
+  workerOptions.workerPath = workerPath;
+  workerOptions.deadlineSeconds = deadline;
+  for (KernelToVerify &entry : toVerify) {
+    gpu::GPUFuncOp kernel = entry.kernel;
+    StringRef name = kernel.getName();
+    auto code = ptx->find(entry.moduleName);
+    auto referenceCode = referencePtx->find(entry.moduleName);
+    if (code == ptx->end() || referenceCode == referencePtx->end()) {
+      emitError(kernel.getLoc(), "no PTX for the module of @") << name;
+      anyFailed = true;
+      continue;
+    }
+    rt::EvaluationJob job;
+    job.device = device;
+    job.kernel = {referenceCode->second, "ptx", name.str(), entry.reference};
+    job.candidate = rt::JobKernel{code->second, "ptx", name.str(),
+                                  entry.candidate, entry.referenceParams};
+    job.verifySeeds = {seed, seed + 1u};
+    job.time = false;
+
+    llvm::Expected<rt::EvaluationResult> result =
+        rt::runWorker(job, workerOptions);
+    if (!result) {
+      emitError(kernel.getLoc(), "cannot verify @")
+          << name << ": " << llvm::toString(result.takeError());
+      anyFailed = true;
+      continue;
+    }
+    if (result->status != "ok") {
+      emitError(kernel.getLoc(), "@")
+          << name << " failed verification against the reference ("
+          << result->status << "): " << result->reason;
+      anyFailed = true;
+      continue;
+    }
+    if (!result->verified.value_or(false)) {
+      emitError(kernel.getLoc(), "verifying @")
+          << name << ": the worker reported success without a verification";
+      anyFailed = true;
+      continue;
+    }
+    size_t sunk = entry.reference.params.size() - entry.candidate.params.size();
+    InFlightDiagnostic remark = emitRemark(kernel.getLoc(), "@");
+    remark << name << " verified against the reference ("
+           << job.verifySeeds.size() << " seeds x "
+           << job.verifyDistributions.size() << " input distributions";
+    if (sunk)
+      remark << "; " << sunk << " reference scalar" << (sunk == 1 ? "" : "s")
+             << " sunk";
+    remark << ")";
+  }
+  if (anyFailed)
+    signalPassFailure();
+}
