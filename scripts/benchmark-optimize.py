@@ -3,17 +3,27 @@
 Markdown table: per kernel the baseline and best time (median and MAD), the
 speedup, the fraction of the roofline floor (measured DRAM bandwidth and an
 FP32 peak), candidates tried / verified / rejected, profiling passes and
-seconds; and the geometric mean speedup.
+seconds; and the geometric mean speedup. A module with several kernels also
+gets a row with the sums of its kernels' times.
+
+With --torch-times (the JSON of scripts/torch-baselines.py), modules of the
+upstream corpus (`<program>.<mapping>`) are compared with what PyTorch runs
+for their program: PyTorch's time and PyTorch time / best time, on the
+kernel's row or, for a module of several kernels, on its sum row.
 
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
                              [--corpus DIR] [--only NAME...]
+                             [--torch-times FILE]
        benchmark-optimize.py --from-reports DIR --out DIR   (tables only)
+                             [--corpus DIR] [--torch-times FILE]
 """
 
 import argparse
+import itertools
 import json
 import math
 import pathlib
+import re
 import subprocess
 import sys
 import time
@@ -35,8 +45,15 @@ def main():
                              "(test/Corpus/Upstream: the upstream corpus)")
     parser.add_argument("--only", nargs="*", default=[],
                         help="corpus modules whose name contains one of these")
+    parser.add_argument("--torch-times",
+                        help="JSON of scripts/torch-baselines.py: adds "
+                             "PyTorch columns for the upstream corpus")
     args = parser.parse_args()
     repo = pathlib.Path(__file__).resolve().parent.parent
+    torch_times = (json.loads(pathlib.Path(args.torch_times).read_text())
+                   if args.torch_times else None)
+    # Where a module's source is read to find its launches.
+    module_dirs = [repo / args.corpus, repo / "test" / "Corpus" / "Upstream"]
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rows, kernels = [], []
@@ -67,46 +84,173 @@ def main():
                 k["module_wall_s"] = seconds
                 kernels.append((module.stem, k))
             # Keep a table of what is done so far, in case of a time limit.
-            write_tables(out, kernels, rows, time.monotonic() - start)
-    write_tables(out, kernels, rows, time.monotonic() - start)
+            write_tables(out, kernels, rows, time.monotonic() - start,
+                         torch_times, module_dirs)
+    write_tables(out, kernels, rows, time.monotonic() - start,
+                 torch_times, module_dirs)
 
 
-def write_tables(out, kernels, rows, elapsed):
-    lines = ["| kernel | baseline us (MAD) | best us (MAD) | speedup | "
-             "roofline fraction | tried / verified / rejected | accepted | "
-             "profiling passes, s | module wall s |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    speedups = []
-    for corpus, k in kernels:
-        base = k["baseline"]["timing"]
-        best_us = k["best_median_us"]
-        best_mad = base["mad_us"]
-        for c in k["candidates"]:
-            if c.get("accepted"):
-                best_mad = c["timing"]["mad_us"]
-        # The floor moves each buffer once (compulsory traffic) at the
-        # measured DRAM bandwidth, or does the flops at the FP32 peak.
-        floor_s = max(k.get("compulsory_bytes", 0) / k["peak_dram_bytes_per_s"]
-                      if k["peak_dram_bytes_per_s"] else 0.0,
-                      k["flops_total"] / FP32_PEAK_FLOPS)
-        fraction = floor_s / (best_us * 1e-6) if best_us else 0.0
-        statuses = [c["status"] for c in k["candidates"]]
-        tried = sum(s != "skipped" for s in statuses)
-        verified = statuses.count("verified")
-        rejected = statuses.count("rejected")
-        speedups.append(k["speedup"])
-        lines.append(
-            f"| {k['kernel'].split('::')[1]} ({corpus}) | "
-            f"{base['median_us']:.1f} ({base['mad_us']:.2f}) | "
-            f"{best_us:.1f} ({best_mad:.2f}) | {k['speedup']:.2f}x | "
-            f"{fraction:.2f} | {tried} / {verified} / {rejected} | "
-            f"{', '.join(k['accepted']) or '-'} | "
-            f"{k['baseline']['replay_passes']}, "
-            f"{k['baseline']['profile_seconds']:.2f} | "
-            f"{k.get('module_wall_s', 0):.0f} |")
+LAUNCH = re.compile(r"gpu\.launch_func\s+@([\w$.-]+)::@([\w$.-]+)")
+LOOP_OPS = ("scf.for", "scf.while", "scf.parallel", "affine.for",
+            "affine.parallel")
+
+
+def module_launches(module_dirs, stem):
+    """The kernels a module launches, in order, as "module::kernel", and
+    whether a launch sits in a host loop (then one launch's time is not the
+    module's); None when the module's source is not found."""
+    for folder in module_dirs:
+        path = folder / f"{stem}.mlir"
+        if path.exists():
+            break
+    else:
+        return None
+    launches, in_loop, regions = [], False, []
+    for line in path.read_text().splitlines():
+        code = line.split("//")[0].strip()
+        match = LAUNCH.search(code)
+        if match:
+            launches.append(f"{match.group(1)}::{match.group(2)}")
+            in_loop = in_loop or any(regions)
+        if code.startswith("}") and regions:
+            regions.pop()
+        if code.endswith("{"):
+            regions.append(any(f" {op} " in f" {code} " for op in LOOP_OPS))
+    return (launches, in_loop) if launches else None
+
+
+def best_mad_of(k):
+    best_mad = k["baseline"]["timing"]["mad_us"]
+    for c in k["candidates"]:
+        if c.get("accepted"):
+            best_mad = c["timing"]["mad_us"]
+    return best_mad
+
+
+def module_times(module_kernels, launches):
+    """(baseline, best, MAD of best) of the whole module: the sums over its
+    launches of each kernel's times (MADs added), and why
+    there is none."""
+    by_name = {k["kernel"]: k for k in module_kernels}
+    if launches is None:
+        names = [k["kernel"] for k in module_kernels]
+    else:
+        names, in_loop = launches
+        if in_loop:
+            return None, "a launch in a host loop"
+        missing = [n for n in names if n not in by_name]
+        if missing:
+            return None, f"not measured: {', '.join(missing)}"
+    if not names or not all(by_name[n]["best_median_us"] for n in names):
+        return None, "no time"
+    return (sum(by_name[n]["baseline"]["timing"]["median_us"] for n in names),
+            sum(by_name[n]["best_median_us"] for n in names),
+            sum(best_mad_of(by_name[n]) for n in names)), None
+
+
+def torch_program(torch_times, stem):
+    """The upstream program a module was lowered from, when the PyTorch
+    times have it: `matmul.tile16x16` -> `matmul`."""
+    if not torch_times or "." not in stem:
+        return None
+    program = stem.split(".")[0]
+    return program if program in torch_times.get("programs", {}) else None
+
+
+def torch_cells(torch_times, program, best_us):
+    """The PyTorch time and ratio cells, and the ratio when it counts."""
+    entry = torch_times["programs"][program]
+    if "error" in entry:
+        return ["error", "-"], None
+    time_cell = f"{entry['median_us']:.1f} ({entry['mad_us']:.2f})"
+    if entry.get("verified") is False:
+        return [time_cell + " not verified", "-"], None
+    if best_us is None:
+        return [time_cell, "-"], None
+    ratio = entry["median_us"] / best_us
+    return [time_cell, f"{ratio:.2f}x"], ratio
+
+
+def write_tables(out, kernels, rows, elapsed, torch_times=None,
+                 module_dirs=()):
+    header = ("| kernel | baseline us (MAD) | best us (MAD) | speedup | "
+              "roofline fraction | tried / verified / rejected | accepted | "
+              "profiling passes, s | module wall s |")
+    columns = 9
+    if torch_times:
+        header += " PyTorch us (MAD) | vs PyTorch (PyTorch us / best us) |"
+        columns += 2
+    lines = [header, "|" + " --- |" * columns]
+    speedups, torch_ratios, compared = [], [], []
+    for corpus, group in itertools.groupby(kernels, key=lambda x: x[0]):
+        module_kernels = [k for _, k in group]
+        program = torch_program(torch_times, corpus)
+        several = len(module_kernels) > 1
+        launches = module_launches(module_dirs, corpus)
+        sums, why_not = module_times(module_kernels, launches)
+        for k in module_kernels:
+            base = k["baseline"]["timing"]
+            best_us = k["best_median_us"]
+            best_mad = best_mad_of(k)
+            # The floor moves each buffer once (compulsory traffic) at the
+            # measured DRAM bandwidth, or does the flops at the FP32 peak.
+            floor_s = max(
+                k.get("compulsory_bytes", 0) / k["peak_dram_bytes_per_s"]
+                if k["peak_dram_bytes_per_s"] else 0.0,
+                k["flops_total"] / FP32_PEAK_FLOPS)
+            fraction = floor_s / (best_us * 1e-6) if best_us else 0.0
+            statuses = [c["status"] for c in k["candidates"]]
+            tried = sum(s != "skipped" for s in statuses)
+            verified = statuses.count("verified")
+            rejected = statuses.count("rejected")
+            speedups.append(k["speedup"])
+            # The gpu.module's name: it tells apart the kernels of a module
+            # whose functions share one name (softmax_kernel_0::softmax_kernel).
+            name = k["kernel"].split("::")[0]
+            cells = [
+                f"{name} ({corpus})",
+                f"{base['median_us']:.1f} ({base['mad_us']:.2f})",
+                f"{best_us:.1f} ({best_mad:.2f})", f"{k['speedup']:.2f}x",
+                f"{fraction:.2f}", f"{tried} / {verified} / {rejected}",
+                ", ".join(k["accepted"]) or "-",
+                f"{k['baseline']['replay_passes']}, "
+                f"{k['baseline']['profile_seconds']:.2f}",
+                f"{k.get('module_wall_s', 0):.0f}"]
+            if torch_times:
+                if program and not several:
+                    extra, ratio = torch_cells(
+                        torch_times, program, sums[1] if sums else None)
+                    cells += extra
+                    if ratio:
+                        torch_ratios.append(ratio)
+                        compared.append((program, sums[1]))
+                else:
+                    cells += ["-", "-"] if not program else ["", ""]
+            lines.append("| " + " | ".join(cells) + " |")
+        if not several:
+            if program and why_not:
+                lines.append(f"| {corpus}: not compared with PyTorch "
+                             f"({why_not}) |")
+            continue
+        if sums is None:
+            lines.append(f"| all kernels ({corpus}): no sum ({why_not}) |")
+            continue
+        base_sum, best_sum, mad_sum = sums
+        cells = [f"all {len(module_kernels)} kernels ({corpus}), sum",
+                 f"{base_sum:.1f}", f"{best_sum:.1f} ({mad_sum:.2f})",
+                 f"{base_sum / best_sum:.2f}x"] + ["-"] * 5
+        if torch_times:
+            if program:
+                extra, ratio = torch_cells(torch_times, program, best_sum)
+                cells += extra
+                if ratio:
+                    torch_ratios.append(ratio)
+                    compared.append((program, best_sum))
+            else:
+                cells += ["-", "-"]
+        lines.append("| " + " | ".join(cells) + " |")
     lines += rows
-    geomean = math.exp(sum(map(math.log, speedups)) / len(speedups)) \
-        if speedups else 0.0
+    geomean = geometric_mean(speedups)
     lines.append("")
     tried_total = sum(c["status"] != "skipped" for _, k in kernels
                       for c in k["candidates"])
@@ -114,6 +258,8 @@ def write_tables(out, kernels, rows, elapsed):
                  f"{geomean:.3f}x; wall time {elapsed:.0f} s; "
                  f"{tried_total} candidates measured "
                  f"({tried_total / max(elapsed / 60, 1e-9):.1f} per minute).")
+    if torch_times:
+        lines += torch_summary(torch_times, torch_ratios, compared)
     rejected_reasons = [c.get("reason", "") for _, k in kernels
                         for c in k["candidates"] if c["status"] == "rejected"]
     lines.append(f"Rejected candidates: {len(rejected_reasons)}.")
@@ -121,6 +267,59 @@ def write_tables(out, kernels, rows, elapsed):
         lines.append(f"- {reason[:300]}")
     (out / "optimize.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+def geometric_mean(values):
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else 0.0
+
+
+def torch_summary(torch_times, ratios, compared):
+    """The PyTorch comparison's summary and how to read its columns."""
+    device = torch_times.get("device", {})
+    faster = sum(r > 1 for r in ratios)
+    lines = [
+        f"Against PyTorch (torch {device.get('torch', '?')}, "
+        f"{device.get('gpu', '?')}): geometric mean of PyTorch time / best "
+        f"time over {len(ratios)} modules: {geometric_mean(ratios):.3f}x "
+        f"(above 1: the optimized module is faster); {faster} of "
+        f"{len(ratios)} faster than PyTorch.",
+        "",
+        "PyTorch columns: what `scripts/torch-baselines.py` runs for the "
+        "module's program (same shapes and dtypes, TF32 off, the worker's "
+        "timing protocol: median over at least 10 runs with L2 flushed "
+        "before each, MAD in parentheses; the call for each program is in "
+        "its note there). vs PyTorch is PyTorch time / best time. A module "
+        "of several kernels (softmax, layernorm) is compared on its `all N "
+        "kernels` row: the sum over its launches of each kernel's best "
+        "time, each kernel timed alone with L2 flushed, against PyTorch's "
+        "time for the program's final result, often one fused kernel that "
+        "keeps no intermediates. A module whose kernel is launched in a "
+        "host loop (col_sum) is not compared: one launch's time is not the "
+        "module's. A PyTorch result that did not match its reference is "
+        "shown as not verified and left out of the mean."]
+    # Where PyTorch spends an extra kernel on the accumulation into the
+    # output that the program specifies, its time without it.
+    plain = {}
+    for program, _ in compared:
+        variant = torch_times["programs"][program].get(
+            "variants", {}).get("no_accumulation", {})
+        if "median_us" in variant:
+            plain[program] = variant["median_us"]
+    if plain:
+        mixed = [plain[program] / best_us if program in plain else ratio
+                 for (program, best_us), ratio in zip(compared, ratios)]
+        lines += [
+            "",
+            "PyTorch needs a separate kernel for the accumulation into the "
+            "output these programs specify (`out +=`, `out = max(out, "
+            "...)`); without it (`no_accumulation`, less work than the "
+            "program): " +
+            ", ".join(f"{program} {us:.1f} us"
+                      for program, us in sorted(plain.items())) +
+            f"; with these times the geometric mean is "
+            f"{geometric_mean(mixed):.3f}x."]
+    lines.append("")
+    return lines
 
 
 if __name__ == "__main__":

@@ -1,0 +1,754 @@
+#!/usr/bin/env python3
+"""Times what a PyTorch user would run for each program of the upstream
+corpus (test/Corpus/Upstream/programs/*.mlir): the same computation on the
+same shapes and dtypes, measured the way autoprof-worker measures a kernel
+(docs/runtime.md, "Timing"): 3 warm-up runs, then at least 10 and at most 200
+timed runs or the time budget; before each run the buffers the call
+accumulates into are restored and L2 is flushed by reading a buffer of at
+least 4x the L2 size; CUDA events around the call alone; median and MAD
+(median absolute deviation) in microseconds.
+
+Every program has an entry in BASELINES: its arguments (checked against the
+program's function signature), the timed PyTorch call, a float64 reference
+written from the program's indexing maps (the call's result is checked
+against it once before timing), and a note. A program without an entry, or
+whose signature no longer matches its entry, is an error.
+
+Usage: torch-baselines.py --list                 (no GPU, no torch needed)
+       torch-baselines.py --out FILE [--only NAME...] [--time-budget S]
+                          [--compile] [--no-verify]
+
+The JSON written to FILE:
+  {"date": ISO 8601,
+   "device": {"gpu", "driver", "cuda", "torch", "cudnn", "l2_bytes", ...},
+   "protocol": {"warmup", "min_runs", "max_runs", "time_budget_s",
+                "l2_flush_bytes", "tf32", "cudnn_benchmark"},
+   "programs": {"matmul": {"median_us", "mad_us", "samples", "min_us",
+                           "p10_us", "p90_us", "max_us", "mean_us", "note",
+                           "verified", "max_error", "wall_s",
+                           "variants": {NAME: {"median_us", ..., "note"}}},
+                "softmax": {"error": "...", "note": ...}, ...}}
+A program that fails has "error" instead of the timings.
+"""
+
+import argparse
+import datetime
+import itertools
+import json
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import typing
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+PROGRAMS = REPO / "test" / "Corpus" / "Upstream" / "programs"
+
+# The worker's timing protocol (include/autoprof/Runtime/Job.h defaults).
+WARMUP = 3
+MIN_RUNS = 10
+MAX_RUNS = 200
+# Launches enqueued before the host waits for them, as in the worker: the
+# GPU never waits for the host between a start event and its call.
+CHUNK = 64
+# The L2 flush reads max(4 x L2, this) bytes.
+MIN_FLUSH_BYTES = 256 << 20
+
+# Largest accepted difference |result - reference| / (1 + |reference|),
+# by the dtype of the result.
+TOLERANCE = {"f32": 5e-4, "f16": 2e-3, "bf16": 1e-2, "i8": 0.0}
+
+
+class Baseline(typing.NamedTuple):
+    """What PyTorch runs for one program."""
+    # (name, shape, dtype) for each function argument, in order.
+    args: tuple
+    # (torch, F, *args) -> the program's final result; this is what is timed.
+    call: object
+    # (torch, *args in float64) -> the program's final result, written from
+    # the indexing maps with other operations than `call`.
+    reference: object
+    note: str
+    # Arguments `call` reads and updates in place: restored before each run.
+    accumulates: tuple = ()
+    # (torch, *args) -> the arguments `call` takes; run once, not timed.
+    prepare: object = None
+    # name -> (call, note): other spellings, timed after `call`.
+    variants: typing.Optional[dict] = None
+
+
+def mat(name, *shape, dtype="f32"):
+    return (name, shape, dtype)
+
+
+def _conv1d(t, F, x, k):
+    return F.conv1d(x.view(1, 1, -1), k.view(1, 1, -1)).view(-1)
+
+
+def _conv2d(t, F, x, k):
+    return F.conv2d(x[None, None], k[None, None])[0, 0]
+
+
+def _channels_last(t, x_hwc):
+    """An HWC tensor as the NCHW-shaped channels-last view of the same
+    memory (no copy)."""
+    return x_hwc.permute(2, 0, 1).unsqueeze(0).contiguous(
+        memory_format=t.channels_last)
+
+
+def _depthwise_prepare(t, x, k, out):
+    weight = k.permute(2, 0, 1).unsqueeze(1).contiguous()
+    return _channels_last(t, x), weight, out
+
+
+def _depthwise(t, F, x, weight):
+    # (1, C, H, W) channels-last -> (H, W, C), contiguous.
+    return F.conv2d(x, weight, groups=weight.shape[0])[0].permute(1, 2, 0)
+
+
+def _maxpool_prepare(t, x, window, out):
+    return _channels_last(t, x), window, out
+
+
+def _maxpool(t, F, x):
+    return F.max_pool2d(x, 2, stride=2)[0].permute(1, 2, 0)
+
+
+def _sumpool(t, F, x):
+    return F.avg_pool2d(x[None], 3, stride=1, divisor_override=1)[0]
+
+
+def _shifted_sum(t, x, k, out_shape):
+    """sum over the taps d of x[i + d] * k[d]: a direct reading of the
+    `(i + d)` indexing maps of linalg.conv_1d and linalg.conv_2d."""
+    acc = t.zeros(out_shape, dtype=t.float64, device=x.device)
+    for tap in itertools.product(*(range(n) for n in k.shape)):
+        acc += x[tuple(slice(d, d + n) for d, n in zip(tap, out_shape))] * k[tap]
+    return acc
+
+
+def _depthwise_reference(t, x, k, out):
+    acc = out.clone()
+    for kh in range(k.shape[0]):
+        for kw in range(k.shape[1]):
+            acc += x[kh:kh + out.shape[0], kw:kw + out.shape[1], :] * k[kh, kw]
+    return acc
+
+
+def _maxpool_reference(t, x, window, out):
+    taps = [x[kh::2, kw::2, :] for kh in range(2) for kw in range(2)]
+    return t.maximum(out, t.stack(taps).amax(0))
+
+
+def _sumpool_reference(t, x, window, out):
+    acc = out.clone()
+    for kh in range(3):
+        for kw in range(3):
+            acc += x[:, kh:kh + out.shape[1], kw:kw + out.shape[2]]
+    return acc
+
+
+def _softmax_reference(t, x, *unused):
+    e = t.exp(x - x.amax(1, keepdim=True))
+    return e / e.sum(1, keepdim=True)
+
+
+def _layernorm_reference(t, x, *unused):
+    n = x.shape[1]
+    mean = x.sum(1, keepdim=True) / n
+    var = ((x - mean) ** 2).sum(1, keepdim=True) / n
+    return (x - mean) * t.rsqrt(var + 1e-5)
+
+
+N = 4096
+ELEMENTWISE = (N, N)
+NO_ACCUMULATION = ("without combining the result with the output's initial "
+                   "value (one kernel fewer): what a user writes whose "
+                   "output starts empty")
+
+BASELINES = {
+    "add": Baseline(
+        (mat("a", N, N), mat("b", N, N), mat("c", N, N)),
+        lambda t, F, a, b, c: t.add(a, b, out=c),
+        lambda t, a, b, c: a + b,
+        "torch.add(a, b, out=c): one elementwise kernel"),
+    "add_f16": Baseline(
+        (mat("a", N, N, dtype="f16"), mat("b", N, N, dtype="f16"),
+         mat("c", N, N, dtype="f16")),
+        lambda t, F, a, b, c: t.add(a, b, out=c),
+        lambda t, a, b, c: a + b,
+        "torch.add(a, b, out=c) on f16: one elementwise kernel"),
+    "batch_matmul": Baseline(
+        (mat("a", 32, 128, 128), mat("b", 32, 128, 128),
+         mat("c", 32, 128, 128)),
+        lambda t, F, a, b, c: c.baddbmm_(a, b),
+        lambda t, a, b, c: c + t.einsum("bik,bkj->bij", a, b),
+        "C += A B per batch: c.baddbmm_(a, b) (cuBLAS strided batched GEMM "
+        "with beta = 1), TF32 off",
+        accumulates=("c",)),
+    "bias_add": Baseline(
+        (mat("a", N, N), mat("bias", N), mat("out", N, N)),
+        lambda t, F, a, bias, out: t.add(a, bias, out=out),
+        lambda t, a, bias, out: a + bias[None, :],
+        "torch.add(a, bias, out=out), bias broadcast along rows: one kernel"),
+    "col_scale": Baseline(
+        (mat("a", N, N), mat("s", N), mat("out", N, N)),
+        lambda t, F, a, s, out: t.mul(a, s[:, None], out=out),
+        lambda t, a, s, out: a * s[:, None],
+        "torch.mul(a, s[:, None], out=out): one kernel"),
+    "col_sum": Baseline(
+        (mat("a", N, N), mat("out", N)),
+        lambda t, F, a, out: out.add_(a.sum(0)),
+        lambda t, a, out: out + a.sum(0),
+        "out += sum over rows: out.add_(a.sum(0)), a column reduction and a "
+        "4096-element add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.sum(a, 0, out=out), NO_ACCUMULATION)}),
+    "conv1d": Baseline(
+        (mat("in", 4194312), mat("k", 9), mat("out", 4194304)),
+        lambda t, F, x, k, out: out.add_(_conv1d(t, F, x, k)),
+        lambda t, x, k, out: out + _shifted_sum(t, x, k, out.shape),
+        "out += F.conv1d on (1, 1, W) views (cross-correlation, as "
+        "linalg.conv_1d): cuDNN's convolution and an elementwise add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, k, out: _conv1d(t, F, x, k), NO_ACCUMULATION)}),
+    "conv2d": Baseline(
+        (mat("in", 2050, 2050), mat("k", 3, 3), mat("out", 2048, 2048)),
+        lambda t, F, x, k, out: out.add_(_conv2d(t, F, x, k)),
+        lambda t, x, k, out: out + _shifted_sum(t, x, k, out.shape),
+        "out += F.conv2d on (1, 1, H, W) views (one channel, so NCHW is the "
+        "program's layout; cross-correlation as linalg.conv_2d): cuDNN and "
+        "an elementwise add; TF32 off",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, k, out: _conv2d(t, F, x, k), NO_ACCUMULATION)}),
+    "copy": Baseline(
+        (mat("a", N, N), mat("out", N, N)),
+        lambda t, F, a, out: out.copy_(a),
+        lambda t, a, out: a,
+        "out.copy_(a): a device-to-device copy"),
+    "depthwise_conv2d": Baseline(
+        (mat("in", 258, 258, 32), mat("k", 3, 3, 32), mat("out", 256, 256, 32)),
+        lambda t, F, x, w, out: out.add_(_depthwise(t, F, x, w)),
+        _depthwise_reference,
+        "out += F.conv2d(groups=32): the program is HWC, so the input is "
+        "passed as the NCHW-shaped channels-last view of the same memory "
+        "(no copy) and the result comes back channels-last; the 3x3x32 "
+        "filter is laid out once as PyTorch's (32, 1, 3, 3) before timing; "
+        "cuDNN and an elementwise add; TF32 off",
+        accumulates=("out",),
+        prepare=_depthwise_prepare,
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: _depthwise(t, F, x, w), NO_ACCUMULATION)}),
+    "dequant_i8": Baseline(
+        (mat("q", N, N, dtype="i8"), mat("scale", N), mat("out", N, N)),
+        lambda t, F, q, scale, out: t.mul(q, scale, out=out),
+        lambda t, q, scale, out: q * scale[None, :],
+        "torch.mul(q, scale, out=out): int8 promoted to f32 inside one "
+        "kernel"),
+    "exp_tanh": Baseline(
+        (mat("a", N, N), mat("out", N, N)),
+        lambda t, F, a, out: t.tanh(t.exp(-a), out=out),
+        lambda t, a, out: t.tanh(t.exp(-a)),
+        "torch.tanh(torch.exp(-a), out=out): eager PyTorch runs three "
+        "elementwise kernels (neg, exp, tanh)"),
+    "fill": Baseline(
+        (mat("out", N, N),),
+        lambda t, F, out: out.fill_(1.5),
+        lambda t, out: t.full_like(out, 1.5),
+        "out.fill_(1.5): one kernel"),
+    "fused_relu_fma": Baseline(
+        (mat("a", N, N), mat("b", N, N), mat("c", N, N), mat("out", N, N)),
+        lambda t, F, a, b, c, out: t.addcmul(c, a, b, out=out).relu_(),
+        lambda t, a, b, c, out: t.clamp(a * b + c, min=0),
+        "torch.addcmul(c, a, b, out=out).relu_(): two elementwise kernels "
+        "(eager PyTorch does not fuse the max with the multiply-add)"),
+    "layernorm": Baseline(
+        (mat("x", N, 1024), mat("sum", N), mat("sq", N), mat("out", N, 1024)),
+        lambda t, F, x, s, sq, out: F.layer_norm(x, (x.shape[1],), eps=1e-5),
+        _layernorm_reference,
+        "F.layer_norm(x, (1024,), eps=1e-5), no affine, biased variance: "
+        "one kernel; the program also writes the row sums and squared "
+        "deviations (sum, sq), intermediates a PyTorch user does not keep; "
+        "they are taken as starting from zero"),
+    "matmul": Baseline(
+        (mat("a", 512, 512), mat("b", 512, 512), mat("c", 512, 512)),
+        lambda t, F, a, b, c: c.addmm_(a, b),
+        lambda t, a, b, c: c + a @ b,
+        "C += A B: c.addmm_(a, b) (cuBLAS GEMM with beta = 1), TF32 off",
+        accumulates=("c",)),
+    "matvec": Baseline(
+        (mat("a", N, N), mat("x", N), mat("y", N)),
+        lambda t, F, a, x, y: y.addmv_(a, x),
+        lambda t, a, x, y: y + t.einsum("ij,j->i", a, x),
+        "y += A x: y.addmv_(a, x) (cuBLAS GEMV with beta = 1)",
+        accumulates=("y",)),
+    "maxpool": Baseline(
+        (mat("in", 1024, 1024, 16), mat("window", 2, 2),
+         mat("out", 512, 512, 16)),
+        lambda t, F, x, window, out: t.maximum(out, _maxpool(t, F, x),
+                                               out=out),
+        _maxpool_reference,
+        "out = max(out, F.max_pool2d(x, 2, stride=2)): the program is HWC, "
+        "so the input is the NCHW-shaped channels-last view of the same "
+        "memory (no copy); max_pool2d on CUDA also writes int64 indices; "
+        "the window argument only gives the window's shape; a pooling "
+        "kernel and an elementwise max",
+        accumulates=("out",),
+        prepare=_maxpool_prepare,
+        variants={
+            "no_accumulation": (
+                lambda t, F, x, window, out: _maxpool(t, F, x),
+                NO_ACCUMULATION),
+            "amax": (
+                lambda t, F, x, window, out: t.amax(
+                    x[0].permute(1, 2, 0).view(512, 2, 512, 2, 16),
+                    dim=(1, 3), out=out),
+                "torch.amax over the 2x2 windows of a (512, 2, 512, 2, 16) "
+                "view, out=out: one reduction kernel, no indices, no "
+                "accumulation")}),
+    "outer_product": Baseline(
+        (mat("x", N), mat("y", N), mat("out", N, N)),
+        lambda t, F, x, y, out: t.outer(x, y, out=out),
+        lambda t, x, y, out: x[:, None] * y[None, :],
+        "torch.outer(x, y, out=out): one elementwise kernel"),
+    "row_max": Baseline(
+        (mat("a", N, N), mat("out", N)),
+        lambda t, F, a, out: t.maximum(out, a.amax(1), out=out),
+        lambda t, a, out: t.maximum(out, a.max(1).values),
+        "out = max(out, row max): torch.maximum(out, a.amax(1), out=out), "
+        "a row reduction and a 4096-element max",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.amax(a, 1, out=out), NO_ACCUMULATION)}),
+    "row_sum": Baseline(
+        (mat("a", N, N), mat("out", N)),
+        lambda t, F, a, out: out.add_(a.sum(1)),
+        lambda t, a, out: out + a.sum(1),
+        "out += row sums: out.add_(a.sum(1)), a row reduction and a "
+        "4096-element add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.sum(a, 1, out=out), NO_ACCUMULATION)}),
+    "scale_bf16": Baseline(
+        (mat("a", N, N, dtype="bf16"), mat("out", N, N, dtype="bf16")),
+        lambda t, F, a, out: t.add(a * 0.5, 1.0, out=out),
+        lambda t, a, out: a * 0.5 + 1,
+        "torch.add(a * 0.5, 1.0, out=out) on bf16: two elementwise kernels, "
+        "each computing in f32; the bf16 intermediate a * 0.5 is exact, so "
+        "the result is the program's",
+        variants={"one_kernel": (
+            lambda t, F, a, out: t.add(t.tensor(1.0), a, alpha=0.5, out=out),
+            "torch.add(torch.tensor(1.0), a, alpha=0.5, out=out): 1 + 0.5 a "
+            "in one kernel (a CPU 0-dim tensor is a scalar operand)")}),
+    "softmax": Baseline(
+        (mat("x", N, 1024), mat("max", N), mat("sum", N), mat("e", N, 1024),
+         mat("out", N, 1024)),
+        lambda t, F, x, m, s, e, out: t.softmax(x, 1),
+        _softmax_reference,
+        "torch.softmax(x, 1): one kernel; the program's four steps (row "
+        "max, exp of the shifted values, row sum, division) are row softmax; "
+        "it also writes max, sum and e, intermediates a PyTorch user does "
+        "not keep; they are taken as starting from -inf and zero"),
+    "sumpool": Baseline(
+        (mat("in", 32, 514, 514), mat("window", 3, 3),
+         mat("out", 32, 512, 512)),
+        lambda t, F, x, window, out: out.add_(_sumpool(t, F, x)),
+        _sumpool_reference,
+        "out += F.avg_pool2d(x[None], 3, stride=1, divisor_override=1) (a "
+        "sum pool; CHW is NCHW with N = 1, no relayout); the window argument "
+        "only gives the window's shape; a pooling kernel and an elementwise "
+        "add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, window, out: _sumpool(t, F, x), NO_ACCUMULATION)}),
+    "transpose2d": Baseline(
+        (mat("a", N, N), mat("out", N, N)),
+        lambda t, F, a, out: out.copy_(a.t()),
+        lambda t, a, out: a.t(),
+        "out.copy_(a.t()) (what a.t().contiguous() runs): one strided copy "
+        "kernel"),
+    "transpose3d": Baseline(
+        (mat("a", 64, 512, 512), mat("out", 64, 512, 512)),
+        lambda t, F, a, out: out.copy_(a.transpose(1, 2)),
+        lambda t, a, out: a.permute(0, 2, 1),
+        "out.copy_(a.transpose(1, 2)) (permutation [0, 2, 1]): one strided "
+        "copy kernel"),
+    "truncf_f16": Baseline(
+        (mat("a", N, N), mat("out", N, N, dtype="f16")),
+        lambda t, F, a, out: out.copy_(a),
+        lambda t, a, out: a,
+        "out.copy_(a) into f16 (round to nearest even, as arith.truncf): "
+        "one conversion kernel"),
+    "vecmat": Baseline(
+        (mat("x", N), mat("a", N, N), mat("y", N)),
+        lambda t, F, x, a, y: y.addmv_(a.t(), x),
+        lambda t, x, a, y: y + t.einsum("i,ij->j", x, a),
+        "y += x A: y.addmv_(a.t(), x) (cuBLAS GEMV on the transposed view, "
+        "beta = 1, no copy)",
+        accumulates=("y",)),
+}
+
+SIGNATURE = re.compile(r"func\.func\s+@(\w+)\s*\((.*?)\)\s*\{", re.S)
+MEMREF_ARG = re.compile(r"%(\w+)\s*:\s*memref<((?:\d+x)+)(\w+)>")
+
+
+def signature(path):
+    """The function name and (shape, dtype) of each argument of a program."""
+    match = SIGNATURE.search(path.read_text())
+    if not match:
+        raise ValueError(f"{path.name}: no func.func found")
+    args = [(tuple(int(d) for d in dims.rstrip("x").split("x")), dtype)
+            for _, dims, dtype in MEMREF_ARG.findall(match.group(2))]
+    if len(args) != match.group(2).count("%"):
+        raise ValueError(f"{path.name}: an argument that is not a static "
+                         f"memref")
+    return match.group(1), args
+
+
+def check_table(programs_dir, only):
+    """The programs to run, in order, and the problems that make the table
+    unusable for them: a program without an entry, an entry whose arguments
+    differ from the program's signature, an entry without a program. With
+    `only`, just those programs are checked."""
+    files = {p.stem: p for p in sorted(programs_dir.glob("*.mlir"))}
+    selected = [n for n in sorted(files) if not only or n in only]
+    problems = [f"--only {n}: no such program" for n in only
+                if n not in files]
+    for name in selected:
+        if name not in BASELINES:
+            problems.append(f"{name}.mlir has no PyTorch baseline: add an "
+                            f"entry to BASELINES in "
+                            f"{pathlib.Path(__file__).name}")
+            continue
+        try:
+            func, args = signature(files[name])
+        except ValueError as error:
+            problems.append(str(error))
+            continue
+        expected = [(tuple(shape), dtype)
+                    for _, shape, dtype in BASELINES[name].args]
+        if func != name:
+            problems.append(f"{name}.mlir defines @{func}, not @{name}")
+        if args != expected:
+            problems.append(f"{name}: the program's arguments "
+                            f"{_spell(args)} differ from the entry's "
+                            f"{_spell(expected)}")
+    if not only:
+        problems += [f"BASELINES has an entry for {name}, which has no "
+                     f"program" for name in sorted(set(BASELINES) - set(files))]
+    return selected, problems
+
+
+def _spell(args):
+    return ", ".join("x".join(map(str, shape)) + "x" + dtype
+                     for shape, dtype in args)
+
+
+def list_table(programs_dir):
+    selected, problems = check_table(programs_dir, [])
+    for name in selected:
+        if name not in BASELINES:
+            continue
+        baseline = BASELINES[name]
+        args = ", ".join(f"%{n}: " + "x".join(map(str, s)) + f"x{d}"
+                         for n, s, d in baseline.args)
+        print(f"{name}({args})")
+        print(f"    {baseline.note}")
+        for variant, (_, note) in sorted((baseline.variants or {}).items()):
+            print(f"    variant {variant}: {note}")
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+    covered = sum(name in BASELINES for name in selected)
+    print(f"{len(selected)} programs, {covered} with a PyTorch baseline")
+    return 1 if problems else 0
+
+
+# --- Measurement (needs torch and a GPU) -----------------------------------
+
+TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16",
+                "i8": "int8"}
+
+
+def dtype_name(t, dtype):
+    for name, spelled in TORCH_DTYPES.items():
+        if dtype == getattr(t, spelled):
+            return name
+    return str(dtype)
+
+
+def make_inputs(t, baseline, generator):
+    """Seeded arguments: normal floats, int8 over its whole range (also for
+    the intermediates of softmax and layernorm, which the calls do not
+    read)."""
+    tensors = []
+    for name, shape, dtype in baseline.args:
+        torch_dtype = getattr(t, TORCH_DTYPES[dtype])
+        if dtype == "i8":
+            value = t.randint(-128, 128, shape, generator=generator,
+                              device="cuda", dtype=torch_dtype)
+        else:
+            value = t.randn(shape, generator=generator, device="cuda",
+                            dtype=t.float32).to(torch_dtype)
+        tensors.append(value)
+    return tensors
+
+
+def statistics_of(samples):
+    ordered = sorted(samples)
+    median = statistics.median(ordered)
+
+    def percentile(fraction):
+        position = fraction * (len(ordered) - 1)
+        low = int(position)
+        high = min(low + 1, len(ordered) - 1)
+        return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+    return {"median_us": median,
+            "mad_us": statistics.median(abs(v - median) for v in ordered),
+            "samples": len(ordered),
+            "min_us": ordered[0], "p10_us": percentile(0.1),
+            "p90_us": percentile(0.9), "max_us": ordered[-1],
+            "mean_us": statistics.fmean(ordered)}
+
+
+class Timer:
+    """The worker's protocol around a PyTorch call."""
+
+    def __init__(self, t, time_budget):
+        self.t = t
+        self.time_budget = time_budget
+        props = t.cuda.get_device_properties(0)
+        l2 = getattr(props, "L2_cache_size", 0) or (60 << 20)
+        self.flush_bytes = max(4 * l2, MIN_FLUSH_BYTES)
+        # Read, never written after this: the flush leaves clean lines, so
+        # no write-back lands inside the timed call.
+        self.flush = t.ones(self.flush_bytes // 4, dtype=t.float32,
+                            device="cuda")
+        self.sink = t.empty((), dtype=t.float32, device="cuda")
+
+    def time(self, fn, restore):
+        t = self.t
+
+        def enqueue(start=None, end=None):
+            for destination, source in restore:
+                destination.copy_(source)
+            t.sum(self.flush, dim=0, out=self.sink)
+            if start is not None:
+                start.record()
+            fn()
+            if end is not None:
+                end.record()
+
+        for _ in range(WARMUP):
+            enqueue()
+        t.cuda.synchronize()
+        samples = []
+        started = time.monotonic()
+        while len(samples) < MAX_RUNS:
+            done = len(samples)
+            chunk = min(CHUNK, MAX_RUNS - done)
+            if done >= MIN_RUNS:
+                if self.time_budget > 0:
+                    spent = time.monotonic() - started
+                    if spent >= self.time_budget:
+                        break
+                    per_run = spent / done
+                    affordable = (int((self.time_budget - spent) / per_run) + 1
+                                  if per_run > 0 else chunk)
+                    chunk = max(1, min(chunk, affordable))
+            else:
+                chunk = min(chunk, MIN_RUNS - done)
+            events = [(t.cuda.Event(enable_timing=True),
+                       t.cuda.Event(enable_timing=True)) for _ in range(chunk)]
+            for start, end in events:
+                enqueue(start, end)
+            events[-1][1].synchronize()
+            samples += [start.elapsed_time(end) * 1e3 for start, end in events]
+        t.cuda.synchronize()
+        return statistics_of(samples)
+
+
+def verify(t, baseline, originals, result):
+    """Compares the call's result with the float64 reference on the
+    original arguments: (passed, max |r - ref| / (1 + |ref|))."""
+    reference = baseline.reference(t, *[x.double() for x in originals])
+    if tuple(result.shape) != tuple(reference.shape):
+        raise ValueError(f"result shape {tuple(result.shape)}, reference "
+                         f"shape {tuple(reference.shape)}")
+    error = ((result.double() - reference).abs() /
+             (1 + reference.abs())).max().item()
+    tolerance = TOLERANCE.get(dtype_name(t, result.dtype), 5e-4)
+    return error <= tolerance, error
+
+
+def measure(t, F, baseline, timer, generator, args):
+    entry = {"note": baseline.note}
+    originals = make_inputs(t, baseline, generator)
+    names = [n for n, _, _ in baseline.args]
+    accumulated = [originals[names.index(n)] for n in baseline.accumulates]
+    # (buffer, its value before any call), restored before each run.
+    restore = [(x, x.clone()) for x in accumulated]
+    before = [next((v for b, v in restore if b is x), x) for x in originals]
+    tensors = list(originals)
+    if baseline.prepare:
+        tensors = list(baseline.prepare(t, *tensors))
+
+    def bind(call):
+        return lambda: call(t, F, *tensors)
+
+    fn = bind(baseline.call)
+    if args.verify:
+        result = fn()
+        t.cuda.synchronize()
+        entry["verified"], entry["max_error"] = verify(t, baseline, before,
+                                                       result)
+        del result
+    entry.update(timer.time(fn, restore))
+    variants = dict(baseline.variants or {})
+    if args.compile:
+        variants["compiled"] = (
+            baseline.call, "torch.compile of the call (default mode; it "
+                           "compiles during the warm-up)")
+    for variant, (call, note) in sorted(variants.items()):
+        record = {"note": note}
+        try:
+            runner = bind(call)
+            if variant == "compiled":
+                runner = t.compile(runner)
+            record.update(timer.time(runner, restore))
+        except Exception as error:  # Recorded; the next variant still runs.
+            record["error"] = f"{type(error).__name__}: {error}"
+        entry.setdefault("variants", {})[variant] = record
+    return entry
+
+
+def device_info(t):
+    props = t.cuda.get_device_properties(0)
+    info = {"gpu": t.cuda.get_device_name(0),
+            "compute_capability": f"{props.major}.{props.minor}",
+            "sm_count": props.multi_processor_count,
+            "memory_bytes": props.total_memory,
+            "l2_bytes": getattr(props, "L2_cache_size", None),
+            "torch": t.__version__,
+            "cuda": t.version.cuda,
+            "cudnn": t.backends.cudnn.version(),
+            "driver": None}
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        try:
+            out = subprocess.run(
+                [smi, "--query-gpu=driver_version", "--format=csv,noheader",
+                 "-i", "0"], capture_output=True, text=True, timeout=30)
+            info["driver"] = out.stdout.strip() or None
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return info
+
+
+def run(args, selected):
+    try:
+        import torch as t
+        import torch.nn.functional as F
+    except ImportError as error:
+        print(f"error: cannot import torch: {error}", file=sys.stderr)
+        return 1
+
+    if not t.cuda.is_available():
+        print("error: torch sees no CUDA device", file=sys.stderr)
+        return 1
+    # FP32 as the programs compute it: no TF32 in cuBLAS or cuDNN.
+    t.backends.cuda.matmul.allow_tf32 = False
+    t.backends.cudnn.allow_tf32 = False
+    t.set_float32_matmul_precision("highest")
+    # cuDNN picks its fastest algorithm for each shape (in the warm-up).
+    t.backends.cudnn.benchmark = True
+    timer = Timer(t, args.time_budget)
+    document = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds"),
+        "device": device_info(t),
+        "protocol": {"warmup": WARMUP, "min_runs": MIN_RUNS,
+                     "max_runs": MAX_RUNS, "time_budget_s": args.time_budget,
+                     "l2_flush": "read", "l2_flush_bytes": timer.flush_bytes,
+                     "tf32": False, "cudnn_benchmark": True,
+                     "seed": args.seed},
+        "programs": {}}
+    out = pathlib.Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for name in selected:
+        baseline = BASELINES[name]
+        started = time.monotonic()
+        generator = t.Generator(device="cuda")
+        generator.manual_seed(args.seed)
+        try:
+            entry = measure(t, F, baseline, timer, generator, args)
+        except Exception as error:  # Recorded; the next program still runs.
+            entry = {"error": f"{type(error).__name__}: {error}",
+                     "note": baseline.note}
+            failures += 1
+        entry["wall_s"] = round(time.monotonic() - started, 2)
+        document["programs"][name] = entry
+        t.cuda.empty_cache()
+        if "error" in entry:
+            summary = f"error: {entry['error'][:200]}"
+        else:
+            summary = f"{entry['median_us']:.1f} us (MAD {entry['mad_us']:.2f})"
+            if entry.get("verified") is False:
+                summary += f", NOT VERIFIED (error {entry['max_error']:.3g})"
+                failures += 1
+            for variant, record in sorted(entry.get("variants", {}).items()):
+                summary += (f"; {variant} {record['median_us']:.1f} us"
+                            if "median_us" in record else
+                            f"; {variant} error")
+        print(f"{name}: {summary}", flush=True)
+        # Written after each program, in case of a time limit.
+        out.write_text(json.dumps(document, indent=2) + "\n")
+    return 1 if failures else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--list", "--check", action="store_true",
+                        help="print the program table and check that every "
+                             "program has an entry matching its signature "
+                             "(no GPU, no torch)")
+    parser.add_argument("--out", help="the JSON to write")
+    parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
+                        help="only these programs")
+    parser.add_argument("--time-budget", type=float, default=1.0,
+                        help="seconds of timed runs per call after the "
+                             "first 10 (the worker's default: 1)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-verify", dest="verify", action="store_false",
+                        help="do not check results against the reference")
+    parser.add_argument("--compile", action="store_true",
+                        help="also time torch.compile of each call (variant "
+                             "'compiled')")
+    parser.add_argument("--programs", default=str(PROGRAMS),
+                        help="folder of programs (default: the upstream "
+                             "corpus's)")
+    args = parser.parse_args()
+    programs_dir = pathlib.Path(args.programs)
+    if args.list:
+        return list_table(programs_dir)
+    if not args.out:
+        parser.error("--out is required unless --list")
+    selected, problems = check_table(programs_dir, args.only)
+    if problems:
+        for problem in problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 1
+    return run(args, selected)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
