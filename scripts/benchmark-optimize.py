@@ -43,6 +43,9 @@ def main():
     parser.add_argument("--corpus", default="test/Corpus",
                         help="folder of modules, relative to the repository "
                              "(test/Corpus/Upstream: the upstream corpus)")
+    parser.add_argument("--reverify", action="store_true",
+                        help="verify each optimized module against the "
+                             "original in a run of its own, on other seeds")
     parser.add_argument("--only", nargs="*", default=[],
                         help="corpus modules whose name contains one of these")
     parser.add_argument("--torch-times",
@@ -80,14 +83,39 @@ def main():
                             f"{proc.stderr.strip().splitlines()[-1:]} |")
                 continue
             seconds = time.monotonic() - module_start
+            verdicts = (reverify(args.opt, module,
+                                 out / f"{module.stem}.opt.mlir", out)
+                        if args.reverify else {})
             for k in json.loads(report.read_text())["kernels"]:
                 k["module_wall_s"] = seconds
+                if args.reverify:
+                    k["reverified"] = verdicts.get(k["kernel"],
+                                                   verdicts["*"])
                 kernels.append((module.stem, k))
             # Keep a table of what is done so far, in case of a time limit.
             write_tables(out, kernels, rows, time.monotonic() - start,
                          torch_times, module_dirs)
     write_tables(out, kernels, rows, time.monotonic() - start,
                  torch_times, module_dirs)
+
+
+def reverify(opt, module, optimized, out):
+    """Verifies every kernel of the optimized module against the original
+    module in a run of its own, on seeds the search did not use
+    (autoprof-verify-kernels); returns a verdict per kernel name."""
+    proc = subprocess.run(
+        [opt, str(optimized),
+         f"--autoprof-verify-kernels=reference={module} seed=101",
+         "-o", "/dev/null"], capture_output=True, text=True)
+    (out / f"{module.stem}.reverify.log").write_text(proc.stderr)
+    verdicts = {}
+    for line in proc.stderr.splitlines():
+        match = re.search(r"remark: @([\w$.-]+)::@([\w$.-]+) verified", line)
+        if match:
+            verdicts[f"{match.group(1)}::{match.group(2)}"] = "yes"
+    # A kernel not verified: a failure when the run failed.
+    verdicts["*"] = "FAILED" if proc.returncode != 0 else "skipped"
+    return verdicts
 
 
 LAUNCH = re.compile(r"gpu\.launch_func\s+@([\w$.-]+)::@([\w$.-]+)")
@@ -177,6 +205,10 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
               "roofline fraction | tried / verified / rejected | accepted | "
               "profiling passes, s | module wall s |")
     columns = 9
+    reverified = any("reverified" in k for _, k in kernels)
+    if reverified:
+        header += " re-verified |"
+        columns += 1
     if torch_times:
         header += " PyTorch us (MAD) | vs PyTorch (PyTorch us / best us) |"
         columns += 2
@@ -216,6 +248,8 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
                 f"{k['baseline']['replay_passes']}, "
                 f"{k['baseline']['profile_seconds']:.2f}",
                 f"{k.get('module_wall_s', 0):.0f}"]
+            if reverified:
+                cells.append(k.get("reverified", "-"))
             if torch_times:
                 if program and not several:
                     extra, ratio = torch_cells(
@@ -238,7 +272,8 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
         base_sum, best_sum, mad_sum = sums
         cells = [f"all {len(module_kernels)} kernels ({corpus}), sum",
                  f"{base_sum:.1f}", f"{best_sum:.1f} ({mad_sum:.2f})",
-                 f"{base_sum / best_sum:.2f}x"] + ["-"] * 5
+                 f"{base_sum / best_sum:.2f}x"] + ["-"] * (
+                     6 if reverified else 5)
         if torch_times:
             if program:
                 extra, ratio = torch_cells(torch_times, program, best_sum)
@@ -262,6 +297,12 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
         lines += torch_summary(torch_times, torch_ratios, compared)
     rejected_reasons = [c.get("reason", "") for _, k in kernels
                         for c in k["candidates"] if c["status"] == "rejected"]
+    if reverified:
+        verdicts = [k.get("reverified", "-") for _, k in kernels]
+        lines.append(f"Re-verified by a separate run: "
+                     f"{verdicts.count('yes')} of {len(verdicts)} kernels "
+                     f"verified, {verdicts.count('FAILED')} failed, "
+                     f"{verdicts.count('skipped')} not verifiable.")
     lines.append(f"Rejected candidates: {len(rejected_reasons)}.")
     for reason in rejected_reasons[:10]:
         lines.append(f"- {reason[:300]}")

@@ -439,7 +439,8 @@ void VerifyKernelsPass::runOnOperation() {
     }
     size_t sunk = entry.reference.params.size() - entry.candidate.params.size();
     InFlightDiagnostic remark = emitRemark(kernel.getLoc(), "@");
-    remark << name << " verified against the reference ("
+    remark << entry.moduleName << "::@" << name
+           << " verified against the reference ("
            << job.verifySeeds.size() << " seeds x "
            << job.verifyDistributions.size() << " input distributions";
     if (sunk)
