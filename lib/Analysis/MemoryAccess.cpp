@@ -31,8 +31,7 @@ int64_t AffineIndex::coefficientOf(unsigned atom) const {
 
 /// a + scale * b, or nothing on overflow.
 static std::optional<AffineIndex> combine(const AffineIndex &a,
-                                          const AffineIndex &b,
-                                          int64_t scale) {
+                                          const AffineIndex &b, int64_t scale) {
   AffineIndex result = a;
   std::optional<int64_t> scaled = llvm::checkedMul(b.constant, scale);
   std::optional<int64_t> constant =
@@ -93,14 +92,11 @@ MemoryAccessAnalysis::MemoryAccessAnalysis(
                     load.getVectorType().getNumElements(), true, false, false);
     else if (auto store = dyn_cast<vector::StoreOp>(op))
       analyzeAccess(op, store.getBase(), store.getIndices(),
-                    store.getVectorType().getNumElements(), false, true,
-                    false);
+                    store.getVectorType().getNumElements(), false, true, false);
     else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op))
-      analyzeAccess(op, rmw.getMemref(), rmw.getIndices(), 1, true, true,
-                    true);
+      analyzeAccess(op, rmw.getMemref(), rmw.getIndices(), 1, true, true, true);
     else if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op))
-      analyzeAccess(op, rmw.getMemref(), rmw.getIndices(), 1, true, true,
-                    true);
+      analyzeAccess(op, rmw.getMemref(), rmw.getIndices(), 1, true, true, true);
   });
   computeFootprints();
 }
@@ -141,7 +137,8 @@ unsigned MemoryAccessAnalysis::getAtom(Value value, IndexAtomKind kind) {
         ++depth;
     atom.name = "i" + std::to_string(depth - 1);
   } else if (kind == IndexAtomKind::KernelArgument) {
-    atom.name = "arg" + std::to_string(cast<BlockArgument>(value).getArgNumber());
+    atom.name =
+        "arg" + std::to_string(cast<BlockArgument>(value).getArgNumber());
   } else {
     Operation *def = value.getDefiningOp();
     atom.name = def ? def->getName().getStringRef().str() : "value";
@@ -241,7 +238,8 @@ std::string MemoryAccessAnalysis::describe(const AffineIndex &index) const {
   bool first = true;
   for (auto [atom, coefficient] : index.terms) {
     int64_t magnitude = coefficient < 0 ? -coefficient : coefficient;
-    os << (first ? (coefficient < 0 ? "-" : "") : (coefficient < 0 ? " - " : " + "));
+    os << (first ? (coefficient < 0 ? "-" : "")
+                 : (coefficient < 0 ? " - " : " + "));
     if (magnitude != 1)
       os << magnitude << "*";
     os << atoms[atom].name;
@@ -287,7 +285,9 @@ void MemoryAccessAnalysis::analyzeAccess(Operation *op, Value memref,
   access.vectorWidth = vectorWidth;
   Type element = type.getElementType();
   access.elementBytes =
-      element.isIntOrFloat() ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8) : 0;
+      element.isIntOrFloat()
+          ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
+          : 0;
   for (Operation *parent = op->getParentOp(); parent && parent != kernel;
        parent = parent->getParentOp())
     if (auto loop = dyn_cast<scf::ForOp>(parent))
@@ -354,7 +354,8 @@ void MemoryAccessAnalysis::deriveFacts(MemoryAccess &access) {
       }
       if (!access.threadAffine && access.unknownReason.empty())
         access.unknownReason = "the address depends on a thread or block id "
-                               "through '" + atom.name + "'";
+                               "through '" +
+                               atom.name + "'";
       break;
     }
   }
@@ -401,8 +402,8 @@ MemoryAccessAnalysis::getContiguousDimension() const {
     for (int d = 0; d < 3; ++d) {
       // Consecutive global indices along d: the next thread of a block, or
       // the next block when the block has one thread along d.
-      int64_t stride = blockSize[d] > 1 ? access.threadStride[d]
-                                        : access.blockStride[d];
+      int64_t stride =
+          blockSize[d] > 1 ? access.threadStride[d] : access.blockStride[d];
       // A vector access is contiguous when neighbours start one vector
       // apart.
       if (stride == access.vectorWidth || stride == -access.vectorWidth)
@@ -426,10 +427,11 @@ void MemoryAccessAnalysis::computeFootprints() {
     facts.shared = access.shared;
     facts.written |= access.writes;
     int64_t bytes = access.elementBytes * access.vectorWidth;
-    auto total = llvm::checkedMul(
-        bytes, llvm::checkedMul(threads, access.executionsPerThread)
-                   .value_or(INT64_MAX / 2))
-                     .value_or(INT64_MAX / 2);
+    auto total =
+        llvm::checkedMul(bytes,
+                         llvm::checkedMul(threads, access.executionsPerThread)
+                             .value_or(INT64_MAX / 2))
+            .value_or(INT64_MAX / 2);
     facts.accessedBytes =
         llvm::checkedAdd(facts.accessedBytes, total).value_or(INT64_MAX / 2);
     if (!access.address || !access.threadAffine) {

@@ -42,10 +42,10 @@ public:
     seen.clear();
     rank(state);
     if (queue.empty())
-      emitRemark(lookupKernel(state.incumbent, state.moduleName,
-                              state.kernelName)
-                     .getLoc(),
-                 "no built-in rewrite applies to @")
+      emitRemark(
+          lookupKernel(state.incumbent, state.moduleName, state.kernelName)
+              .getLoc(),
+          "no built-in rewrite applies to @")
           << state.kernelName << "; the original is kept";
     return success();
   }
@@ -89,9 +89,8 @@ private:
   void rank(SearchState &state) {
     gpu::GPUFuncOp kernel =
         lookupKernel(state.incumbent, state.moduleName, state.kernelName);
-    SmallVector<KernelRewrite> ranked =
-        proposeKernelRewrites(state.incumbent, kernel, state.features,
-                              state.context.metrics);
+    SmallVector<KernelRewrite> ranked = proposeKernelRewrites(
+        state.incumbent, kernel, state.features, state.context.metrics);
     queue.assign(ranked.begin(), ranked.end());
   }
 

@@ -33,10 +33,9 @@ mlir::autoprof::parseKernelRewrite(StringRef text, std::string &error) {
   if (!registry.lookup(family)) {
     error = "unknown rewrite '" + family.str() + "'; known: ";
     llvm::raw_string_ostream os(error);
-    llvm::interleaveComma(registry.getFamilies(), os,
-                          [&](const RewriteFamily *known) {
-                            os << known->getName();
-                          });
+    llvm::interleaveComma(
+        registry.getFamilies(), os,
+        [&](const RewriteFamily *known) { os << known->getName(); });
     return failure();
   }
   if (!parameter.empty() && parameter.getAsInteger(10, rewrite.parameter)) {
@@ -95,8 +94,8 @@ LogicalResult mlir::autoprof::applyKernelRewrite(RewriterBase &rewriter,
   bool hadKnownSizes =
       kernel.getKnownBlockSizeAttr() || kernel.getKnownGridSizeAttr();
   OpBuilder::InsertionGuard guard(rewriter);
-  if (failed(family->apply(rewriter, target, rewrite.parameter,
-                           match.getPlan())))
+  if (failed(
+          family->apply(rewriter, target, rewrite.parameter, match.getPlan())))
     return failure();
   // Sizes the kernel promised about its launches must stay true.
   if (hadKnownSizes)
@@ -104,18 +103,18 @@ LogicalResult mlir::autoprof::applyKernelRewrite(RewriterBase &rewriter,
   return success();
 }
 
-SmallVector<KernelRewrite>
-mlir::autoprof::proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
-                                      DictionaryAttr features,
-                                      const llvm::StringMap<double> &metrics,
-                                      SmallVectorImpl<RefusedRewrite> *refused) {
+SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
+    ModuleOp module, gpu::GPUFuncOp kernel, DictionaryAttr features,
+    const llvm::StringMap<double> &metrics,
+    SmallVectorImpl<RefusedRewrite> *refused) {
   RewriteTarget target = RewriteTarget::get(module, kernel);
   RewriteEvidence evidence =
       RewriteEvidence::compute(target, features, metrics);
   // (score, rewrite): higher scores are tried first, ties in registry order;
   // the rules are in docs/optimizer.md.
   SmallVector<std::pair<double, KernelRewrite>> scored;
-  for (const RewriteFamily *family : RewriteFamilyRegistry::get().getFamilies()) {
+  for (const RewriteFamily *family :
+       RewriteFamilyRegistry::get().getFamilies()) {
     SmallVector<RankedParameter> ranked;
     family->rank(evidence, ranked);
     for (RankedParameter candidate : ranked) {

@@ -6,6 +6,8 @@
 
 #include "autoprof/Optimizer/LLMProposer.h"
 
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+
 #include "autoprof/LLM/CodeBlock.h"
 #include "autoprof/Profiling/MetricCatalog.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
@@ -141,9 +143,9 @@ mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
   flags.assumeVerified().useLocalScope();
   Operation *copy = kernel->clone();
   // Analysis attributes are noise for the model.
-  copy->removeAttr("autoprof.features");
-  copy->removeAttr("autoprof.profile");
-  copy->removeAttr("autoprof.measurement");
+  copy->removeAttr(AutoProfDialect::FeaturesAttrHelper::getNameStr());
+  copy->removeAttr(AutoProfDialect::ProfileAttrHelper::getNameStr());
+  copy->removeAttr(AutoProfDialect::MeasurementAttrHelper::getNameStr());
   copy->print(os, flags);
   copy->destroy();
   os << "\n```\n\n";

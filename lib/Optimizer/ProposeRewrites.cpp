@@ -9,6 +9,7 @@
 #include "autoprof/Optimizer/Passes.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
+#include "autoprof/Transforms/ProfileSelection.h"
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_PROPOSEREWRITESPASS
@@ -17,20 +18,6 @@ namespace mlir::autoprof {
 
 using namespace mlir;
 using namespace mlir::autoprof;
-
-/// The metrics a profiled kernel carries in `autoprof.measurement`.
-static llvm::StringMap<double> getMeasuredMetrics(gpu::GPUFuncOp kernel) {
-  llvm::StringMap<double> metrics;
-  auto measurement =
-      kernel->getAttrOfType<DictionaryAttr>("autoprof.measurement");
-  auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
-                               : DictionaryAttr();
-  if (collected)
-    for (NamedAttribute entry : collected)
-      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
-        metrics[entry.getName().getValue()] = value.getValueAsDouble();
-  return metrics;
-}
 
 namespace {
 struct ProposeRewritesPass

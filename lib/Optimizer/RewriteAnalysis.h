@@ -1,5 +1,4 @@
-//===- RewriteAnalysis.h - What the built-in rewrites check ------*- C++
-//-*-===//
+//===- RewriteAnalysis.h - What the built-in rewrites check -----*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //

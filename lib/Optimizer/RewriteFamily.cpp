@@ -56,9 +56,9 @@ std::optional<double> RewriteEvidence::getMetric(StringRef name) const {
   return it->second;
 }
 
-RewriteEvidence RewriteEvidence::compute(const RewriteTarget &target,
-                                         DictionaryAttr features,
-                                         const llvm::StringMap<double> &metrics) {
+RewriteEvidence
+RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
+                         const llvm::StringMap<double> &metrics) {
   RewriteEvidence evidence;
   evidence.features = features;
   evidence.metrics = metrics;
@@ -104,9 +104,8 @@ RewriteEvidence RewriteEvidence::compute(const RewriteTarget &target,
         memref ? cast<MemRefType>(memref.getType()).getElementType() : Type();
     if (element && element.isIntOrFloat() &&
         element.getIntOrFloatBitWidth() >= 8)
-      evidence.narrowestElementBytes =
-          std::min<int64_t>(evidence.narrowestElementBytes,
-                            element.getIntOrFloatBitWidth() / 8);
+      evidence.narrowestElementBytes = std::min<int64_t>(
+          evidence.narrowestElementBytes, element.getIntOrFloatBitWidth() / 8);
   });
 
   evidence.registersPerThread =
@@ -157,18 +156,12 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
     RewriteFamilyRegistry &registry) {
   // The order breaks ties between equal scores.
   std::unique_ptr<RewriteFamily> builtins[] = {
-      createRestrictFamily(),
-      createBlockSizeFamily(),
-      createVectorizeFamily(),
-      createCoarsenFamily(),
-      createPrivatizeAtomicsFamily(),
-      createFormBlocksFamily(),
-      createCoalesceFamily(),
-      createDistributeLoopFamily(),
-      createRegisterAccumulateFamily(),
-      createUnrollFamily(),
-      createMaxRegistersFamily(),
-      createMinBlocksFamily(),
+      createRestrictFamily(),           createBlockSizeFamily(),
+      createVectorizeFamily(),          createCoarsenFamily(),
+      createPrivatizeAtomicsFamily(),   createFormBlocksFamily(),
+      createCoalesceFamily(),           createDistributeLoopFamily(),
+      createRegisterAccumulateFamily(), createUnrollFamily(),
+      createMaxRegistersFamily(),       createMinBlocksFamily(),
       createLaunchBoundsFamily(),
   };
   for (std::unique_ptr<RewriteFamily> &family : builtins)

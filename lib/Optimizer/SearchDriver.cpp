@@ -184,12 +184,11 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     // Verify and time the variant against the original; keep it when it is
     // faster than the incumbent beyond the noise.
     FailureOr<rt::JobKernel> code =
-        candidate.compiled
-            ? FailureOr<rt::JobKernel>(*candidate.compiled)
-            : buildKernelJob(*candidate.variant,
-                             findKernel(*candidate.variant, moduleName,
-                                        kernelName),
-                             options);
+        candidate.compiled ? FailureOr<rt::JobKernel>(*candidate.compiled)
+                           : buildKernelJob(*candidate.variant,
+                                            findKernel(*candidate.variant,
+                                                       moduleName, kernelName),
+                                            options);
     if (failed(code))
       return failure();
     rt::EvaluationJob job;

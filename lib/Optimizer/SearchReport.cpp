@@ -110,10 +110,8 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
       {"speedup", result.getSpeedup()}};
 }
 
-LogicalResult
-mlir::autoprof::writeSearchReport(StringRef path,
-                                  ArrayRef<KernelSearchResult> results,
-                                  Location loc) {
+LogicalResult mlir::autoprof::writeSearchReport(
+    StringRef path, ArrayRef<KernelSearchResult> results, Location loc) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
@@ -122,8 +120,8 @@ mlir::autoprof::writeSearchReport(StringRef path,
   Array kernels;
   for (const KernelSearchResult &result : results)
     kernels.push_back(toJSON(result));
-  os << llvm::formatv("{0:2}",
-                      llvm::json::Value(Object{{"kernels", std::move(kernels)}}))
+  os << llvm::formatv(
+            "{0:2}", llvm::json::Value(Object{{"kernels", std::move(kernels)}}))
      << "\n";
   return success();
 }

@@ -25,9 +25,8 @@ struct FoldRecombinedIndex : OpRewritePattern<arith::AddIOp> {
 
   LogicalResult matchAndRewrite(arith::AddIOp add,
                                 PatternRewriter &rewriter) const override {
-    for (auto [remValue, mulValue] :
-         {std::pair(add.getLhs(), add.getRhs()),
-          std::pair(add.getRhs(), add.getLhs())}) {
+    for (auto [remValue, mulValue] : {std::pair(add.getLhs(), add.getRhs()),
+                                      std::pair(add.getRhs(), add.getLhs())}) {
       auto rem = remValue.getDefiningOp<arith::RemUIOp>();
       auto mul = mulValue.getDefiningOp<arith::MulIOp>();
       if (!rem || !mul)
@@ -62,9 +61,10 @@ static bool isRemappableGpuOp(Operation *op) {
              gpu::GlobalIdOp, gpu::ReturnOp, gpu::PrintfOp>(op);
 }
 
-std::optional<std::string>
-checkRemappable(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches,
-                std::array<int64_t, 3> &grid, std::array<int64_t, 3> &block) {
+std::optional<std::string> checkRemappable(gpu::GPUFuncOp kernel,
+                                           ArrayRef<gpu::LaunchFuncOp> launches,
+                                           std::array<int64_t, 3> &grid,
+                                           std::array<int64_t, 3> &block) {
   if (launches.empty())
     return std::string("the kernel is never launched");
   if (std::optional<std::string> tied = checkBlockShapeIsFree(kernel))
@@ -194,9 +194,8 @@ void applyThreadRemap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
     globalIndex[d] = index;
     int64_t total = plan.oldGrid[d] * plan.oldBlock[d];
     if (plan.newGrid[e] * plan.newBlock[e] > total)
-      inBounds[d] = arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::ult, index,
-                                          constant(total));
+      inBounds[d] = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, index, constant(total));
     if (plan.oldBlock[d] == 1) {
       oldThread[d] = constant(0);
       oldBlock[d] = index;

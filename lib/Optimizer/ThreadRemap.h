@@ -1,4 +1,4 @@
-//===- ThreadRemap.h - Give a kernel a new thread geometry -------*- C++ -*-===//
+//===- ThreadRemap.h - Give a kernel a new thread geometry ------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //
@@ -43,9 +43,10 @@ struct ThreadRemapPlan {
 
 /// Why the threads of `kernel` cannot be remapped, or nothing; on success
 /// `grid` and `block` hold the constant geometry every launch shares.
-std::optional<std::string>
-checkRemappable(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches,
-                std::array<int64_t, 3> &grid, std::array<int64_t, 3> &block);
+std::optional<std::string> checkRemappable(gpu::GPUFuncOp kernel,
+                                           ArrayRef<gpu::LaunchFuncOp> launches,
+                                           std::array<int64_t, 3> &grid,
+                                           std::array<int64_t, 3> &block);
 
 /// A plan that runs original dimension `fastest` along x with `threadsX`
 /// threads per block (fewer when the dimension is smaller) and the others

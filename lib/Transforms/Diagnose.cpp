@@ -6,6 +6,7 @@
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
 #include "autoprof/Transforms/Passes.h"
+#include "autoprof/Transforms/ProfileSelection.h"
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_DIAGNOSEPASS
@@ -14,19 +15,6 @@ namespace mlir::autoprof {
 
 using namespace mlir;
 using namespace mlir::autoprof;
-
-/// The metrics of a kernel's `autoprof.measurement` (null: none); metrics
-/// that were not collected are absent.
-static llvm::StringMap<double> getCollectedMetrics(DictionaryAttr measurement) {
-  llvm::StringMap<double> metrics;
-  auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
-                               : DictionaryAttr();
-  if (collected)
-    for (NamedAttribute entry : collected)
-      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
-        metrics[entry.getName().getValue()] = value.getValueAsDouble();
-  return metrics;
-}
 
 namespace {
 struct DiagnosePass
@@ -42,7 +30,7 @@ struct DiagnosePass
         return;
       // The collected metrics; missing ones are absent (never zero).
       DictionaryAttr measurement = measurementAttr.getAttr(kernel);
-      llvm::StringMap<double> metrics = getCollectedMetrics(measurement);
+      llvm::StringMap<double> metrics = getMeasuredMetrics(kernel);
       bool measured = static_cast<bool>(measurement);
       if (!measured && emitRemarks)
         emitRemark(kernel.getLoc(), "@")

@@ -25,10 +25,9 @@ struct ExtractFeaturesPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // The features describe the normalized kernels unless told otherwise.
-    FailureOr<NormalizedCopy> copy = normalize
-                                         ? normalizeCopy(module)
-                                         : FailureOr<NormalizedCopy>(
-                                               NormalizedCopy());
+    FailureOr<NormalizedCopy> copy =
+        normalize ? normalizeCopy(module)
+                  : FailureOr<NormalizedCopy>(NormalizedCopy());
     if (failed(copy))
       return signalPassFailure();
     llvm::DenseMap<Operation *, gpu::LaunchFuncOp> firstLaunch =
@@ -40,8 +39,8 @@ struct ExtractFeaturesPass
     module.walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
         return;
-      FailureOr<KernelFeatures> features = computeNormalizedFeatures(
-          *copy, kernel, firstLaunch.lookup(kernel));
+      FailureOr<KernelFeatures> features =
+          computeNormalizedFeatures(*copy, kernel, firstLaunch.lookup(kernel));
       if (failed(features)) {
         anyFailed = true;
         rejected.insert(kernel);

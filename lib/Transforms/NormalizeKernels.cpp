@@ -176,9 +176,8 @@ static void markHostLoop(gpu::LaunchFuncOp launch) {
       step.isStrictlyPositive()) {
     int64_t span = ub.getSExtValue() - lb.getSExtValue();
     int64_t s = step.getSExtValue();
-    entries.push_back(
-        b.getNamedAttr("trip_count", b.getI64IntegerAttr(
-                                         span <= 0 ? 0 : (span + s - 1) / s)));
+    entries.push_back(b.getNamedAttr(
+        "trip_count", b.getI64IntegerAttr(span <= 0 ? 0 : (span + s - 1) / s)));
   }
   llvm::DenseMap<Value, bool> memo;
   SmallVector<int64_t> varying;
@@ -213,8 +212,7 @@ FailureOr<NormalizedCopy> mlir::autoprof::normalizeCopy(ModuleOp module) {
     return failure();
   auto key = [](gpu::GPUFuncOp kernel) {
     auto parent = kernel->getParentOfType<gpu::GPUModuleOp>();
-    return ((parent ? parent.getName() : StringRef()) + "::" +
-            kernel.getName())
+    return ((parent ? parent.getName() : StringRef()) + "::" + kernel.getName())
         .str();
   };
   llvm::StringMap<gpu::GPUFuncOp> normalized;

@@ -230,7 +230,8 @@ void ProfilePass::runOnOperation() {
       anyFailed = true;
       return;
     }
-    kernel->setAttr("autoprof.measurement", buildMeasurement(*result));
+    AutoProfDialect::MeasurementAttrHelper(kernel.getContext())
+        .setAttr(kernel, buildMeasurement(*result));
     addDynamicFeatures(kernel, launch, *result);
   });
   if (anyFailed)

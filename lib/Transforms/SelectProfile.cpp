@@ -213,3 +213,18 @@ void SelectProfilePass::runOnOperation() {
   if (anyFailed)
     signalPassFailure();
 }
+
+llvm::StringMap<double>
+mlir::autoprof::getMeasuredMetrics(gpu::GPUFuncOp kernel) {
+  llvm::StringMap<double> metrics;
+  DictionaryAttr measurement =
+      AutoProfDialect::MeasurementAttrHelper(kernel.getContext())
+          .getAttr(kernel);
+  auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
+                               : DictionaryAttr();
+  if (collected)
+    for (NamedAttribute entry : collected)
+      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
+        metrics[entry.getName().getValue()] = value.getValueAsDouble();
+  return metrics;
+}

@@ -143,14 +143,13 @@ public:
   /// block_size + thread_id) walk contiguous memory in most accesses
   /// (weighted by executions), and how many accesses vote for it; nothing
   /// when no access has such a dimension.
-  std::optional<std::pair<gpu::Dimension, int64_t>> getContiguousDimension()
-      const;
+  std::optional<std::pair<gpu::Dimension, int64_t>>
+  getContiguousDimension() const;
 
 private:
   unsigned getAtom(Value value, IndexAtomKind kind);
   void analyzeAccess(Operation *op, Value memref, ValueRange indices,
-                     int64_t vectorWidth, bool reads, bool writes,
-                     bool atomic);
+                     int64_t vectorWidth, bool reads, bool writes, bool atomic);
   void deriveFacts(MemoryAccess &access);
   void computeFootprints();
 

@@ -1,5 +1,4 @@
-//===- Learner.h - Learn a profiling tree from optimization outcomes -*- C++
-//-*-//
+//===- Learner.h - Learn a profiling tree from outcomes ---------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //

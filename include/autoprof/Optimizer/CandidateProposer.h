@@ -1,4 +1,4 @@
-//===- CandidateProposer.h - Who proposes kernel variants --------*- C++ -*-===//
+//===- CandidateProposer.h - Who proposes kernel variants -------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //

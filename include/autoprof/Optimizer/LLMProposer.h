@@ -1,5 +1,4 @@
-//===- LLMProposer.h - Kernel variants proposed by a language model -*- C++
-//-*-//
+//===- LLMProposer.h - Kernels proposed by a language model -----*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //

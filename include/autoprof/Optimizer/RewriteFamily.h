@@ -1,4 +1,4 @@
-//===- RewriteFamily.h - One family of kernel rewrites -----------*- C++ -*-===//
+//===- RewriteFamily.h - One family of kernel rewrites ----------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //
@@ -158,8 +158,7 @@ public:
 };
 
 /// A family whose match produces a typed plan `PlanT`.
-template <typename PlanT>
-class RewriteFamilyWithPlan : public RewriteFamily {
+template <typename PlanT> class RewriteFamilyWithPlan : public RewriteFamily {
 public:
   RewriteMatch match(const RewriteTarget &target,
                      int64_t parameter) const final {

@@ -1,4 +1,4 @@
-//===- SearchDriver.h - Find the fastest verified kernel variant -*- C++ -*-===//
+//===- SearchDriver.h - Find the fastest verified variant -------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //

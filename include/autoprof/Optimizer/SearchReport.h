@@ -1,4 +1,4 @@
-//===- SearchReport.h - What a kernel search found ---------------*- C++ -*-===//
+//===- SearchReport.h - What a kernel search found --------------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //

@@ -13,6 +13,7 @@
 #ifndef AUTOPROF_TRANSFORMS_PROFILESELECTION_H
 #define AUTOPROF_TRANSFORMS_PROFILESELECTION_H
 
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,7 +23,8 @@
 namespace mlir::autoprof {
 
 /// Name of the attribute that carries a kernel's selected profile.
-constexpr StringLiteral kProfileAttrName = "autoprof.profile";
+constexpr StringLiteral kProfileAttrName =
+    AutoProfDialect::ProfileAttrHelper::getNameStr();
 
 /// A parsed, verified profiling tree and the module that owns it.
 struct LoadedTree {
@@ -50,6 +52,11 @@ DictionaryAttr buildProfileAttr(TreeOp tree, DictionaryAttr features,
 FailureOr<DictionaryAttr> getOrSelectProfile(gpu::GPUFuncOp kernel,
                                              gpu::LaunchFuncOp launch,
                                              TreeOp tree);
+
+/// The metrics a profiled kernel carries in its `autoprof.measurement`
+/// attribute (autoprof-profile), by name; metrics that were not collected,
+/// and every metric of a kernel without a measurement, are absent.
+llvm::StringMap<double> getMeasuredMetrics(gpu::GPUFuncOp kernel);
 
 } // namespace mlir::autoprof
 

@@ -83,6 +83,7 @@ protected:
 };
 } // namespace
 
-std::unique_ptr<RewriteFamily> mlir::autoprof::rewrites::createBlockSizeFamily() {
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createBlockSizeFamily() {
   return std::make_unique<BlockSizeFamily>();
 }

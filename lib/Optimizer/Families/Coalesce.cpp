@@ -98,6 +98,7 @@ protected:
 
 } // namespace
 
-std::unique_ptr<RewriteFamily> mlir::autoprof::rewrites::createCoalesceFamily() {
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createCoalesceFamily() {
   return std::make_unique<CoalesceFamily>();
 }

@@ -86,8 +86,7 @@ mlir::autoprof::rewrites::checkCoarsenable(const RewriteTarget &target) {
 }
 
 void mlir::autoprof::rewrites::coarsenKernel(RewriterBase &rewriter,
-                                             gpu::GPUFuncOp kernel,
-                                             int64_t n) {
+                                             gpu::GPUFuncOp kernel, int64_t n) {
   Block &body = kernel.getBody().front();
   Location loc = kernel.getLoc();
   rewriter.setInsertionPointToStart(&body);
@@ -98,8 +97,9 @@ void mlir::autoprof::rewrites::coarsenKernel(RewriterBase &rewriter,
   auto loop = scf::ForOp::create(rewriter, loc, zero, factor, one);
   // Everything after the loop except the terminator moves into it.
   Operation *yield = loop.getBody()->getTerminator();
-  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
-           std::next(loop->getIterator()), body.getTerminator()->getIterator())))
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(std::next(loop->getIterator()),
+                            body.getTerminator()->getIterator())))
     rewriter.moveOpBefore(&op, yield);
   rewriter.setInsertionPointToStart(loop.getBody());
   Value first = arith::MulIOp::create(rewriter, loc, blockId, factor);

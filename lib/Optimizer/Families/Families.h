@@ -1,4 +1,4 @@
-//===- Families.h - The built-in rewrite families ----------------*- C++ -*-===//
+//===- Families.h - The built-in rewrite families ---------------*- C++ -*-===//
 //
 // Part of the AutoProf project.
 //

@@ -46,9 +46,9 @@ void mlir::autoprof::rewrites::setLaunchSizes(
   });
 }
 
-void mlir::autoprof::rewrites::shrinkGridX(
-    RewriterBase &rewriter, ArrayRef<gpu::LaunchFuncOp> launches,
-    int64_t factor) {
+void mlir::autoprof::rewrites::shrinkGridX(RewriterBase &rewriter,
+                                           ArrayRef<gpu::LaunchFuncOp> launches,
+                                           int64_t factor) {
   for (gpu::LaunchFuncOp launch : launches) {
     int64_t gx = *getConstant(launch.getGridSizeX());
     setLaunchSizes(rewriter, launch, {(gx + factor - 1) / factor}, {});

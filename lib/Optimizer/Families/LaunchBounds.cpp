@@ -41,7 +41,8 @@ protected:
   }
 
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t, std::array<int64_t, 3> &block) const override {
+                          int64_t,
+                          std::array<int64_t, 3> &block) const override {
     setMaxThreads(rewriter, target.kernel, block);
     return success();
   }
@@ -70,11 +71,11 @@ void mlir::autoprof::rewrites::setMaxThreads(RewriterBase &rewriter,
                                              gpu::GPUFuncOp kernel,
                                              std::array<int64_t, 3> block) {
   rewriter.modifyOpInPlace(kernel, [&] {
-    kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-                    rewriter.getDenseI32ArrayAttr(
-                        {static_cast<int32_t>(block[0]),
-                         static_cast<int32_t>(block[1]),
-                         static_cast<int32_t>(block[2])}));
+    kernel->setAttr(
+        NVVM::NVVMDialect::getMaxntidAttrName(),
+        rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(block[0]),
+                                       static_cast<int32_t>(block[1]),
+                                       static_cast<int32_t>(block[2])}));
   });
 }
 

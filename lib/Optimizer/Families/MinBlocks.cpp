@@ -67,6 +67,7 @@ protected:
 };
 } // namespace
 
-std::unique_ptr<RewriteFamily> mlir::autoprof::rewrites::createMinBlocksFamily() {
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createMinBlocksFamily() {
   return std::make_unique<MinBlocksFamily>();
 }

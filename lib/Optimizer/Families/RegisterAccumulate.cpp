@@ -67,9 +67,10 @@ static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
       Value after = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ule, otherEnd, begin);
       Value apart = arith::OrIOp::create(rewriter, loc, before, after);
-      disjoint = disjoint ? arith::AndIOp::create(rewriter, loc, disjoint, apart)
-                                .getResult()
-                          : apart;
+      disjoint = disjoint
+                     ? arith::AndIOp::create(rewriter, loc, disjoint, apart)
+                           .getResult()
+                     : apart;
     }
   }
   if (!disjoint)
@@ -77,8 +78,9 @@ static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
   auto ifOp = scf::IfOp::create(rewriter, loc, disjoint, /*withElse=*/true);
   Block *then = ifOp.thenBlock();
   Operation *thenYield = then->getTerminator();
-  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
-           std::next(ifOp->getIterator()), body.getTerminator()->getIterator())))
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(std::next(ifOp->getIterator()),
+                            body.getTerminator()->getIterator())))
     rewriter.moveOpBefore(&op, thenYield);
   rewriter.setInsertionPointToStart(ifOp.elseBlock());
   IRMapping mapping;

@@ -60,8 +60,8 @@ protected:
                           int64_t, std::monostate &) const override {
     gpu::GPUFuncOp kernel = target.kernel;
     rewriter.modifyOpInPlace(kernel, [&] {
-      for (auto [index, arg] : llvm::enumerate(kernel.getArguments().take_front(
-               kernel.getNumArguments()))) {
+      for (auto [index, arg] : llvm::enumerate(
+               kernel.getArguments().take_front(kernel.getNumArguments()))) {
         if (!isa<MemRefType>(arg.getType()))
           continue;
         kernel.setArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName(),
@@ -76,6 +76,7 @@ protected:
 };
 } // namespace
 
-std::unique_ptr<RewriteFamily> mlir::autoprof::rewrites::createRestrictFamily() {
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createRestrictFamily() {
   return std::make_unique<RestrictFamily>();
 }

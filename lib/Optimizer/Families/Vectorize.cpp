@@ -123,7 +123,6 @@ static void vectorizeRegion(RewriterBase &rewriter, VectorizableRegion region,
     rewriter.eraseOp(op);
 }
 
-
 namespace {
 /// The second form: a straight-line kernel whose x ids only address
 /// contiguous memory.
@@ -135,6 +134,11 @@ struct WidePlan {
   int64_t blockX = 1;
 };
 } // namespace
+
+/// The widest access of the general form: four 128-bit accesses, so that a
+/// kernel reading 16 bytes per thread of a narrow type may write its wider
+/// results with the same V.
+static constexpr int64_t kMaxWideBits = 512;
 
 /// Whether `value`'s innermost index form has the x ids only as the global
 /// x index with stride 1 and everything else a multiple of `factor`.
@@ -250,13 +254,13 @@ static FailureOr<WidePlan> planWide(const RewriteTarget &target, int64_t n,
       Type element = type.getElementType();
       if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
           !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
-          element.getIntOrFloatBitWidth() * n > 256 ||
+          element.getIntOrFloatBitWidth() * n > kMaxWideBits ||
           type.getShape().back() % n != 0) {
         why = "an access that depends on the x ids is not to a buffer with a "
               "static identity layout whose innermost extent is a multiple "
               "of " +
               std::to_string(n) + " elements of at most " +
-              std::to_string(256 / n) + " bits";
+              std::to_string(kMaxWideBits / n) + " bits";
         return failure();
       }
       if (llvm::any_of(indices.drop_back(), [&](Value index) {
@@ -285,10 +289,9 @@ static FailureOr<WidePlan> planWide(const RewriteTarget &target, int64_t n,
     bool scalar = llvm::all_of(op.getResultTypes(), [](Type type) {
       return type.isIntOrIndexOrFloat();
     });
-    if (!scalar ||
-        !(isa<arith::ConstantOp>(op) ||
-          (OpTrait::hasElementwiseMappableTraits(&op) &&
-           isMemoryEffectFree(&op)))) {
+    if (!scalar || !(isa<arith::ConstantOp>(op) ||
+                     (OpTrait::hasElementwiseMappableTraits(&op) &&
+                      isMemoryEffectFree(&op)))) {
       why = "the kernel contains '" + op.getName().getStringRef().str() +
             "', which is not an elementwise computation on scalars";
       return failure();
@@ -312,9 +315,8 @@ static FailureOr<WidePlan> planWide(const RewriteTarget &target, int64_t n,
       continue;
     if (!isContiguousAlongX(analysis, indices.back(), block[0], n)) {
       why = "an access's innermost index is not block_id x * " +
-            std::to_string(block[0]) +
-            " + thread_id x plus a multiple of " + std::to_string(n) +
-            " (the analysis gives " +
+            std::to_string(block[0]) + " + thread_id x plus a multiple of " +
+            std::to_string(n) + " (the analysis gives " +
             (analysis.express(indices.back())
                  ? analysis.describe(*analysis.express(indices.back()))
                  : std::string("no affine form")) +
@@ -371,9 +373,8 @@ static void applyWide(RewriterBase &rewriter, const RewriteTarget &target,
       if (indices.empty() || !plan.xDependent.contains(indices.back()))
         continue;
       Value vector = vector::LoadOp::create(
-          rewriter, load.getLoc(), vectorType(load.getType()),
-          load.getMemRef(), indices, /*nontemporal=*/false,
-          alignment(load.getType()));
+          rewriter, load.getLoc(), vectorType(load.getType()), load.getMemRef(),
+          indices, /*nontemporal=*/false, alignment(load.getType()));
       vectors.map(load.getResult(), vector);
       replaced.push_back(op);
       continue;
@@ -444,7 +445,8 @@ protected:
                                      std::string &why) const override {
     // The 1-D guarded form first; the general one where it does not apply.
     std::string oneDimensional;
-    FailureOr<VectorizableRegion> region = matchGuarded(target, n, oneDimensional);
+    FailureOr<VectorizableRegion> region =
+        matchGuarded(target, n, oneDimensional);
     if (succeeded(region))
       return VectorizePlan(*region);
     FailureOr<WidePlan> wide = planWide(target, n, why);
