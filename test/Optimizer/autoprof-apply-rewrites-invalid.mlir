@@ -30,28 +30,6 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The thread id alone indexes: 128-thread blocks would change which
-// elements are computed.
-module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    // expected-error @below {{cannot apply block-size=128 to @tid_only: the thread_id is used other than in the global index block_id * block_dim + thread_id}}
-    gpu.func @tid_only(%x: memref<256xf32>) kernel {
-      %tid = gpu.thread_id x
-      %v = memref.load %x[%tid] : memref<256xf32>
-      memref.store %v, %x[%tid] : memref<256xf32>
-      gpu.return
-    }
-  }
-  func.func @main(%x: memref<256xf32>) {
-    %c1 = arith.constant 1 : index
-    %c256 = arith.constant 256 : index
-    gpu.launch_func @kernels::@tid_only blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%x : memref<256xf32>)
-    return
-  }
-}
-
-// -----
-
 // Total threads must stay the same.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -72,61 +50,6 @@ module attributes {gpu.container_module} {
     %c3 = arith.constant 3 : index
     %c32 = arith.constant 32 : index
     gpu.launch_func @kernels::@odd blocks in (%c3, %c1, %c1) threads in (%c32, %c1, %c1) args(%x : memref<96xf32>)
-    return
-  }
-}
-
-// -----
-
-// The block size spelled as a literal: block_id * 64 + thread_id. Resizing
-// the block would leave 64 in the index and skip or repeat elements.
-module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    // expected-error @below {{cannot apply block-size=128 to @literal: the block_id takes part in a product other than block_id * block_dim of its dimension}}
-    gpu.func @literal(%a: memref<4096xf32>) kernel {
-      %bid = gpu.block_id x
-      %tid = gpu.thread_id x
-      %c64 = arith.constant 64 : index
-      %base = arith.muli %bid, %c64 : index
-      %i = arith.addi %base, %tid : index
-      %v = memref.load %a[%i] : memref<4096xf32>
-      memref.store %v, %a[%i] : memref<4096xf32>
-      gpu.return
-    }
-  }
-  func.func @main(%a: memref<4096xf32>) {
-    %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    gpu.launch_func @kernels::@literal blocks in (%c64, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<4096xf32>)
-    return
-  }
-}
-
-// -----
-
-// The thread id added to a product that is not block_id * block_dim: each
-// thread walks a strided column of its block.
-module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    // expected-error @below {{cannot apply block-size=128 to @strided: the thread_id is used other than in the global index block_id * block_dim + thread_id}}
-    gpu.func @strided(%a: memref<4096xf32>) kernel {
-      %tid = gpu.thread_id x
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c64 = arith.constant 64 : index
-      scf.for %k = %c0 to %c64 step %c1 {
-        %row = arith.muli %k, %c64 : index
-        %i = arith.addi %tid, %row : index
-        %v = memref.load %a[%i] : memref<4096xf32>
-        memref.store %v, %a[%i] : memref<4096xf32>
-      }
-      gpu.return
-    }
-  }
-  func.func @main(%a: memref<4096xf32>) {
-    %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    gpu.launch_func @kernels::@strided blocks in (%c64, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<4096xf32>)
     return
   }
 }

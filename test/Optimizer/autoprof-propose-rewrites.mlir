@@ -16,9 +16,10 @@
 // BLOCKS-LABEL: gpu.func @matmul_kernel
 // BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "launch-bounds=1"]
 
-// 16x16 tiles that read along y and write along x: coalescing first.
+// 16x16 tiles that read along y and write along x: coalescing first; other
+// block sizes (through a thread remap) come after it.
 // TILED-LABEL: gpu.func @transpose2d_kernel
-// TILED-SAME: autoprof.proposals = ["coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
+// TILED-SAME: autoprof.proposals = ["coalesce=32", "coalesce=64", "block-size=128", "block-size=512", "min-blocks=2", "launch-bounds=1"]
 
 // A kernel that is never launched gets a remark and no proposals.
 // NONE: remark: @unused is never launched; nothing to propose

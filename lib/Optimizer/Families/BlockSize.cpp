@@ -4,10 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Re-launches a 1-D kernel with N threads per block and the same total
-// number of threads. Legal when the kernel uses its x ids only in the global
-// index block_id * block_dim + thread_id: the set of indices a launch covers
-// then depends only on the total.
+// Re-launches a kernel with N threads per block. A 1-D kernel that uses its
+// x ids only in the global index block_id * block_dim + thread_id keeps its
+// code and the same total number of threads: the set of indices a launch
+// covers then depends only on the total. Any other kernel whose threads do
+// not cooperate (upstream's, whose index multiplies block_id by the literal
+// block size) gets its threads remapped (ThreadRemap.h), with the dimension
+// whose consecutive indices walk contiguous memory along x and the grid
+// rounded up.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +24,10 @@ using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
 namespace {
-class BlockSizeFamily : public RewriteFamilyWithPlan<std::monostate> {
+/// Keep the code and re-launch, or remap the threads.
+using BlockSizePlan = std::variant<std::monostate, ThreadRemapPlan>;
+
+class BlockSizeFamily : public RewriteFamilyWithPlan<BlockSizePlan> {
 public:
   StringRef getName() const override { return "block-size"; }
   StringRef getSummary() const override {
@@ -45,8 +52,51 @@ public:
   }
 
 protected:
-  FailureOr<std::monostate> matchPlan(const RewriteTarget &target, int64_t n,
-                                      std::string &why) const override {
+  FailureOr<BlockSizePlan> matchPlan(const RewriteTarget &target, int64_t n,
+                                     std::string &why) const override {
+    if (std::optional<std::array<int64_t, 3>> block =
+            getUniformBlock(target.launches);
+        block && (*block)[0] * (*block)[1] * (*block)[2] == n) {
+      why = "the kernel already runs with " + std::to_string(n) +
+            " threads per block";
+      return failure();
+    }
+    std::string relaunch;
+    if (succeeded(matchRelaunch(target, n, relaunch)))
+      return BlockSizePlan();
+    FailureOr<ThreadRemapPlan> remap =
+        planRemap(RemapKind::Resize, n, target, why);
+    if (succeeded(remap)) {
+      int64_t threads =
+          remap->newBlock[0] * remap->newBlock[1] * remap->newBlock[2];
+      if (threads == n)
+        return BlockSizePlan(*remap);
+      why = "the kernel's threads would be remapped to blocks of " +
+            std::to_string(threads) + ", not " + std::to_string(n) +
+            " (its dimensions are too small)";
+    }
+    why = relaunch + "; nor can its threads be remapped: " + why;
+    return failure();
+  }
+
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t n, BlockSizePlan &plan) const override {
+    if (auto *remap = std::get_if<ThreadRemapPlan>(&plan)) {
+      applyThreadRemap(rewriter, target.kernel, target.launches, *remap);
+      return success();
+    }
+    for (gpu::LaunchFuncOp launch : target.launches) {
+      int64_t threads = *getConstant(launch.getGridSizeX()) *
+                        *getConstant(launch.getBlockSizeX());
+      setLaunchSizes(rewriter, launch, {threads / n}, {n});
+    }
+    return success();
+  }
+
+private:
+  /// The same code on 1-D launches of N threads per block.
+  static LogicalResult matchRelaunch(const RewriteTarget &target, int64_t n,
+                                     std::string &why) {
     if (std::optional<std::string> reason =
             checkOneDimensionalResizable(target.kernel, target.launches)) {
       why = *reason;
@@ -68,16 +118,6 @@ protected:
     }
     if (!usesOnlyGlobalIndexX(target.kernel, why))
       return failure();
-    return std::monostate();
-  }
-
-  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t n, std::monostate &) const override {
-    for (gpu::LaunchFuncOp launch : target.launches) {
-      int64_t threads = *getConstant(launch.getGridSizeX()) *
-                        *getConstant(launch.getBlockSizeX());
-      setLaunchSizes(rewriter, launch, {threads / n}, {n});
-    }
     return success();
   }
 };

@@ -54,7 +54,7 @@ protected:
     if (succeeded(swap))
       return CoalesceOrRemap(std::move(*swap));
     FailureOr<ThreadRemapPlan> remap =
-        planRemap(/*formBlocks=*/false, n, target, why);
+        planRemap(RemapKind::Coalesce, n, target, why);
     if (failed(remap))
       return failure();
     return CoalesceOrRemap(*remap);

@@ -67,12 +67,22 @@ std::optional<std::string> checkCoarsenable(const RewriteTarget &target);
 void coarsenKernel(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                    int64_t factor);
 
-/// Why a thread remap of the given kind does not apply to `target`, or the
-/// remap: `form-blocks=N` (one-thread blocks become blocks of N threads
-/// along the dimension whose consecutive indices walk contiguous memory) or
-/// `coalesce=P` (that dimension moves to x with P threads of a block along
-/// it).
-FailureOr<ThreadRemapPlan> planRemap(bool formBlocks, int64_t parameter,
+/// What a thread remap is for.
+enum class RemapKind {
+  /// form-blocks=N: one-thread blocks become blocks of N threads along the
+  /// dimension whose consecutive indices walk contiguous memory.
+  FormBlocks,
+  /// coalesce=P: that dimension moves to x with P threads of a block along
+  /// it.
+  Coalesce,
+  /// block-size=N: blocks of several threads become blocks of N threads,
+  /// that dimension along x.
+  Resize,
+};
+
+/// The thread remap of `kind` with `parameter` for `target`, or why there is
+/// none.
+FailureOr<ThreadRemapPlan> planRemap(RemapKind kind, int64_t parameter,
                                      const RewriteTarget &target,
                                      std::string &why);
 

@@ -62,7 +62,7 @@ double mlir::autoprof::rewrites::remapBonus(const RewriteEvidence &evidence) {
 }
 
 FailureOr<ThreadRemapPlan>
-mlir::autoprof::rewrites::planRemap(bool formBlocks, int64_t parameter,
+mlir::autoprof::rewrites::planRemap(RemapKind kind, int64_t parameter,
                                     const RewriteTarget &target,
                                     std::string &why) {
   std::array<int64_t, 3> grid, block;
@@ -72,10 +72,16 @@ mlir::autoprof::rewrites::planRemap(bool formBlocks, int64_t parameter,
     return failure();
   }
   int64_t threads = block[0] * block[1] * block[2];
+  bool formBlocks = kind == RemapKind::FormBlocks;
   if (formBlocks != (threads == 1)) {
     why = formBlocks ? "the launches do not have one-thread blocks"
                      : "the launches have one-thread blocks (form-blocks "
                        "applies)";
+    return failure();
+  }
+  if (kind == RemapKind::Resize && threads == parameter) {
+    why = "the kernel already runs with " + std::to_string(parameter) +
+          " threads per block";
     return failure();
   }
   // The known sizes let the analysis see the ids' ranges.
@@ -83,7 +89,7 @@ mlir::autoprof::rewrites::planRemap(bool formBlocks, int64_t parameter,
   std::optional<std::pair<gpu::Dimension, int64_t>> contiguous =
       analysis.getContiguousDimension();
   int fastest = contiguous ? static_cast<int>(contiguous->first) : 0;
-  if (!formBlocks) {
+  if (kind == RemapKind::Coalesce) {
     if (!contiguous) {
       why = "no access walks contiguous memory along a thread dimension";
       return failure();
@@ -94,6 +100,7 @@ mlir::autoprof::rewrites::planRemap(bool formBlocks, int64_t parameter,
       return failure();
     }
   }
-  int64_t perBlock = formBlocks ? parameter : std::max(threads, parameter);
+  int64_t perBlock =
+      kind == RemapKind::Coalesce ? std::max(threads, parameter) : parameter;
   return planThreadRemap(grid, block, fastest, parameter, perBlock, why);
 }

@@ -45,7 +45,7 @@ public:
 protected:
   FailureOr<ThreadRemapPlan> matchPlan(const RewriteTarget &target, int64_t n,
                                        std::string &why) const override {
-    return planRemap(/*formBlocks=*/true, n, target, why);
+    return planRemap(RemapKind::FormBlocks, n, target, why);
   }
 
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,

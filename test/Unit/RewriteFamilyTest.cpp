@@ -1,0 +1,396 @@
+//===- RewriteFamilyTest.cpp - Rewrite families and their registry --------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The family registry as a tool sees it: the built-in families, a family a
+// tool registers itself, and rewrites by name through KernelRewrites.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/RewriteFamily.h"
+#include "autoprof/InitAll.h"
+#include "autoprof/Optimizer/KernelRewrites.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+namespace {
+
+/// The built-in families, in the order the ranking breaks ties in.
+constexpr const char *kBuiltinFamilies[] = {
+    "restrict",      "block-size",        "vectorize",
+    "coarsen",       "privatize-atomics", "form-blocks",
+    "coalesce",      "distribute-loop",   "register-accumulate",
+    "unroll",        "max-registers",     "min-blocks",
+    "launch-bounds",
+};
+
+/// The attribute the test family sets; its dialect is not loaded, so the
+/// verifier leaves it alone.
+constexpr const char *kMarkAttr = "autoprof_test.marked";
+
+/// What the test family's match found: the attribute to set.
+struct MarkPlan {
+  StringAttr name;
+};
+
+/// A family a tool could register: marks the kernel with a unit attribute
+/// and refuses kernels marked already. Its parameter must be 1.
+class MarkKernelFamily : public RewriteFamilyWithPlan<MarkPlan> {
+public:
+  explicit MarkKernelFamily(std::string name = "mark-kernel")
+      : name(std::move(name)) {}
+
+  StringRef getName() const override { return name; }
+  StringRef getSummary() const override {
+    return "mark the kernel with a unit attribute";
+  }
+  std::optional<std::string> checkParameter(int64_t parameter) const override {
+    if (parameter != 1)
+      return std::string("the parameter of mark-kernel must be 1");
+    return std::nullopt;
+  }
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    ranked.push_back({100, 1});
+  }
+
+protected:
+  FailureOr<MarkPlan> matchPlan(const RewriteTarget &target, int64_t parameter,
+                                std::string &why) const override {
+    if (target.kernel->hasAttr(kMarkAttr)) {
+      why = "the kernel is marked already";
+      return failure();
+    }
+    return MarkPlan{StringAttr::get(target.kernel->getContext(), kMarkAttr)};
+  }
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t parameter, MarkPlan &plan) const override {
+    rewriter.modifyOpInPlace(target.kernel, [&] {
+      target.kernel->setAttr(plan.name, rewriter.getUnitAttr());
+    });
+    return success();
+  }
+
+private:
+  std::string name;
+};
+
+/// Registers the test family once per process: the registry is process-wide
+/// and the tests of this file may run in one process or one each.
+void registerMarkKernelFamily() {
+  static bool registered = succeeded(
+      RewriteFamilyRegistry::get().add(std::make_unique<MarkKernelFamily>()));
+  ASSERT_TRUE(registered);
+}
+
+/// A 1-D kernel launched once with 4 blocks of 256 threads.
+constexpr const char *kModule = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_sum(%x: memref<16384xf32>, %y: memref<1024xf32>, %k: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %zero = arith.constant 0.0 : f32
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %row = arith.muli %i, %c16 : index
+      %sum = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %idx = arith.addi %row, %j : index
+        %v = memref.load %x[%idx] : memref<16384xf32>
+        %s = arith.addf %acc, %v : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %y[%i] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c256 = arith.constant 256 : index
+    %x = memref.alloc() : memref<16384xf32>
+    %y = gpu.alloc() : memref<1024xf32>
+    gpu.launch_func @kernels::@row_sum blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1) args(%x : memref<16384xf32>, %y : memref<1024xf32>, %c16 : index)
+    return
+  }
+}
+)mlir";
+
+class RewriteFamilyTest : public ::testing::Test {
+protected:
+  RewriteFamilyTest() : context(makeRegistry()) {}
+
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    return registry;
+  }
+
+  void SetUp() override {
+    module = parseSourceString<ModuleOp>(kModule, &context);
+    ASSERT_TRUE(module);
+    module->walk([&](gpu::GPUFuncOp func) { kernel = func; });
+    ASSERT_TRUE(kernel);
+  }
+
+  /// Parses `text`, failing the test when it does not parse.
+  KernelRewrite parse(StringRef text) {
+    std::string error;
+    FailureOr<KernelRewrite> rewrite = parseKernelRewrite(text, error);
+    EXPECT_TRUE(succeeded(rewrite)) << error;
+    return succeeded(rewrite) ? *rewrite : KernelRewrite{};
+  }
+
+  /// Applies `rewrite`, returning whether it applied and any error it
+  /// emitted in `error`.
+  bool apply(const KernelRewrite &rewrite, std::string &error) {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      error += diag.str();
+      return success();
+    });
+    return succeeded(applyKernelRewrite(rewrite, *module, kernel));
+  }
+
+  /// The rewrites proposed for the kernel without features or metrics.
+  SmallVector<KernelRewrite>
+  propose(SmallVectorImpl<RefusedRewrite> *refused = nullptr) {
+    return proposeKernelRewrites(*module, kernel, DictionaryAttr(), {},
+                                 refused);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  gpu::GPUFuncOp kernel;
+};
+
+//===----------------------------------------------------------------------===//
+// The registry
+//===----------------------------------------------------------------------===//
+
+TEST_F(RewriteFamilyTest, RegistryHoldsTheBuiltinsInRankingOrder) {
+  SmallVector<const RewriteFamily *> families =
+      RewriteFamilyRegistry::get().getFamilies();
+  constexpr size_t kBuiltins = std::size(kBuiltinFamilies);
+  ASSERT_GE(families.size(), kBuiltins);
+  for (size_t i = 0; i < kBuiltins; ++i) {
+    EXPECT_EQ(families[i]->getName(), kBuiltinFamilies[i]) << "at " << i;
+    EXPECT_FALSE(families[i]->getSummary().empty()) << kBuiltinFamilies[i];
+  }
+  // Families a tool registers come after the built-ins; the only one here is
+  // this file's, when another test of the process registered it.
+  for (size_t i = kBuiltins; i < families.size(); ++i)
+    EXPECT_EQ(families[i]->getName(), "mark-kernel");
+}
+
+TEST_F(RewriteFamilyTest, LookupByName) {
+  const RewriteFamilyRegistry &registry = RewriteFamilyRegistry::get();
+  for (const char *name : kBuiltinFamilies) {
+    const RewriteFamily *family = registry.lookup(name);
+    ASSERT_NE(family, nullptr) << name;
+    EXPECT_EQ(family->getName(), name);
+  }
+  EXPECT_EQ(registry.lookup("tile"), nullptr);
+  EXPECT_EQ(registry.lookup(""), nullptr);
+  // Names are exact: no prefixes, no case folding.
+  EXPECT_EQ(registry.lookup("max-register"), nullptr);
+  EXPECT_EQ(registry.lookup("Unroll"), nullptr);
+}
+
+TEST_F(RewriteFamilyTest, AddingAnExistingNameFails) {
+  RewriteFamilyRegistry &registry = RewriteFamilyRegistry::get();
+  const RewriteFamily *builtin = registry.lookup("max-registers");
+  ASSERT_NE(builtin, nullptr);
+  size_t count = registry.getFamilies().size();
+  EXPECT_TRUE(failed(
+      registry.add(std::make_unique<MarkKernelFamily>("max-registers"))));
+  // The built-in stays in place and nothing is added.
+  EXPECT_EQ(registry.lookup("max-registers"), builtin);
+  EXPECT_EQ(registry.getFamilies().size(), count);
+
+  registerMarkKernelFamily();
+  const RewriteFamily *mark = registry.lookup("mark-kernel");
+  ASSERT_NE(mark, nullptr);
+  EXPECT_TRUE(failed(registry.add(std::make_unique<MarkKernelFamily>())));
+  EXPECT_EQ(registry.lookup("mark-kernel"), mark);
+}
+
+//===----------------------------------------------------------------------===//
+// A family a tool registers
+//===----------------------------------------------------------------------===//
+
+TEST_F(RewriteFamilyTest, RegisteredFamilyParsesChecksAndApplies) {
+  registerMarkKernelFamily();
+  KernelRewrite rewrite = parse("mark-kernel=1");
+  EXPECT_EQ(rewrite.family, "mark-kernel");
+  EXPECT_EQ(rewrite.parameter, 1);
+  EXPECT_EQ(rewrite.str(), "mark-kernel=1");
+  EXPECT_EQ(parse("mark-kernel"), rewrite);
+
+  EXPECT_EQ(checkKernelRewrite(rewrite, *module, kernel), std::nullopt);
+  // The family's own parameter check runs before its match.
+  std::optional<std::string> badParameter =
+      checkKernelRewrite({"mark-kernel", 2}, *module, kernel);
+  ASSERT_TRUE(badParameter);
+  EXPECT_EQ(*badParameter, "the parameter of mark-kernel must be 1");
+
+  std::string error;
+  ASSERT_TRUE(apply(rewrite, error)) << error;
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_TRUE(kernel->hasAttr(kMarkAttr));
+  EXPECT_TRUE(succeeded(verify(*module)));
+
+  // The second time the family's match refuses, and the error says why.
+  std::optional<std::string> why = checkKernelRewrite(rewrite, *module, kernel);
+  ASSERT_TRUE(why);
+  EXPECT_EQ(*why, "the kernel is marked already");
+  EXPECT_FALSE(apply(rewrite, error));
+  EXPECT_NE(error.find("cannot apply mark-kernel=1 to @row_sum"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("the kernel is marked already"), std::string::npos)
+      << error;
+}
+
+TEST_F(RewriteFamilyTest, RegisteredFamilyIsProposed) {
+  registerMarkKernelFamily();
+  KernelRewrite mark{"mark-kernel", 1};
+  // Its score of 100 puts it ahead of every built-in.
+  SmallVector<KernelRewrite> proposed = propose();
+  ASSERT_FALSE(proposed.empty());
+  EXPECT_EQ(proposed.front(), mark);
+
+  std::string error;
+  ASSERT_TRUE(apply(mark, error)) << error;
+  // Once applied it is refused, with its reason.
+  SmallVector<RefusedRewrite> refused;
+  proposed = propose(&refused);
+  EXPECT_FALSE(llvm::is_contained(proposed, mark));
+  auto it = llvm::find_if(
+      refused, [&](const RefusedRewrite &r) { return r.rewrite == mark; });
+  ASSERT_NE(it, refused.end());
+  EXPECT_EQ(it->reason, "the kernel is marked already");
+}
+
+TEST_F(RewriteFamilyTest, KernelsNeverLaunchedAreRefused) {
+  registerMarkKernelFamily();
+  module->walk([](gpu::LaunchFuncOp launch) { launch.erase(); });
+  std::optional<std::string> why =
+      checkKernelRewrite({"mark-kernel", 1}, *module, kernel);
+  ASSERT_TRUE(why);
+  EXPECT_EQ(*why, "the kernel is never launched");
+}
+
+//===----------------------------------------------------------------------===//
+// Built-in families
+//===----------------------------------------------------------------------===//
+
+TEST_F(RewriteFamilyTest, MaxRegistersSetsTheCap) {
+  KernelRewrite rewrite = parse("max-registers=32");
+  EXPECT_EQ(rewrite.parameter, 32);
+  EXPECT_EQ(checkKernelRewrite(rewrite, *module, kernel), std::nullopt);
+  std::string error;
+  ASSERT_TRUE(apply(rewrite, error)) << error;
+  auto cap = kernel->getAttrOfType<IntegerAttr>(
+      NVVM::NVVMDialect::getMaxnregAttrName());
+  ASSERT_TRUE(cap);
+  EXPECT_EQ(cap.getInt(), 32);
+  EXPECT_TRUE(cap.getType().isInteger(32));
+  EXPECT_TRUE(succeeded(verify(*module)));
+  // A kernel has one cap.
+  std::optional<std::string> why = checkKernelRewrite(rewrite, *module, kernel);
+  ASSERT_TRUE(why);
+  EXPECT_EQ(*why, "the kernel already has a register limit");
+}
+
+TEST_F(RewriteFamilyTest, MaxRegistersRefusesTooFewRegisters) {
+  KernelRewrite rewrite = parse("max-registers=8");
+  std::optional<std::string> why = checkKernelRewrite(rewrite, *module, kernel);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("16-255"), std::string::npos) << *why;
+  std::string error;
+  EXPECT_FALSE(apply(rewrite, error));
+  EXPECT_NE(error.find("16-255"), std::string::npos) << error;
+  // A refused rewrite leaves the kernel alone.
+  EXPECT_FALSE(kernel->hasAttr(NVVM::NVVMDialect::getMaxnregAttrName()));
+}
+
+TEST_F(RewriteFamilyTest, BlockSizeChecksItsParameter) {
+  const RewriteFamily *family =
+      RewriteFamilyRegistry::get().lookup("block-size");
+  ASSERT_NE(family, nullptr);
+  std::optional<std::string> why = family->checkParameter(100);
+  ASSERT_TRUE(why);
+  EXPECT_FALSE(why->empty());
+  EXPECT_EQ(family->checkParameter(256), std::nullopt);
+  // Through the public API the parameter check comes first.
+  std::optional<std::string> refused =
+      checkKernelRewrite({"block-size", 100}, *module, kernel);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(*refused, *why);
+}
+
+TEST_F(RewriteFamilyTest, RewriteMatchCarriesThePlanOrTheReason) {
+  const RewriteFamily *family =
+      RewriteFamilyRegistry::get().lookup("max-registers");
+  ASSERT_NE(family, nullptr);
+  RewriteTarget target = RewriteTarget::get(*module, kernel);
+  ASSERT_EQ(target.launches.size(), 1u);
+
+  RewriteMatch refused = family->match(target, 8);
+  EXPECT_FALSE(refused.succeeded());
+  EXPECT_FALSE(refused.getReason().empty());
+
+  RewriteMatch matched = family->match(target, 32);
+  EXPECT_TRUE(matched.succeeded());
+  EXPECT_TRUE(matched.getReason().empty());
+
+  RewriteMatch failure = RewriteMatch::failure("the kernel has no loop");
+  EXPECT_FALSE(failure.succeeded());
+  EXPECT_EQ(failure.getReason(), "the kernel has no loop");
+  EXPECT_TRUE(RewriteMatch::success().succeeded());
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+TEST_F(RewriteFamilyTest, ParsingAnUnknownFamilyListsTheKnownOnes) {
+  std::string error;
+  EXPECT_TRUE(failed(parseKernelRewrite("tile", error)));
+  EXPECT_NE(error.find("unknown rewrite 'tile'"), std::string::npos) << error;
+  for (const char *name : kBuiltinFamilies)
+    EXPECT_NE(error.find(name), std::string::npos)
+        << error << " does not name " << name;
+}
+
+TEST_F(RewriteFamilyTest, ParsingANonIntegerParameterFails) {
+  std::string error;
+  EXPECT_TRUE(failed(parseKernelRewrite("unroll=x", error)));
+  EXPECT_NE(error.find("must be an integer"), std::string::npos) << error;
+  EXPECT_NE(error.find("'x'"), std::string::npos) << error;
+
+  KernelRewrite unroll = parse("unroll=4");
+  EXPECT_EQ(unroll.family, "unroll");
+  EXPECT_EQ(unroll.parameter, 4);
+  // A bare name means parameter 1.
+  EXPECT_EQ(parse("restrict").parameter, 1);
+}
+
+} // namespace
