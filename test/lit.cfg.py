@@ -16,7 +16,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.autoprof_obj_root, "test")
 config.excludes = ["Unit", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "profile-corpus.py",
-                   "lit.site.cfg.py", "Inputs"]
+                   "lit.site.cfg.py", "Inputs",
+                   # Fuzz targets and their seed corpora run through
+                   # scripts/fuzz.sh, not lit.
+                   "Fuzz"]
 
 # Strict FileCheck, as upstream MLIR uses it.
 config.environment["FILECHECK_OPTS"] = (
