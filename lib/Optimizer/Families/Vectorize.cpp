@@ -39,6 +39,66 @@ using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
+namespace {
+/// Scalars of one thread turned into vectors of the V elements it now
+/// handles: each scalar's vector, broadcasts of values shared by the V
+/// elements, and elementwise operations cloned on vectors.
+class Widener {
+public:
+  /// Broadcasts go to the start of `broadcastBlock` when given (values from
+  /// outside a guarded region), else right after the scalar's definition.
+  Widener(RewriterBase &rewriter, int64_t width, Block *broadcastBlock)
+      : rewriter(rewriter), width(width), broadcastBlock(broadcastBlock) {}
+
+  /// vector<V x scalar>.
+  VectorType getVectorType(Type scalar) const {
+    return VectorType::get({width}, scalar);
+  }
+  /// The alignment of a V-element access: V x element bytes.
+  llvm::MaybeAlign getAlignment(Type element) const {
+    return llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8);
+  }
+  /// Records `vector` as the vector of `scalar`.
+  void map(Value scalar, Value vector) { vectors.map(scalar, vector); }
+  /// Whether `scalar` has a vector.
+  bool isWide(Value scalar) const {
+    return static_cast<bool>(vectors.lookupOrNull(scalar));
+  }
+  /// The vector of `scalar`, broadcasting it when it has none: a value the
+  /// V elements share.
+  Value getVector(Value scalar) {
+    if (Value mapped = vectors.lookupOrNull(scalar))
+      return mapped;
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (broadcastBlock)
+      rewriter.setInsertionPointToStart(broadcastBlock);
+    else
+      rewriter.setInsertionPointAfterValue(scalar);
+    Value splat = vector::BroadcastOp::create(
+        rewriter, scalar.getLoc(), getVectorType(scalar.getType()), scalar);
+    vectors.map(scalar, splat);
+    return splat;
+  }
+  /// Clones the elementwise `op` on vectors at the insertion point, its
+  /// properties included.
+  void widen(Operation *op) {
+    for (Value operand : op->getOperands())
+      getVector(operand);
+    Operation *vectorOp = rewriter.clone(*op, vectors);
+    rewriter.modifyOpInPlace(vectorOp, [&] {
+      for (OpResult result : vectorOp->getResults())
+        result.setType(getVectorType(result.getType()));
+    });
+  }
+
+private:
+  RewriterBase &rewriter;
+  int64_t width;
+  Block *broadcastBlock;
+  IRMapping vectors;
+};
+} // namespace
+
 /// Makes each thread of `region` handle n consecutive elements: g becomes
 /// g*n, every load and store at [..., g] a vector access of n elements, and
 /// every scalar operation in the guarded region the same operation on
@@ -56,26 +116,12 @@ static void vectorizeRegion(RewriterBase &rewriter, VectorizableRegion region,
                            [&] { region.guard.getLhsMutable().assign(first); });
 
   Block *body = region.guarded.thenBlock();
-  IRMapping vectors;
-  auto vectorType = [&](Type scalar) { return VectorType::get({n}, scalar); };
   // A value from outside the region is the same for every element.
-  auto vectorOf = [&](Value scalar) -> Value {
-    if (Value mapped = vectors.lookupOrNull(scalar))
-      return mapped;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(body);
-    Value splat = vector::BroadcastOp::create(
-        rewriter, scalar.getLoc(), vectorType(scalar.getType()), scalar);
-    vectors.map(scalar, splat);
-    return splat;
-  };
+  Widener wide(rewriter, n, body);
   auto indicesFor = [&](ValueRange indices) {
     SmallVector<Value> result(indices.begin(), indices.end());
     result.back() = first;
     return result;
-  };
-  auto alignment = [&](Type element) {
-    return llvm::MaybeAlign(n * element.getIntOrFloatBitWidth() / 8);
   };
   SmallVector<Operation *> scalarOps;
   for (Operation &op : body->without_terminator())
@@ -85,37 +131,30 @@ static void vectorizeRegion(RewriterBase &rewriter, VectorizableRegion region,
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       Type element = load.getType();
       Value vector = vector::LoadOp::create(
-          rewriter, load.getLoc(), vectorType(element), load.getMemRef(),
-          indicesFor(load.getIndices()), /*nontemporal=*/false,
-          alignment(element));
-      vectors.map(load.getResult(), vector);
+          rewriter, load.getLoc(), wide.getVectorType(element),
+          load.getMemRef(), indicesFor(load.getIndices()),
+          /*nontemporal=*/false, wide.getAlignment(element));
+      wide.map(load.getResult(), vector);
       continue;
     }
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
       Type element = store.getValueToStore().getType();
-      vector::StoreOp::create(rewriter, store.getLoc(),
-                              vectorOf(store.getValueToStore()),
-                              store.getMemRef(), indicesFor(store.getIndices()),
-                              /*nontemporal=*/false, alignment(element));
+      vector::StoreOp::create(
+          rewriter, store.getLoc(), wide.getVector(store.getValueToStore()),
+          store.getMemRef(), indicesFor(store.getIndices()),
+          /*nontemporal=*/false, wide.getAlignment(element));
       continue;
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      auto type = vectorType(constant.getType());
+      auto type = wide.getVectorType(constant.getType());
       Value splat = arith::ConstantOp::create(
           rewriter, constant.getLoc(), type,
           DenseElementsAttr::get(type, constant.getValue()));
-      vectors.map(constant.getResult(), splat);
+      wide.map(constant.getResult(), splat);
       continue;
     }
-    // An elementwise operation: the same one, properties included, on
-    // vectors.
-    for (Value operand : op->getOperands())
-      vectorOf(operand);
-    Operation *vectorOp = rewriter.clone(*op, vectors);
-    rewriter.modifyOpInPlace(vectorOp, [&] {
-      for (OpResult result : vectorOp->getResults())
-        result.setType(vectorType(result.getType()));
-    });
+    // An elementwise operation: the same one on vectors.
+    wide.widen(op);
   }
   // Every use of a scalar operation is a later scalar operation of the
   // region, erased before it.
@@ -347,21 +386,7 @@ static void applyWide(RewriterBase &rewriter, const RewriteTarget &target,
   for (Operation *id : plan.xIds)
     rewriter.replaceOp(id, isa<gpu::ThreadIdOp>(id) ? firstTid : firstBid);
 
-  IRMapping vectors;
-  auto vectorType = [&](Type scalar) { return VectorType::get({n}, scalar); };
-  auto vectorOf = [&](Value scalar) -> Value {
-    if (Value mapped = vectors.lookupOrNull(scalar))
-      return mapped;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointAfterValue(scalar);
-    Value splat = vector::BroadcastOp::create(
-        rewriter, scalar.getLoc(), vectorType(scalar.getType()), scalar);
-    vectors.map(scalar, splat);
-    return splat;
-  };
-  auto alignment = [&](Type element) {
-    return llvm::MaybeAlign(n * element.getIntOrFloatBitWidth() / 8);
-  };
+  Widener wide(rewriter, n, /*broadcastBlock=*/nullptr);
   SmallVector<Operation *> replaced;
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
@@ -373,35 +398,29 @@ static void applyWide(RewriterBase &rewriter, const RewriteTarget &target,
       if (indices.empty() || !plan.xDependent.contains(indices.back()))
         continue;
       Value vector = vector::LoadOp::create(
-          rewriter, load.getLoc(), vectorType(load.getType()), load.getMemRef(),
-          indices, /*nontemporal=*/false, alignment(load.getType()));
-      vectors.map(load.getResult(), vector);
+          rewriter, load.getLoc(), wide.getVectorType(load.getType()),
+          load.getMemRef(), indices, /*nontemporal=*/false,
+          wide.getAlignment(load.getType()));
+      wide.map(load.getResult(), vector);
       replaced.push_back(op);
       continue;
     }
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
       Type element = store.getValueToStore().getType();
-      vector::StoreOp::create(rewriter, store.getLoc(),
-                              vectorOf(store.getValueToStore()),
-                              store.getMemRef(), store.getIndices(),
-                              /*nontemporal=*/false, alignment(element));
+      vector::StoreOp::create(
+          rewriter, store.getLoc(), wide.getVector(store.getValueToStore()),
+          store.getMemRef(), store.getIndices(),
+          /*nontemporal=*/false, wide.getAlignment(element));
       replaced.push_back(op);
       continue;
     }
     // Data that differs between the V elements becomes vectors; data shared
     // by them (constants, uniform loads) and index arithmetic stay scalar.
     if (op->getNumResults() == 0 ||
-        llvm::none_of(op->getOperands(), [&](Value operand) {
-          return static_cast<bool>(vectors.lookupOrNull(operand));
-        }))
+        llvm::none_of(op->getOperands(),
+                      [&](Value operand) { return wide.isWide(operand); }))
       continue;
-    for (Value operand : op->getOperands())
-      vectorOf(operand);
-    Operation *vectorOp = rewriter.clone(*op, vectors);
-    rewriter.modifyOpInPlace(vectorOp, [&] {
-      for (OpResult result : vectorOp->getResults())
-        result.setType(vectorType(result.getType()));
-    });
+    wide.widen(op);
     replaced.push_back(op);
   }
   for (Operation *op : llvm::reverse(replaced)) {
