@@ -8,6 +8,7 @@
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
+#include "autoprof/Diagnosis/BottleneckFacts.h"
 #include "autoprof/LLM/CodeBlock.h"
 #include "autoprof/Profiling/MetricCatalog.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
@@ -184,6 +185,24 @@ mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
   }
   for (const std::string &missing : context.missing)
     os << "- " << missing << " (missing: could not be collected)\n";
+  // What the metrics say limits the kernel (docs/diagnosis.md); facts whose
+  // metrics were not collected are named as unknown, never guessed.
+  SmallVector<StringRef> unknown;
+  os << "\nBottleneck facts from these metrics:\n";
+  for (const BottleneckFact &fact : diagnose(context.metrics)) {
+    if (fact.state == FactState::Unknown) {
+      unknown.push_back(fact.definition->name);
+      continue;
+    }
+    os << "- " << fact.definition->name << " (" << fact.definition->meaning
+       << "): " << getFactStateName(fact.state) << ", " << fact.evidence
+       << "\n";
+  }
+  if (!unknown.empty()) {
+    os << "- unknown, their metrics were not collected: ";
+    llvm::interleaveComma(unknown, os);
+    os << "\n";
+  }
   if (!context.history.empty()) {
     os << "\nVariants tried so far:\n";
     for (const std::string &line : context.history)

@@ -36,12 +36,14 @@
 // GOOD-REPORT: "status": "verified",
 // GOOD-REPORT: "speedup": 2
 
-// The prompt carries the kernel, its launch, the device and the metrics
-// with their meanings.
+// The prompt carries the kernel, its launch, the device, the metrics with
+// their meanings and the bottleneck facts they establish (the stand-in
+// worker reads 1.0 for every metric: 1% of DRAM bandwidth is not DRAM-bound).
 // PROMPT: Device: Stand-in GPU, 132 SMs
 // PROMPT-SAME: gpu.func @scale
 // PROMPT-SAME: Launch: grid (16, 1, 1), block (256, 1, 1)
 // PROMPT-SAME: gpu__time_duration.sum = 1 ns:
+// PROMPT-SAME: Bottleneck facts from these metrics:\\n- dram-bound (DRAM bandwidth is near its peak): false, dram__throughput.avg.pct_of_peak_sustained_elapsed = 1.00 < 60.00\\n
 
 // REPAIR: "repaired": true,
 // REPAIR: "status": "verified",

@@ -6,8 +6,9 @@
 //
 // Asks a chat model for a faster version of a kernel: the prompt carries the
 // kernel's MLIR, its launch, the device, the selected metrics with their
-// meanings and values (missing ones named as missing) and the history of
-// tried variants. The answer must be one fenced block: MLIR holding a
+// meanings and values (missing ones named as missing), the bottleneck facts
+// they establish (docs/diagnosis.md; facts without their metrics named as
+// unknown) and the history of tried variants. The answer must be one fenced block: MLIR holding a
 // replacement gpu.func with the same name and signature, or CUDA C++ holding
 // an extern "C" __global__ function with the same name and the kernel's
 // bare-pointer ABI (compiled to PTX with NVRTC through the worker; a winner
