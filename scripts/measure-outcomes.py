@@ -9,12 +9,21 @@ measurement that fails is left out of the table (never written as zero) and
 listed in its "notes".
 
 Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
-           [--configurations SPEC.json] [--budget N] [--time-budget S]
-           [--worker PATH] [--only NAME...] MODULE_OR_DIR...
+           [--configurations SPEC.json | --names NAME...] [--budget N]
+           [--time-budget S] [--worker PATH] [--only NAME...] MODULE_OR_DIR...
+       measure-outcomes.py --list-configurations
+       measure-outcomes.py --write-trees DIR [--configurations SPEC.json |
+           --names NAME...]
 
 SPEC.json is a list of {"name", "groups", "metrics"}; the default is one
-configuration per Nsight Compute section, all sections together, and
-"launch-only" (driver-derived launch metrics: no counters, no replay).
+configuration per Nsight Compute section, all sections together,
+"launch-only" (driver-derived launch metrics: no counters, no replay) and
+the two published fixed metric lists "cudaforge-24" and "kernelagent-29",
+restricted to the metrics of the sm_90 catalog (docs/fixed-metric-lists.md
+gives their sources and which of their metrics are left out). --names picks
+built-in configurations by name; --list-configurations prints them;
+--write-trees writes the one-leaf tree of each configuration and measures
+nothing.
 """
 
 import argparse
@@ -30,13 +39,132 @@ import tempfile
 SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy",
             "LaunchStats", "SchedulerStats", "WarpStateStats",
             "ComputeWorkloadAnalysis", "InstructionStats"]
+
+# Published fixed metric lists, as Nsight Compute metric names in their
+# published order: the list CudaForge collects (run_ncu.py, METRICS) and the
+# list Meta's KernelAgent collected in the 29-entry revision of
+# kernel_perf_agent/kernel_opt/profiler/ncu_profiler.py (METRICS). The exact
+# sources (repositories, commits) are in docs/fixed-metric-lists.md.
+CUDAFORGE_24 = [
+    "sm__cycles_active.avg",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "launch__occupancy_limit_blocks",
+    "launch__occupancy_limit_registers",
+    "launch__occupancy_limit_shared_mem",
+    "launch__registers_per_thread",
+    "sm__inst_executed.sum",
+    "sm__inst_executed_pipe_fp32.avg.pct_of_peak_sustained_active",
+    "sm__inst_executed_pipe_tensor.avg.pct_of_peak_sustained_active",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__bytes.sum.per_second",
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__t_sector_hit_rate.pct",
+    "l1tex__throughput.avg.pct_of_peak_sustained_active",
+    "lts__t_sector_hit_rate.pct",
+    "lts__throughput.avg.pct_of_peak_sustained_active",
+    "smsp__warp_issue_stalled_memory_dependency_per_warp_active.pct",
+    "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct",
+    "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
+    "smsp__warp_issue_stalled_barrier_per_warp_active.pct",
+    "smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct",
+    "smsp__sass_average_branch_targets_threads_uniform.pct",
+]
+KERNELAGENT_29 = [
+    "sm__cycles_active.avg",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "launch__occupancy_limit_blocks",
+    "launch__occupancy_limit_registers",
+    "launch__occupancy_limit_shared_mem",
+    "launch__registers_per_thread",
+    "sm__inst_executed.sum",
+    "sm__inst_executed_pipe_fp32.avg.pct_of_peak_sustained_active",
+    "sm__inst_executed_pipe_tensor.avg.pct_of_peak_sustained_active",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__bytes.sum.per_second",
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+    "launch__shared_mem_per_block_allocated",
+    "l1tex__t_sector_hit_rate.pct",
+    "l1tex__throughput.avg.pct_of_peak_sustained_active",
+    "lts__t_sector_hit_rate.pct",
+    "lts__throughput.avg.pct_of_peak_sustained_active",
+    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+    "smsp__warp_issue_stalled_memory_dependency_per_warp_active.pct",
+    "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct",
+    "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
+    "smsp__warp_issue_stalled_barrier_per_warp_active.pct",
+    "smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct",
+    "smsp__sass_average_branch_targets_threads_uniform.pct",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+]
+
+# The sm_90 catalog name (lib/Profiling/MetricCatalog.cpp) collected for a
+# published name that the catalog does not hold under the same name: the
+# same counter under another name or normalization. None: the catalog has no
+# metric for it, and it is left out. Names not listed here are catalog names.
+CATALOG_NAME = {
+    # Same value: warp instructions executed, summed over all SMs (sm__) or
+    # over all SM sub-partitions (smsp__).
+    "sm__inst_executed.sum": "smsp__inst_executed.sum",
+    # Same counters, normalized to active instead of elapsed cycles (L2) or
+    # the other way round (tensor pipe).
+    "lts__throughput.avg.pct_of_peak_sustained_active":
+        "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed":
+        "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+    # Same stall counters, per issue-active cycle instead of per warp-active
+    # cycle.
+    "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct":
+        "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active"
+        ".ratio",
+    "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct":
+        "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active"
+        ".ratio",
+    "smsp__warp_issue_stalled_barrier_per_warp_active.pct":
+        "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+    "smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct":
+        "smsp__average_warps_issue_stalled_branch_resolving_per_issue_active"
+        ".ratio",
+    # Not in the catalog.
+    "sm__inst_executed_pipe_fp32.avg.pct_of_peak_sustained_active": None,
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed": None,
+    "launch__shared_mem_per_block_allocated": None,
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct": None,
+    "smsp__warp_issue_stalled_memory_dependency_per_warp_active.pct": None,
+    "smsp__sass_average_branch_targets_threads_uniform.pct": None,
+}
+
+
+def catalog_metrics(published):
+    """The catalog names collected for a published list, in its order."""
+    names = []
+    for name in published:
+        mapped = CATALOG_NAME.get(name, name)
+        if mapped is not None and mapped not in names:
+            names.append(mapped)
+    return names
+
+
+PUBLISHED_CONFIGURATIONS = [
+    {"name": "cudaforge-24", "groups": [],
+     "metrics": catalog_metrics(CUDAFORGE_24), "published": CUDAFORGE_24},
+    {"name": "kernelagent-29", "groups": [],
+     "metrics": catalog_metrics(KERNELAGENT_29), "published": KERNELAGENT_29},
+]
+
 DEFAULT_CONFIGURATIONS = (
     [{"name": "launch-only", "groups": [],
       "metrics": ["launch__grid_size", "launch__block_size",
                   "launch__registers_per_thread"]}] +
     [{"name": section, "groups": [section], "metrics": []}
      for section in SECTIONS] +
-    [{"name": "all-sections", "groups": SECTIONS, "metrics": []}])
+    [{"name": "all-sections", "groups": SECTIONS, "metrics": []}] +
+    PUBLISHED_CONFIGURATIONS)
 
 # One entry of a printed `autoprof.features = {...}` dictionary.
 FEATURE = re.compile(r"(\w+) = (-?[0-9][0-9.e+-]*)(?: : (?:i64|f64))?")
@@ -54,6 +182,14 @@ def leaf_tree(configuration):
     return ("autoprof.tree @fixed attributes {chip = \"sm_90\", note = "
             f"\"fixed configuration {configuration['name']}\"}} {{\n"
             f"  autoprof.collect id(1) {' '.join(parts)}\n}}\n")
+
+
+def write_trees(configurations, directory):
+    """Writes `<name>.tree.mlir`, the one-leaf tree of each configuration."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for configuration in configurations:
+        (directory / f"{configuration['name']}.tree.mlir").write_text(
+            leaf_tree(configuration))
 
 
 def kernel_features(opt, module):
@@ -83,26 +219,58 @@ def modules_of(paths, only):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--opt", required=True)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--opt")
+    parser.add_argument("--out")
     parser.add_argument("--configurations")
+    parser.add_argument("--names", nargs="+", default=[])
+    parser.add_argument("--list-configurations", action="store_true")
+    parser.add_argument("--write-trees")
     parser.add_argument("--budget", type=int, default=3)
     parser.add_argument("--time-budget", type=float, default=0.1)
     parser.add_argument("--worker", default="")
     parser.add_argument("--only", nargs="*", default=[])
-    parser.add_argument("modules", nargs="+")
+    parser.add_argument("modules", nargs="*")
     args = parser.parse_args()
+    if args.list_configurations:
+        for configuration in DEFAULT_CONFIGURATIONS:
+            line = (f"{configuration['name']}: "
+                    f"{len(configuration['groups'])} groups, "
+                    f"{len(configuration['metrics'])} metrics")
+            published = configuration.get("published")
+            if published:
+                left_out = [n for n in published
+                            if CATALOG_NAME.get(n, n) is None]
+                line += (f" ({len(published)} published, "
+                         f"{len(left_out)} left out: {', '.join(left_out)})")
+            print(line)
+        return 0
+    if args.configurations and args.names:
+        parser.error("--configurations and --names exclude each other")
     configurations = (json.loads(pathlib.Path(args.configurations).read_text())
                       if args.configurations else DEFAULT_CONFIGURATIONS)
+    if args.names:
+        known = {c["name"]: c for c in DEFAULT_CONFIGURATIONS}
+        unknown = [n for n in args.names if n not in known]
+        if unknown:
+            parser.error(f"unknown configuration {', '.join(unknown)} "
+                         f"(known: {', '.join(known)})")
+        configurations = [known[n] for n in args.names]
+    if args.write_trees:
+        write_trees(configurations, pathlib.Path(args.write_trees))
+        return 0
+    missing = [option for option, value in
+               (("--opt", args.opt), ("--out", args.out),
+                ("MODULE_OR_DIR", args.modules)) if not value]
+    if missing:
+        parser.error(f"the following arguments are required: "
+                     f"{', '.join(missing)}")
     with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
         return measure(args, configurations, pathlib.Path(tmp))
 
 
 def measure(args, configurations, work):
     """Runs every module under every configuration, writes the table."""
-    for configuration in configurations:
-        (work / f"{configuration['name']}.tree.mlir").write_text(
-            leaf_tree(configuration))
+    write_trees(configurations, work)
 
     kernels, notes, costs, gpu = {}, [], {}, ""
     for module in modules_of(args.modules, args.only):
