@@ -9,6 +9,10 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libcurl4-openssl-dev libgtest-dev
   xz-utils file
+  # scripts/fuzz.sh: the clang of the same LLVM release and its libFuzzer and
+  # AddressSanitizer runtimes (on Ubuntu 24.04 also from apt.llvm.org's
+  # llvm-toolchain-noble-22).
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

@@ -24,5 +24,22 @@ skipped=$(( $(count Unsupported) ))
 # A lit run that failed without counting a failure (e.g. a broken config).
 if [ "$status" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
 rm -f "$log"
+
+# The libFuzzer targets (scripts/fuzz.sh: its own clang build, then a bounded
+# run of each on its seed corpus) count as one test each; their summary line
+# comes before the final one. AUTOPROF_SKIP_FUZZ=1 leaves them out.
+if [ "${AUTOPROF_SKIP_FUZZ:-0}" != 1 ]; then
+  fuzzlog=$(mktemp)
+  scripts/fuzz.sh 2>&1 | tee "$fuzzlog"
+  fuzzstatus=${PIPESTATUS[0]}
+  summary='^\([0-9][0-9]*\) fuzz targets passed, \([0-9][0-9]*\) failed$'
+  fuzzpassed=$(sed -n "s/$summary/\1/p" "$fuzzlog" | tail -n 1)
+  fuzzfailed=$(sed -n "s/$summary/\2/p" "$fuzzlog" | tail -n 1)
+  fuzzfailed=${fuzzfailed:-0}
+  if [ "$fuzzstatus" != 0 ] && [ "$fuzzfailed" = 0 ]; then fuzzfailed=1; fi
+  passed=$(( passed + ${fuzzpassed:-0} ))
+  failed=$(( failed + fuzzfailed ))
+  rm -f "$fuzzlog"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$status" = 0 ] && [ "$failed" = 0 ]
