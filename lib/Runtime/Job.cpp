@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <cmath>
+
 using namespace autoprof::runtime;
 using llvm::json::Array;
 using llvm::json::Object;
@@ -483,6 +485,32 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
   return mapper.mapOptional("ptx", result.ptx);
 }
 
+/// Reports the first number of `value` that does not fit a double (a
+/// literal such as 1e999 parses as infinity, which JSON cannot write back),
+/// or returns true when there is none.
+static bool checkFiniteNumbers(const Value &value, llvm::json::Path path) {
+  if (const llvm::json::Object *object = value.getAsObject()) {
+    for (const auto &[key, member] : *object)
+      if (!checkFiniteNumbers(member, path.field(key)))
+        return false;
+    return true;
+  }
+  if (const llvm::json::Array *array = value.getAsArray()) {
+    for (auto [index, element] : llvm::enumerate(*array))
+      if (!checkFiniteNumbers(element, path.index(index)))
+        return false;
+    return true;
+  }
+  if (value.kind() == Value::Number) {
+    std::optional<double> number = value.getAsNumber();
+    if (number && !std::isfinite(*number)) {
+      path.report("number out of range");
+      return false;
+    }
+  }
+  return true;
+}
+
 template <typename T>
 llvm::Expected<T> autoprof::runtime::parseDocument(llvm::StringRef text,
                                                    llvm::StringRef what) {
@@ -493,6 +521,9 @@ llvm::Expected<T> autoprof::runtime::parseDocument(llvm::StringRef text,
         what.str().c_str(), llvm::toString(value.takeError()).c_str());
   T document;
   llvm::json::Path::Root root(what);
+  if (!checkFiniteNumbers(*value, root))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::toString(root.getError()));
   if (!fromJSON(*value, document, root)) {
     std::string message;
     llvm::raw_string_ostream os(message);

@@ -119,6 +119,22 @@ TEST(Job, ErrorsNameWhereTheyAre) {
             "need 1 <= min_repetitions <= max_repetitions at job.time");
 }
 
+// A number too large for a double parses as infinity, which JSON cannot
+// write back: the reader refuses it, wherever it is, and names where.
+TEST(Job, NumbersOutOfRangeAreRefused) {
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"params": [{"kind": "scalar", "dtype": "f32", "value": 1e999}]}}})"),
+            "number out of range at job.kernel.launch.params[0].value");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "time": {"time_budget_s": -1e400}})"),
+            "number out of range at job.time.time_budget_s");
+  llvm::Expected<EvaluationResult> result = parseDocument<EvaluationResult>(
+      R"({"status": "ok", "timing": {"median_us": 1e309}})", "result");
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_EQ(llvm::toString(result.takeError()),
+            "number out of range at result.timing.median_us");
+}
+
 TEST(Job, IntegerScalarsTravelExactly) {
   EvaluationJob job = makeJob();
   JobParam big;

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Computes the static features of a `gpu.func` kernel and its host launch
-// (DESIGN.md §5): launch geometry, memory footprint, per-thread operation
+// (docs/kernel-features.md): launch geometry, memory footprint, per-thread operation
 // counts weighted by constant loop trip counts, loop structure, and derived
 // estimates such as arithmetic intensity. The names and ranges are those of
 // FeatureSchema.h.

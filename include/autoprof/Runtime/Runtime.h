@@ -142,7 +142,7 @@ typedef struct autoprof_kernel_attributes {
   int binary_version;
 } autoprof_kernel_attributes;
 
-/// Measurement protocol (DESIGN.md §8).
+/// Measurement protocol (docs/runtime.md, Timing).
 typedef struct autoprof_timing_options {
   /// Untimed launches first.
   int warmup;
@@ -176,7 +176,8 @@ typedef struct autoprof_timing {
   int sm_clock_khz_after;
 } autoprof_timing;
 
-/// Verification of a candidate against a reference (DESIGN.md §9).
+/// Verification of a candidate against a reference (docs/runtime.md,
+/// Verification).
 typedef struct autoprof_verify_options {
   const uint64_t *seeds;
   size_t num_seeds;

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Sessions, kernel loading (PTX, cubin, CUDA C++ through NVRTC), launch spec
-// checks, input generation, verification (DESIGN.md §9) and timing
-// (DESIGN.md §8) over the dynamically loaded CUDA driver API. Profiling lives
-// in CuptiProfiler.cpp.
+// checks, input generation, verification and timing (docs/runtime.md) over
+// the dynamically loaded CUDA driver API. Profiling lives in
+// CuptiProfiler.cpp.
 //
 //===----------------------------------------------------------------------===//
 
