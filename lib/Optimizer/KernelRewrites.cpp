@@ -11,6 +11,7 @@
 
 #include "autoprof/Optimizer/KernelRewrites.h"
 
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Optimizer/RewriteFamily.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
 
@@ -47,7 +48,8 @@ mlir::autoprof::parseKernelRewrite(StringRef text, std::string &error) {
 }
 
 /// Matches `rewrite` on `target`: unknown families, kernels that are never
-/// launched and invalid parameters are refused before the family looks.
+/// launched, fallbacks a rewrite keeps as they were and invalid parameters
+/// are refused before the family looks.
 static RewriteMatch matchRewrite(const KernelRewrite &rewrite,
                                  const RewriteTarget &target,
                                  const RewriteFamily *&family) {
@@ -56,6 +58,13 @@ static RewriteMatch matchRewrite(const KernelRewrite &rewrite,
     return RewriteMatch::failure("unknown rewrite '" + rewrite.family + "'");
   if (target.launches.empty())
     return RewriteMatch::failure("the kernel is never launched");
+  gpu::GPUFuncOp kernel = target.kernel;
+  if (FlatSymbolRefAttr original =
+          AutoProfDialect::FallbackOfAttrHelper(kernel.getContext())
+              .getAttr(kernel))
+    return RewriteMatch::failure("the kernel is the fallback of @" +
+                                 original.getValue().str() +
+                                 " and stays as it was");
   if (std::optional<std::string> why =
           family->checkParameter(rewrite.parameter))
     return RewriteMatch::failure(std::move(*why));

@@ -162,7 +162,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createCoalesceFamily(),           createDistributeLoopFamily(),
       createRegisterAccumulateFamily(), createUnrollFamily(),
       createMaxRegistersFamily(),       createMinBlocksFamily(),
-      createLaunchBoundsFamily(),
+      createLaunchBoundsFamily(),       createFoldHostLoopFamily(),
   };
   for (std::unique_ptr<RewriteFamily> &family : builtins)
     (void)registry.add(std::move(family));

@@ -69,19 +69,24 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
            << moduleName << "::@" << kernelName;
   Location loc = original.kernel.getLoc();
   MLIRContext *context = incumbent->getContext();
-  // A launch whose scalars vary at run time (a launch in a host loop fed by
-  // its induction variable) has no single evaluation job.
-  for (Value operand : original.launch.getKernelOperands())
+  // A launch whose scalars vary at run time has no evaluation job, unless
+  // the only one that varies is the induction variable of a host loop with
+  // constant bounds around it (measured as the loop's sequence of launches).
+  std::string notRepeated;
+  std::optional<HostLoopRepeat> repeat =
+      matchHostLoopRepeat(original.launch, &notRepeated);
+  for (auto [index, operand] :
+       llvm::enumerate(original.launch.getKernelOperands()))
     if (!isa<MemRefType>(operand.getType()) &&
-        !matchPattern(operand, m_Constant())) {
-      emitRemark(loc, "@")
-          << kernelName << " is launched with an argument that varies at run "
-          << "time"
-          << (AutoProfDialect::HostLoopAttrHelper(context).isAttrPresent(
-                  original.launch)
-                  ? " (the induction variable of a host loop)"
-                  : "")
-          << ", so it cannot be measured on its own; left as it is";
+        !matchPattern(operand, m_Constant()) &&
+        !(repeat && index == repeat->operand)) {
+      InFlightDiagnostic remark = emitRemark(loc, "@");
+      remark << kernelName << " is launched with an argument that varies at "
+             << "run time";
+      if (AutoProfDialect::HostLoopAttrHelper(context).isAttrPresent(
+              original.launch))
+        remark << " in a host loop (" << notRepeated << ")";
+      remark << ", so it cannot be measured; left as it is";
       return std::optional<KernelSearchResult>();
     }
   FailureOr<rt::JobKernel> reference =
@@ -131,6 +136,8 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   result.bestMedianUs = *baseline->medianUs;
 
   OwningOpRef<ModuleOp> start = incumbent->clone();
+  gpu::LaunchFuncOp startLaunch =
+      findKernel(*start, moduleName, kernelName).launch;
   SearchState state;
   state.moduleName = moduleName.str();
   state.kernelName = kernelName.str();
@@ -191,6 +198,22 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
                                             options);
     if (failed(code))
       return failure();
+    // A variant whose parameters differ from the reference's (a folded host
+    // loop drops the induction variable) receives them through a map.
+    if (!candidate.compiled) {
+      KernelHandle variant =
+          findKernel(*candidate.variant, moduleName, kernelName);
+      FailureOr<std::vector<unsigned>> map =
+          mapJobParameters(variant.launch, code->launch, startLaunch,
+                           reference->launch, kernelName);
+      if (failed(map))
+        return failure();
+      bool identity = map->size() == reference->launch.params.size();
+      for (unsigned i = 0; identity && i < map->size(); ++i)
+        identity = (*map)[i] == i;
+      if (!identity)
+        code->referenceParams = std::move(*map);
+    }
     rt::EvaluationJob job;
     job.device = options.device;
     job.kernel = *reference;

@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -54,11 +55,18 @@ Value autoprof::runtime::toJSON(const JobLaunch &launch) {
   Array params;
   for (const JobParam &param : launch.params)
     params.push_back(toJSON(param));
-  return Object{
+  Object object{
       {"grid", Array{launch.grid[0], launch.grid[1], launch.grid[2]}},
       {"block", Array{launch.block[0], launch.block[1], launch.block[2]}},
       {"dynamic_shared_bytes", launch.dynamicSharedBytes},
       {"params", std::move(params)}};
+  if (launch.repeat)
+    object["repeat"] =
+        Object{{"param", static_cast<int64_t>(launch.repeat->param)},
+               {"start", launch.repeat->start},
+               {"step", launch.repeat->step},
+               {"count", static_cast<int64_t>(launch.repeat->count)}};
+  return object;
 }
 
 Value autoprof::runtime::toJSON(const JobKernel &kernel) {
@@ -253,11 +261,60 @@ bool autoprof::runtime::fromJSON(const Value &value, JobLaunch &launch,
                                  llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
   const Object *object = value.getAsObject();
-  return mapper && readDim3(*object, "grid", launch.grid, path) &&
-         readDim3(*object, "block", launch.block, path) &&
-         readUnsigned(*object, "dynamic_shared_bytes",
-                      launch.dynamicSharedBytes, path) &&
-         mapper.map("params", launch.params);
+  if (!mapper || !readDim3(*object, "grid", launch.grid, path) ||
+      !readDim3(*object, "block", launch.block, path) ||
+      !readUnsigned(*object, "dynamic_shared_bytes", launch.dynamicSharedBytes,
+                    path) ||
+      !mapper.map("params", launch.params))
+    return false;
+  const Value *repeatValue = object->get("repeat");
+  if (!repeatValue)
+    return true;
+  llvm::json::Path repeatPath = path.field("repeat");
+  const Object *repeat = repeatValue->getAsObject();
+  if (!repeat) {
+    repeatPath.report("expected an object");
+    return false;
+  }
+  auto readInteger = [&](llvm::StringRef key, int64_t low, int64_t high,
+                         llvm::StringLiteral expected, int64_t &out) {
+    std::optional<int64_t> number =
+        repeat->get(key) ? repeat->get(key)->getAsInteger() : std::nullopt;
+    if (!number || *number < low || *number > high) {
+      repeatPath.field(key).report(expected);
+      return false;
+    }
+    out = *number;
+    return true;
+  };
+  int64_t param = 0, count = 0;
+  JobRepeat &result = launch.repeat.emplace();
+  if (!readInteger("param", 0, static_cast<int64_t>(launch.params.size()) - 1,
+                   "expected the index of a parameter", param) ||
+      !readInteger("start", INT64_MIN, INT64_MAX, "expected an integer",
+                   result.start) ||
+      !readInteger("step", INT64_MIN, INT64_MAX, "expected an integer",
+                   result.step) ||
+      !readInteger("count", 1, int64_t(1) << 20,
+                   "expected a launch count from 1 to 1048576", count))
+    return false;
+  result.param = static_cast<unsigned>(param);
+  result.count = static_cast<uint64_t>(count);
+  const JobParam &varying = launch.params[result.param];
+  if (!varying.isScalar || varying.dtype.empty() ||
+      varying.dtype.front() == 'f' || varying.dtype == "bf16") {
+    repeatPath.field("param").report(
+        "the repeated parameter must be an integer scalar");
+    return false;
+  }
+  // The last value must be representable.
+  int64_t span = 0, last = 0;
+  if (llvm::MulOverflow(result.step, count - 1, span) ||
+      llvm::AddOverflow(result.start, span, last)) {
+    repeatPath.report("start + (count - 1) * step overflows a 64-bit integer");
+    return false;
+  }
+  return true;
 }
 
 bool autoprof::runtime::fromJSON(const Value &value, JobKernel &kernel,

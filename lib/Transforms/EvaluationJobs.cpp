@@ -9,11 +9,14 @@
 #include "autoprof/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -98,10 +101,54 @@ std::string mlir::autoprof::inferBufferRole(Value buffer) {
   return use.written ? (use.read ? "inout" : "output") : "input";
 }
 
+std::optional<HostLoopRepeat>
+mlir::autoprof::matchHostLoopRepeat(gpu::LaunchFuncOp launch,
+                                    std::string *why) {
+  auto fail = [&](const char *reason) -> std::optional<HostLoopRepeat> {
+    if (why)
+      *why = reason;
+    return std::nullopt;
+  };
+  auto loop = dyn_cast<scf::ForOp>(launch->getParentOp());
+  if (!loop)
+    return fail(launch->getParentOfType<scf::ForOp>()
+                    ? "the launch is not directly in the body of its host loop"
+                    : "the launch is not in a host loop");
+  APInt lb, ub, step;
+  if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+      !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+      !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+    return fail("the host loop's bounds and step are not constants");
+  if (!step.isStrictlyPositive() || ub.sle(lb))
+    return fail("the host loop does not run (or its step is not positive)");
+  HostLoopRepeat repeat;
+  repeat.loop = loop;
+  repeat.start = lb.getSExtValue();
+  repeat.step = step.getSExtValue();
+  uint64_t span = static_cast<uint64_t>(ub.getSExtValue() - repeat.start);
+  repeat.tripCount = (span + repeat.step - 1) / repeat.step;
+  Value iv = loop.getInductionVar();
+  unsigned uses = 0;
+  for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))
+    if (operand == iv) {
+      repeat.operand = index;
+      ++uses;
+    }
+  if (uses != 1)
+    return fail(uses ? "the launch passes the induction variable more than "
+                       "once"
+                     : "the launch does not pass the induction variable");
+  return repeat;
+}
+
 FailureOr<::autoprof::runtime::JobLaunch>
 mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
                                gpu::LaunchFuncOp launch) {
   ::autoprof::runtime::JobLaunch job;
+  std::optional<HostLoopRepeat> repeat = matchHostLoopRepeat(launch);
+  if (repeat)
+    job.repeat = ::autoprof::runtime::JobRepeat{
+        repeat->operand, repeat->start, repeat->step, repeat->tripCount};
   auto constantSize = [&](Value value, StringRef what,
                           unsigned &result) -> LogicalResult {
     APInt constant;
@@ -168,11 +215,21 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
     } else {
       param.isScalar = true;
       param.dtype = getDtypeName(type);
+      if (repeat && index == repeat->operand && !param.dtype.empty() &&
+          isa<IndexType, IntegerType>(type)) {
+        // Varies over the repeated launches.
+        param.intValue = repeat->start;
+        param.value = static_cast<double>(param.intValue);
+        job.params.push_back(std::move(param));
+        continue;
+      }
       Attribute value;
       if (param.dtype.empty() || !matchPattern(operand, m_Constant(&value)))
         return launch.emitError("scalar argument #")
                << index << " of type " << type
-               << " must be a host constant of a supported type";
+               << " must be a host constant of a supported type, or the "
+                  "induction variable of a host loop with constant bounds "
+                  "directly around the launch";
       if (auto integer = dyn_cast<IntegerAttr>(value)) {
         param.intValue = integer.getValue().getSExtValue();
         param.value = static_cast<double>(param.intValue);
@@ -198,6 +255,138 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
       param.indexBound = static_cast<int64_t>(smallestBuffer);
   }
   return job;
+}
+
+/// Describes `op` by its position among the operations of its kind in
+/// `function` ("memref.alloc #1 of @main"): what stays the same between two
+/// spellings of one host function.
+static std::string describeHostOp(Operation *op, func::FuncOp function) {
+  unsigned ordinal = 0;
+  if (function)
+    function.walk<WalkOrder::PreOrder>([&](Operation *other) {
+      if (other == op)
+        return WalkResult::interrupt();
+      if (other->getName() == op->getName())
+        ++ordinal;
+      return WalkResult::advance();
+    });
+  return (op->getName().getStringRef() + " #" + std::to_string(ordinal) +
+          " of @" + (function ? function.getName() : StringRef("?")))
+      .str();
+}
+
+/// Where the buffer a launch passes comes from, in terms that hold in another
+/// spelling of the same module: an argument of the host function, or a
+/// result of a host operation.
+static std::string describeBufferOrigin(Value buffer,
+                                        gpu::LaunchFuncOp launch) {
+  auto function = launch->getParentOfType<func::FuncOp>();
+  if (auto argument = dyn_cast<BlockArgument>(buffer)) {
+    Block *owner = argument.getOwner();
+    if (function && owner == &function.getBody().front())
+      return "argument #" + std::to_string(argument.getArgNumber()) + " of @" +
+             function.getName().str();
+    return "argument #" + std::to_string(argument.getArgNumber()) +
+           " of a block of " + describeHostOp(owner->getParentOp(), function);
+  }
+  auto result = cast<OpResult>(buffer);
+  return "result #" + std::to_string(result.getResultNumber()) + " of " +
+         describeHostOp(result.getOwner(), function);
+}
+
+static bool isFloatDtype(StringRef dtype) {
+  return dtype.front() == 'f' || dtype == "bf16";
+}
+
+/// Whether two scalar parameters pass the same value of the same type.
+static bool isSameScalar(const ::autoprof::runtime::JobParam &a, const ::autoprof::runtime::JobParam &b) {
+  if (a.dtype != b.dtype)
+    return false;
+  if (isFloatDtype(a.dtype))
+    return a.value == b.value || (a.value != a.value && b.value != b.value);
+  return a.intValue == b.intValue;
+}
+
+/// A scalar parameter as "i64 1".
+static std::string describeScalar(const ::autoprof::runtime::JobParam &param) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << param.dtype << " ";
+  if (isFloatDtype(param.dtype))
+    os << llvm::format("%g", param.value);
+  else
+    os << param.intValue;
+  return text;
+}
+
+FailureOr<std::vector<unsigned>> mlir::autoprof::mapJobParameters(
+    gpu::LaunchFuncOp launch, ::autoprof::runtime::JobLaunch &candidate,
+    gpu::LaunchFuncOp referenceLaunch,
+    const ::autoprof::runtime::JobLaunch &reference, StringRef kernelName) {
+  llvm::StringMap<unsigned> referenceBuffers;
+  SmallVector<unsigned> referenceScalars;
+  for (unsigned r = 0; r < reference.params.size(); ++r) {
+    if (reference.params[r].isScalar)
+      referenceScalars.push_back(r);
+    else
+      referenceBuffers[describeBufferOrigin(referenceLaunch.getKernelOperand(r),
+                                            referenceLaunch)] = r;
+  }
+  std::vector<unsigned> map;
+  std::vector<bool> received(reference.params.size(), false);
+  auto *nextScalar = referenceScalars.begin();
+  for (unsigned i = 0; i < candidate.params.size(); ++i) {
+    ::autoprof::runtime::JobParam &param = candidate.params[i];
+    if (!param.isScalar) {
+      std::string origin =
+          describeBufferOrigin(launch.getKernelOperand(i), launch);
+      auto found = referenceBuffers.find(origin);
+      if (found == referenceBuffers.end())
+        return launch.emitError("cannot map the parameters of @")
+               << kernelName << " to the reference's: buffer argument #" << i
+               << " (" << origin << ") is not passed to the reference kernel";
+      const ::autoprof::runtime::JobParam &theirs = reference.params[found->second];
+      if (theirs.dtype != param.dtype || theirs.count != param.count)
+        return launch.emitError("cannot map the parameters of @")
+               << kernelName << " to the reference's: buffer argument #" << i
+               << " has " << param.count << " elements of " << param.dtype
+               << " but the reference's argument #" << found->second << " from "
+               << origin << " has " << theirs.count << " elements of "
+               << theirs.dtype;
+      param.role = theirs.role;
+      param.indexBound = theirs.indexBound;
+      param.sorted = theirs.sorted;
+      received[found->second] = true;
+      map.push_back(found->second);
+      continue;
+    }
+    // The scalar a repeated launch varies matches only its counterpart.
+    bool varies = candidate.repeat && candidate.repeat->param == i;
+    auto *match =
+        std::find_if(nextScalar, referenceScalars.end(), [&](unsigned r) {
+          bool theirsVaries = reference.repeat && reference.repeat->param == r;
+          return varies == theirsVaries &&
+                 isSameScalar(reference.params[r], param);
+        });
+    if (match == referenceScalars.end())
+      return launch.emitError("cannot map the parameters of @")
+             << kernelName << " to the reference's: scalar argument #" << i
+             << " (" << describeScalar(param)
+             << ") matches no later scalar argument of the reference launch "
+                "(same type and value)";
+    received[*match] = true;
+    map.push_back(*match);
+    nextScalar = match + 1;
+  }
+  for (unsigned r = 0; r < reference.params.size(); ++r)
+    if (!reference.params[r].isScalar && !received[r])
+      return launch.emitError("cannot map the parameters of @")
+             << kernelName << " to the reference's: the reference launch "
+             << "passes buffer argument #" << r << " ("
+             << describeBufferOrigin(referenceLaunch.getKernelOperand(r),
+                                     referenceLaunch)
+             << ") but this launch does not";
+  return map;
 }
 
 LogicalResult mlir::autoprof::checkWorkerDeadline(ModuleOp module,

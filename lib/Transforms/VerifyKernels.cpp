@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Runtime/WorkerClient.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
@@ -33,7 +34,6 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 
 namespace mlir::autoprof {
@@ -80,145 +80,15 @@ static std::string findNonConstantOperand(gpu::LaunchFuncOp launch) {
   for (auto [value, name] : sizes)
     if (value && !matchPattern(value, m_Constant()))
       return name;
+  // The induction variable of a host loop around the launch makes it a
+  // repeated launch.
+  std::optional<HostLoopRepeat> repeat = matchHostLoopRepeat(launch);
   for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))
     if (!isa<MemRefType>(operand.getType()) &&
-        !matchPattern(operand, m_Constant()))
+        !matchPattern(operand, m_Constant()) &&
+        !(repeat && index == repeat->operand))
       return "scalar argument #" + std::to_string(index);
   return "";
-}
-
-/// Describes `op` by its position among the operations of its kind in
-/// `function` ("memref.alloc #1 of @main"): what stays the same between two
-/// spellings of one host function.
-static std::string describeHostOp(Operation *op, func::FuncOp function) {
-  unsigned ordinal = 0;
-  if (function)
-    function.walk<WalkOrder::PreOrder>([&](Operation *other) {
-      if (other == op)
-        return WalkResult::interrupt();
-      if (other->getName() == op->getName())
-        ++ordinal;
-      return WalkResult::advance();
-    });
-  return (op->getName().getStringRef() + " #" + std::to_string(ordinal) +
-          " of @" + (function ? function.getName() : StringRef("?")))
-      .str();
-}
-
-/// Where the buffer a launch passes comes from, in terms that hold in another
-/// spelling of the same module: an argument of the host function, or a
-/// result of a host operation.
-static std::string describeBufferOrigin(Value buffer,
-                                        gpu::LaunchFuncOp launch) {
-  auto function = launch->getParentOfType<func::FuncOp>();
-  if (auto argument = dyn_cast<BlockArgument>(buffer)) {
-    Block *owner = argument.getOwner();
-    if (function && owner == &function.getBody().front())
-      return "argument #" + std::to_string(argument.getArgNumber()) + " of @" +
-             function.getName().str();
-    return "argument #" + std::to_string(argument.getArgNumber()) +
-           " of a block of " + describeHostOp(owner->getParentOp(), function);
-  }
-  auto result = cast<OpResult>(buffer);
-  return "result #" + std::to_string(result.getResultNumber()) + " of " +
-         describeHostOp(result.getOwner(), function);
-}
-
-static bool isFloatDtype(StringRef dtype) {
-  return dtype.front() == 'f' || dtype == "bf16";
-}
-
-/// Whether two scalar parameters pass the same value of the same type.
-static bool isSameScalar(const rt::JobParam &a, const rt::JobParam &b) {
-  if (a.dtype != b.dtype)
-    return false;
-  if (isFloatDtype(a.dtype))
-    return a.value == b.value || (a.value != a.value && b.value != b.value);
-  return a.intValue == b.intValue;
-}
-
-/// A scalar parameter as "i64 1".
-static std::string describeScalar(const rt::JobParam &param) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << param.dtype << " ";
-  if (isFloatDtype(param.dtype))
-    os << llvm::format("%g", param.value);
-  else
-    os << param.intValue;
-  return text;
-}
-
-/// Which reference parameter each parameter of `candidate` (the job launch
-/// of `launch`) receives, by the rule of the pass description: buffers by
-/// where the host takes them from, scalars in order by type and value. The
-/// candidate's buffers take the reference's roles and input hints, since they
-/// are the reference's buffers. Emits an error on `launch` and fails when
-/// the parameters cannot be mapped.
-static FailureOr<std::vector<unsigned>>
-mapParameters(gpu::LaunchFuncOp launch, rt::JobLaunch &candidate,
-              gpu::LaunchFuncOp referenceLaunch, const rt::JobLaunch &reference,
-              StringRef kernelName) {
-  llvm::StringMap<unsigned> referenceBuffers;
-  SmallVector<unsigned> referenceScalars;
-  for (unsigned r = 0; r < reference.params.size(); ++r) {
-    if (reference.params[r].isScalar)
-      referenceScalars.push_back(r);
-    else
-      referenceBuffers[describeBufferOrigin(referenceLaunch.getKernelOperand(r),
-                                            referenceLaunch)] = r;
-  }
-  std::vector<unsigned> map;
-  std::vector<bool> received(reference.params.size(), false);
-  auto *nextScalar = referenceScalars.begin();
-  for (unsigned i = 0; i < candidate.params.size(); ++i) {
-    rt::JobParam &param = candidate.params[i];
-    if (!param.isScalar) {
-      std::string origin =
-          describeBufferOrigin(launch.getKernelOperand(i), launch);
-      auto found = referenceBuffers.find(origin);
-      if (found == referenceBuffers.end())
-        return launch.emitError("cannot map the parameters of @")
-               << kernelName << " to the reference's: buffer argument #" << i
-               << " (" << origin << ") is not passed to the reference kernel";
-      const rt::JobParam &theirs = reference.params[found->second];
-      if (theirs.dtype != param.dtype || theirs.count != param.count)
-        return launch.emitError("cannot map the parameters of @")
-               << kernelName << " to the reference's: buffer argument #" << i
-               << " has " << param.count << " elements of " << param.dtype
-               << " but the reference's argument #" << found->second << " from "
-               << origin << " has " << theirs.count << " elements of "
-               << theirs.dtype;
-      param.role = theirs.role;
-      param.indexBound = theirs.indexBound;
-      param.sorted = theirs.sorted;
-      received[found->second] = true;
-      map.push_back(found->second);
-      continue;
-    }
-    auto *match =
-        std::find_if(nextScalar, referenceScalars.end(), [&](unsigned r) {
-          return isSameScalar(reference.params[r], param);
-        });
-    if (match == referenceScalars.end())
-      return launch.emitError("cannot map the parameters of @")
-             << kernelName << " to the reference's: scalar argument #" << i
-             << " (" << describeScalar(param)
-             << ") matches no later scalar argument of the reference launch "
-                "(same type and value)";
-    received[*match] = true;
-    map.push_back(*match);
-    nextScalar = match + 1;
-  }
-  for (unsigned r = 0; r < reference.params.size(); ++r)
-    if (!reference.params[r].isScalar && !received[r])
-      return launch.emitError("cannot map the parameters of @")
-             << kernelName << " to the reference's: the reference launch "
-             << "passes buffer argument #" << r << " ("
-             << describeBufferOrigin(referenceLaunch.getKernelOperand(r),
-                                     referenceLaunch)
-             << ") but this launch does not";
-  return map;
 }
 
 namespace {
@@ -226,6 +96,9 @@ namespace {
 struct KernelToVerify {
   gpu::GPUFuncOp kernel;
   std::string moduleName;
+  /// The kernel of the reference it is verified against: of the same name,
+  /// or the one a fallback (autoprof.fallback_of) keeps.
+  std::string referenceName;
   rt::JobLaunch candidate;
   rt::JobLaunch reference;
   /// Absent when both kernels take the same parameter list.
@@ -290,22 +163,30 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
   StringRef name = kernel.getName();
   auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
   StringRef moduleName = gpuModule.getName();
+  // A fallback a rewrite keeps is the original code of the kernel it names.
+  StringRef referenceName = name;
+  if (FlatSymbolRefAttr original =
+          AutoProfDialect::FallbackOfAttrHelper(kernel.getContext())
+              .getAttr(kernel))
+    referenceName = original.getValue();
   gpu::GPUFuncOp referenceKernel;
   if (auto referenceGpuModule =
           referenceModule.lookupSymbol<gpu::GPUModuleOp>(moduleName))
-    referenceKernel = referenceGpuModule.lookupSymbol<gpu::GPUFuncOp>(name);
+    referenceKernel =
+        referenceGpuModule.lookupSymbol<gpu::GPUFuncOp>(referenceName);
   if (!referenceKernel || !referenceKernel.isKernel())
     return kernel.emitError("@")
            << name << " has no counterpart in the reference module: it holds "
-           << "no kernel @" << moduleName << "::@" << name;
+           << "no kernel @" << moduleName << "::@" << referenceName;
   gpu::LaunchFuncOp referenceLaunch = references.lookup(referenceKernel);
   if (!referenceLaunch)
     return kernel.emitError("@")
            << name << " cannot be verified: the reference module never "
-           << "launches @" << moduleName << "::@" << name;
+           << "launches @" << moduleName << "::@" << referenceName;
 
-  // A launch whose scalars vary at run time (a launch in a host loop fed by
-  // its induction variable) has no single evaluation job.
+  // A launch whose scalars vary at run time has no evaluation job, unless
+  // it is the induction variable of a host loop around it (a repeated
+  // launch).
   for (auto [which, checked] :
        {std::make_pair("", launch),
         std::make_pair("reference ", referenceLaunch)}) {
@@ -315,7 +196,10 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
     launch.emitWarning("@") << name << " not verified: the " << operand
                             << " of its " << which << "launch is not a constant"
                             << (checked->getParentOfType<scf::ForOp>()
-                                    ? " (it varies with a host loop)"
+                                    ? " (it varies with a host loop, not as "
+                                      "the induction variable of a loop "
+                                      "with constant bounds directly around "
+                                      "the launch)"
                                     : "")
                             << ", so the kernel has no single evaluation job";
     return std::optional<KernelToVerify>();
@@ -324,6 +208,7 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
   KernelToVerify result;
   result.kernel = kernel;
   result.moduleName = moduleName.str();
+  result.referenceName = referenceName.str();
   FailureOr<rt::JobLaunch> candidateJob = buildJobLaunch(kernel, launch);
   if (failed(candidateJob))
     return failure();
@@ -333,7 +218,7 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
     return failure();
   result.candidate = std::move(*candidateJob);
   result.reference = std::move(*referenceJob);
-  FailureOr<std::vector<unsigned>> map = mapParameters(
+  FailureOr<std::vector<unsigned>> map = mapJobParameters(
       launch, result.candidate, referenceLaunch, result.reference, name);
   if (failed(map))
     return failure();
@@ -368,7 +253,7 @@ void VerifyKernelsPass::runOnOperation() {
   }
 
   bool anyFailed = false;
-  SmallVector<KernelToVerify> toVerify;
+  SmallVector<KernelToVerify, 0> toVerify;
   candidateModule->walk([&](gpu::GPUFuncOp kernel) {
     gpu::LaunchFuncOp launch = launches.lookup(kernel);
     if (!kernel.isKernel() || !launch)
@@ -410,7 +295,8 @@ void VerifyKernelsPass::runOnOperation() {
     }
     rt::EvaluationJob job;
     job.device = device;
-    job.kernel = {referenceCode->second, "ptx", name.str(), entry.reference};
+    job.kernel = {referenceCode->second, "ptx", entry.referenceName,
+                  entry.reference};
     job.candidate = rt::JobKernel{code->second, "ptx", name.str(),
                                   entry.candidate, entry.referenceParams};
     job.verifySeeds = {seed, seed + 1u};
@@ -438,11 +324,20 @@ void VerifyKernelsPass::runOnOperation() {
       continue;
     }
     size_t sunk = entry.reference.params.size() - entry.candidate.params.size();
+    // A folded host loop drops the induction variable's scalar.
+    bool folded = entry.reference.repeat && !entry.candidate.repeat;
+    if (folded && sunk)
+      --sunk;
     InFlightDiagnostic remark = emitRemark(kernel.getLoc(), "@");
-    remark << entry.moduleName << "::@" << name
-           << " verified against the reference ("
-           << job.verifySeeds.size() << " seeds x "
+    remark << entry.moduleName << "::@" << name << " verified against the "
+           << (entry.referenceName == name ? "reference"
+                                           : "reference's @" +
+                                                 entry.referenceName)
+           << " (" << job.verifySeeds.size() << " seeds x "
            << job.verifyDistributions.size() << " input distributions";
+    if (folded)
+      remark << "; the reference's " << entry.reference.repeat->count
+             << " launches of a host loop in one";
     if (sunk)
       remark << "; " << sunk << " reference scalar" << (sunk == 1 ? "" : "s")
              << " sunk";

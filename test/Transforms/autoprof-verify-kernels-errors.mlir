@@ -166,10 +166,11 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A launch in a host loop fed by the induction variable has no single job:
-// a warning, and the pass succeeds.
+// A launch in a host loop fed by its induction variable is a repeated launch:
+// the scalar takes the loop's values, in the job of both kernels.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
+    // expected-error @below {{@looped failed verification against the reference (rejected): reference (i64=0 f32:output) repeating #0 from 0 by 1 4 times, candidate (i64=0 f32:output) repeating #0 from 0 by 1 4 times, reference_params absent}}
     gpu.func @looped(%i: index, %x: memref<64xf32>) kernel {
       gpu.return
     }
@@ -180,7 +181,6 @@ module attributes {gpu.container_module} {
     %c4 = arith.constant 4 : index
     %t = memref.alloc() : memref<64xf32>
     scf.for %i = %c0 to %c4 step %c1 {
-      // expected-warning @below {{@looped not verified: the scalar argument #0 of its launch is not a constant (it varies with a host loop), so the kernel has no single evaluation job}}
       gpu.launch_func @kernels::@looped blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%i : index, %t : memref<64xf32>)
     }
     return
@@ -189,11 +189,31 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// When only the reference launches the kernel in a host loop, the warning
-// says so.
+// A kernel that takes the loop into its body (fold-host-loop) drops the
+// induction variable: the reference alone repeats.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @looped(%i: index, %x: memref<64xf32>) kernel {
+    // expected-error @below {{@looped failed verification against the reference (rejected): reference (i64=0 f32:output) repeating #0 from 0 by 1 4 times, candidate (f32:output), reference_params [1]}}
+    gpu.func @looped(%x: memref<64xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %t = memref.alloc() : memref<64xf32>
+    gpu.launch_func @kernels::@looped blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%t : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A scalar that varies with a host loop other than as its induction variable
+// has no job: a warning, and the pass succeeds.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @shifted(%i: index, %x: memref<64xf32>) kernel {
       gpu.return
     }
   }
@@ -202,8 +222,31 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %t = memref.alloc() : memref<64xf32>
-    // expected-warning @below {{@looped not verified: the scalar argument #0 of its reference launch is not a constant (it varies with a host loop), so the kernel has no single evaluation job}}
-    gpu.launch_func @kernels::@looped blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%c0 : index, %t : memref<64xf32>)
+    scf.for %i = %c0 to %c4 step %c1 {
+      %i1 = arith.addi %i, %c1 : index
+      // expected-warning @below {{@shifted not verified: the scalar argument #0 of its launch is not a constant (it varies with a host loop, not as the induction variable of a loop with constant bounds directly around the launch), so the kernel has no single evaluation job}}
+      gpu.launch_func @kernels::@shifted blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%i1 : index, %t : memref<64xf32>)
+    }
+    return
+  }
+}
+
+// -----
+
+// When only the reference launches the kernel so, the warning says so.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @shifted(%i: index, %x: memref<64xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %t = memref.alloc() : memref<64xf32>
+    // expected-warning @below {{@shifted not verified: the scalar argument #0 of its reference launch is not a constant (it varies with a host loop, not as the induction variable of a loop with constant bounds directly around the launch), so the kernel has no single evaluation job}}
+    gpu.launch_func @kernels::@shifted blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%c0 : index, %t : memref<64xf32>)
     return
   }
 }

@@ -135,6 +135,56 @@ TEST(Job, NumbersOutOfRangeAreRefused) {
             "number out of range at result.timing.median_us");
 }
 
+// A launch a host loop repeats carries which scalar varies and how; the
+// reader checks that it is an integer scalar and that the last value fits.
+TEST(Job, RepeatedLaunchesRoundTrip) {
+  EvaluationJob job = makeJob();
+  JobParam step;
+  step.isScalar = true;
+  step.dtype = "i64";
+  job.kernel.launch.params.push_back(step);
+  job.kernel.launch.repeat = JobRepeat{4, 3, 2, 4096};
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  EXPECT_NE(text.find(R"("repeat":{"count":4096,"param":4,"start":3,"step":2})"),
+            std::string::npos)
+      << text;
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_TRUE(parsed->kernel.launch.repeat.has_value());
+  EXPECT_EQ(parsed->kernel.launch.repeat->param, 4u);
+  EXPECT_EQ(parsed->kernel.launch.repeat->start, 3);
+  EXPECT_EQ(parsed->kernel.launch.repeat->step, 2);
+  EXPECT_EQ(parsed->kernel.launch.repeat->count, 4096u);
+  EXPECT_FALSE(parsed->candidate->launch.repeat.has_value());
+
+  const char *prefix = R"({"kernel": {"code": "c", "entry": "k", "launch":
+      {"params": [{"kind": "buffer", "dtype": "f32", "count": 4},
+                  {"kind": "scalar", "dtype": "i32", "value": 0}],
+       "repeat": )";
+  auto repeatError = [&](const char *repeat) {
+    return errorOf(std::string(prefix) + repeat + "}}}");
+  };
+  EXPECT_EQ(repeatError(R"({"param": 1, "start": 0, "step": 1, "count": 8})"),
+            "");
+  EXPECT_EQ(repeatError(R"({"param": 0, "start": 0, "step": 1, "count": 8})"),
+            "the repeated parameter must be an integer scalar at "
+            "job.kernel.launch.repeat.param");
+  EXPECT_EQ(repeatError(R"({"param": 2, "start": 0, "step": 1, "count": 8})"),
+            "expected the index of a parameter at "
+            "job.kernel.launch.repeat.param");
+  EXPECT_EQ(repeatError(R"({"param": 1, "start": 0, "step": 1, "count": 0})"),
+            "expected a launch count from 1 to 1048576 at "
+            "job.kernel.launch.repeat.count");
+  EXPECT_EQ(repeatError(R"({"param": 1, "start": 9223372036854775000,
+      "step": 1000, "count": 8})"),
+            "start + (count - 1) * step overflows a 64-bit integer at "
+            "job.kernel.launch.repeat");
+  EXPECT_EQ(repeatError("[1]"),
+            "expected an object at job.kernel.launch.repeat");
+}
+
 TEST(Job, IntegerScalarsTravelExactly) {
   EvaluationJob job = makeJob();
   JobParam big;

@@ -120,6 +120,12 @@ static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
   result->spec.dynamic_shared_bytes = launch.dynamicSharedBytes;
   result->spec.params = result->params.data();
   result->spec.num_params = result->params.size();
+  if (launch.repeat) {
+    result->spec.repeat_count = launch.repeat->count;
+    result->spec.repeat_param = launch.repeat->param;
+    result->spec.repeat_start = launch.repeat->start;
+    result->spec.repeat_step = launch.repeat->step;
+  }
   return result;
 }
 

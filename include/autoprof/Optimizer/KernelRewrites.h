@@ -37,7 +37,10 @@
 //                     the contiguous dimension (grid rounded up, guarded);
 //   register-accumulate[1]
 //                     keep an element a loop loads and stores every iteration
-//                     in a register (load before, store after the loop).
+//                     in a register (load before, store after the loop);
+//   fold-host-loop[1] a host loop around the launch moves into the kernel
+//                     (one launch; versioned on the host when the buffers
+//                     are not proved distinct).
 //
 //===----------------------------------------------------------------------===//
 

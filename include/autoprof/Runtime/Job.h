@@ -46,12 +46,24 @@ struct JobParam {
   int64_t intValue = 0;
 };
 
+/// A launch a host loop repeats: the kernel runs `count` times in order,
+/// launch i passing start + i * step to the integer scalar parameter `param`
+/// (JSON `repeat`).
+struct JobRepeat {
+  unsigned param = 0;
+  int64_t start = 0;
+  int64_t step = 1;
+  uint64_t count = 1;
+};
+
 /// A launch configuration and its parameters.
 struct JobLaunch {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
   unsigned dynamicSharedBytes = 0;
   std::vector<JobParam> params;
+  /// Absent: one launch.
+  std::optional<JobRepeat> repeat;
 };
 
 /// A kernel variant: code, format ("ptx", "cubin" or "cuda"), entry name and

@@ -111,6 +111,16 @@ typedef struct autoprof_launch_spec {
   unsigned dynamic_shared_bytes;
   const autoprof_param *params;
   size_t num_params;
+  /// A host loop around the launch: with repeat_count > 1 the kernel runs
+  /// repeat_count times in order, launch i passing repeat_start + i *
+  /// repeat_step to the integer scalar parameter repeat_param (whose value
+  /// in `params` is then not used). Timing measures the whole sequence,
+  /// verification compares the buffers after it, and profiling collects the
+  /// metrics of its first launch. 0 or 1: one launch.
+  uint64_t repeat_count;
+  size_t repeat_param;
+  int64_t repeat_start;
+  int64_t repeat_step;
 } autoprof_launch_spec;
 
 /// Facts about the device a session runs on.

@@ -17,10 +17,27 @@
 #include "autoprof/Runtime/Job.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::autoprof {
+
+/// A launch that a host loop repeats: it sits directly in the body of an
+/// scf.for with constant bounds and a positive step that runs at least once,
+/// and passes the loop's induction variable as exactly one kernel operand.
+struct HostLoopRepeat {
+  scf::ForOp loop;
+  /// The kernel operand that receives the induction variable.
+  unsigned operand = 0;
+  int64_t start = 0, step = 1;
+  uint64_t tripCount = 1;
+};
+
+/// The host loop `launch` repeats in, or nothing (`why` says what is
+/// missing when the launch is in a loop at all).
+std::optional<HostLoopRepeat> matchHostLoopRepeat(gpu::LaunchFuncOp launch,
+                                                  std::string *why = nullptr);
 
 /// Builds the launch of an evaluation job. Buffer roles come from the kernel
 /// body (read only: input; written only: output; both: inout); integer input
@@ -29,9 +46,28 @@ namespace mlir::autoprof {
 /// the generated data: `autoprof.index_bound = N` sets the bound and
 /// `autoprof.sorted` asks for ascending values (CSR row pointers). Emits a
 /// diagnostic and fails on launches the runtime cannot reproduce: non-constant
-/// sizes or scalars, a buffer passed twice, unsupported element types.
+/// sizes or scalars, a buffer passed twice, unsupported element types. A
+/// launch a host loop repeats (matchHostLoopRepeat) becomes a repeated launch
+/// whose varying scalar takes the induction variable's values.
 FailureOr<::autoprof::runtime::JobLaunch>
 buildJobLaunch(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch);
+
+/// Which reference parameter each parameter of `candidate` (the job launch
+/// of `launch`) receives when a kernel and its reference take different
+/// parameter lists (a normalized kernel has sunk constant scalars, a folded
+/// one has dropped the induction variable of its host loop): buffers by
+/// where the host takes them from (an argument of the host function or the
+/// result of a host operation, by position), scalars in order by type and
+/// value, the scalar a repeated launch varies only to its counterpart. The
+/// candidate's buffers take the reference's roles and input hints, since
+/// they are the reference's buffers. Emits an error on `launch` and fails
+/// when the parameters cannot be mapped.
+FailureOr<std::vector<unsigned>>
+mapJobParameters(gpu::LaunchFuncOp launch,
+                 ::autoprof::runtime::JobLaunch &candidate,
+                 gpu::LaunchFuncOp referenceLaunch,
+                 const ::autoprof::runtime::JobLaunch &reference,
+                 StringRef kernelName);
 
 /// The compulsory DRAM traffic of a launch: every input buffer read once,
 /// every output written once, inout buffers both. Effective bandwidth and the

@@ -49,6 +49,16 @@ std::unique_ptr<RewriteFamily> createCoalesceFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 
+/// fold-host-loop=1: a host loop around a launch moves into the kernel.
+std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();
+
+/// Builds, at the rewriter's insertion point, the i1 that holds when each
+/// buffer of `buffers` lies apart from every other buffer of `others` (by
+/// their address ranges: aligned pointer and static size), or returns null
+/// when there is nothing to compare. The buffers must have static shapes.
+Value buildBuffersApart(RewriterBase &rewriter, Location loc,
+                        ArrayRef<Value> buffers, ArrayRef<Value> others);
+
 /// Divides the grid along x of every launch by `factor`, rounding up.
 void shrinkGridX(RewriterBase &rewriter, ArrayRef<gpu::LaunchFuncOp> launches,
                  int64_t factor);

@@ -11,10 +11,45 @@
 #include "autoprof/Analysis/MemoryAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
+
+Value mlir::autoprof::rewrites::buildBuffersApart(RewriterBase &rewriter,
+                                                 Location loc,
+                                                 ArrayRef<Value> buffers,
+                                                 ArrayRef<Value> others) {
+  auto extent = [&](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    Value begin =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, bytes);
+    Value end = arith::AddIOp::create(rewriter, loc, begin, size);
+    return std::make_pair(begin, end);
+  };
+  Value apart;
+  for (Value buffer : buffers) {
+    auto [begin, end] = extent(buffer);
+    for (Value other : others) {
+      if (other == buffer)
+        continue;
+      auto [otherBegin, otherEnd] = extent(other);
+      Value before = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, end, otherBegin);
+      Value after = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, otherEnd, begin);
+      Value both = arith::OrIOp::create(rewriter, loc, before, after);
+      apart = apart ? arith::AndIOp::create(rewriter, loc, apart, both)
+                          .getResult()
+                    : both;
+    }
+  }
+  return apart;
+}
 
 void mlir::autoprof::rewrites::setLaunchSizes(
     RewriterBase &rewriter, gpu::LaunchFuncOp launch,

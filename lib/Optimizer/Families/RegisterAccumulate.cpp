@@ -37,42 +37,19 @@ static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
   Block &body = kernel.getBody().front();
   Location loc = kernel.getLoc();
   rewriter.setInsertionPointToStart(&body);
-  auto extent = [&](Value buffer) {
-    auto type = cast<MemRefType>(buffer.getType());
-    int64_t bytes = type.getNumElements() *
-                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    Value begin =
-        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
-    Value size = arith::ConstantIndexOp::create(rewriter, loc, bytes);
-    Value end = arith::AddIOp::create(rewriter, loc, begin, size);
-    return std::make_pair(begin, end);
-  };
   // In the order the accumulations come, so that the check reads the same
-  // on every run.
+  // on every run. Only the buffers a launch passes can overlap; workgroup
+  // and private attributions are the kernel's own.
   llvm::SetVector<Value> accumulated;
   for (Accumulation acc : accumulations)
     accumulated.insert(acc.store.getMemRef());
-  Value disjoint;
-  for (Value buffer : accumulated) {
-    auto [begin, end] = extent(buffer);
-    // Only the buffers a launch passes can overlap; workgroup and private
-    // attributions are the kernel's own.
-    for (BlockArgument other :
-         kernel.getArguments().take_front(kernel.getNumArguments())) {
-      if (other == buffer || !isa<MemRefType>(other.getType()))
-        continue;
-      auto [otherBegin, otherEnd] = extent(other);
-      Value before = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ule, end, otherBegin);
-      Value after = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ule, otherEnd, begin);
-      Value apart = arith::OrIOp::create(rewriter, loc, before, after);
-      disjoint = disjoint
-                     ? arith::AndIOp::create(rewriter, loc, disjoint, apart)
-                           .getResult()
-                     : apart;
-    }
-  }
+  SmallVector<Value> passed;
+  for (BlockArgument other :
+       kernel.getArguments().take_front(kernel.getNumArguments()))
+    if (isa<MemRefType>(other.getType()))
+      passed.push_back(other);
+  Value disjoint = buildBuffersApart(rewriter, loc, accumulated.getArrayRef(),
+                                     passed);
   if (!disjoint)
     return;
   auto ifOp = scf::IfOp::create(rewriter, loc, disjoint, /*withElse=*/true);

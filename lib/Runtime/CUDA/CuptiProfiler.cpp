@@ -1339,6 +1339,17 @@ autoprof_status autoprof_profile_collect(autoprof_session *session,
                        "autoprof_profile_collect: cuCtxPushCurrent");
   if (autoprof_status status = checkLaunchSpec(session, kernel, spec, 1))
     return status;
+  // A repeated launch is profiled on its first launch: every launch of the
+  // sequence runs the same code on the same geometry.
+  autoprof_launch_spec firstLaunch = *spec;
+  std::vector<autoprof_param> firstParams(spec->params,
+                                          spec->params + spec->num_params);
+  if (spec->repeat_count > 1) {
+    firstParams[spec->repeat_param].i = spec->repeat_start;
+    firstLaunch.params = firstParams.data();
+    firstLaunch.repeat_count = 0;
+  }
+  spec = &firstLaunch;
 
   // Sort the names: driver-derived, unsupported, or for CUPTI (each unique
   // name once, in order of first appearance).

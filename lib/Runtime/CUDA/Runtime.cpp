@@ -932,6 +932,38 @@ autoprof_status autoprof::runtime::checkLaunchSpec(
     totalBytes += param.count * size;
   }
 
+  // A repeated launch varies one integer scalar, within its type.
+  if (spec->repeat_count > 1) {
+    if (spec->repeat_count > MaxRepeatCount)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "the launch of kernel '%s' repeats %llu times; at most "
+                      "%llu repetitions are supported",
+                      name, static_cast<unsigned long long>(spec->repeat_count),
+                      static_cast<unsigned long long>(MaxRepeatCount));
+    if (spec->repeat_param >= spec->num_params ||
+        !spec->params[spec->repeat_param].is_scalar ||
+        isFloatType(spec->params[spec->repeat_param].dtype))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "the repeated launch of kernel '%s' varies parameter "
+                      "%zu, which is not an integer scalar of its %zu "
+                      "parameters",
+                      name, spec->repeat_param, spec->num_params);
+    double low = 0, high = 0;
+    integerRange(spec->params[spec->repeat_param].dtype, low, high);
+    double first = static_cast<double>(spec->repeat_start);
+    double last = first + static_cast<double>(spec->repeat_count - 1) *
+                              static_cast<double>(spec->repeat_step);
+    if (std::min(first, last) < low || std::max(first, last) > high)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "the repeated launch of kernel '%s' passes parameter "
+                      "%zu values from %lld in steps of %lld, which leave "
+                      "its type %s",
+                      name, spec->repeat_param,
+                      static_cast<long long>(spec->repeat_start),
+                      static_cast<long long>(spec->repeat_step),
+                      dtypeName(spec->params[spec->repeat_param].dtype));
+  }
+
   // The kernel's own parameter list, when the driver can tell it (12.4+).
   if (api.cuFuncGetParamInfo) {
     size_t offset = 0, paramSize = 0;
@@ -1103,13 +1135,26 @@ autoprof_status LaunchBuffers::launch(autoprof_kernel *kernel,
       slots[i] = buffers[prepared].device.get();
     arguments[i] = &slots[i];
   }
-  CUresult r = cuda().cuLaunchKernel(
-      kernel->function, spec.grid[0], spec.grid[1], spec.grid[2], spec.block[0],
-      spec.block[1], spec.block[2], spec.dynamic_shared_bytes, stream,
-      arguments.empty() ? nullptr : arguments.data(), nullptr);
-  if (r != CUDA_SUCCESS) {
-    std::string what = "cannot launch kernel '" + kernel->entry + "'";
-    return cudaFailure(session, r, what.c_str());
+  // A repeated launch passes its varying scalar start + i * step.
+  uint64_t count = std::max<uint64_t>(spec.repeat_count, 1);
+  for (uint64_t i = 0; i < count; ++i) {
+    if (count > 1) {
+      autoprof_param varying = spec.params[spec.repeat_param];
+      varying.i = spec.repeat_start +
+                  static_cast<int64_t>(i) * spec.repeat_step;
+      encodeScalar(varying, slots[spec.repeat_param]);
+    }
+    CUresult r = cuda().cuLaunchKernel(
+        kernel->function, spec.grid[0], spec.grid[1], spec.grid[2],
+        spec.block[0], spec.block[1], spec.block[2], spec.dynamic_shared_bytes,
+        stream, arguments.empty() ? nullptr : arguments.data(), nullptr);
+    if (r != CUDA_SUCCESS) {
+      std::string what = "cannot launch kernel '" + kernel->entry + "'";
+      if (count > 1)
+        what += " (launch " + std::to_string(i + 1) + " of " +
+                std::to_string(count) + ")";
+      return cudaFailure(session, r, what.c_str());
+    }
   }
   return AUTOPROF_OK;
 }
@@ -1866,7 +1911,24 @@ autoprof_status checkSameParameters(autoprof_session *session,
                                     const autoprof_launch_spec &reference,
                                     const autoprof_launch_spec &candidate,
                                     const size_t *map, size_t mapSize) {
+  // A repeated launch is part of the problem: a candidate that receives the
+  // varying scalar must vary it the same way.
+  auto repeats = [](const autoprof_launch_spec &spec) {
+    return spec.repeat_count > 1;
+  };
+  auto sameRepeat = [&] {
+    return reference.repeat_count == candidate.repeat_count &&
+           reference.repeat_start == candidate.repeat_start &&
+           reference.repeat_step == candidate.repeat_step;
+  };
   if (!map) {
+    if (repeats(reference) != repeats(candidate) ||
+        (repeats(reference) &&
+         (!sameRepeat() || reference.repeat_param != candidate.repeat_param)))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "the reference and the candidate repeat their launches "
+                      "differently; with the same parameter list both must "
+                      "run the same sequence of launches");
     if (reference.num_params != candidate.num_params)
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                       "the reference has %zu parameters but the candidate has "
@@ -1901,6 +1963,17 @@ autoprof_status checkSameParameters(autoprof_session *session,
                       "more than one candidate parameter",
                       r);
     received[r] = true;
+    bool referenceVaries = repeats(reference) && r == reference.repeat_param;
+    bool candidateVaries = repeats(candidate) && i == candidate.repeat_param;
+    if (referenceVaries != candidateVaries ||
+        (referenceVaries && !sameRepeat()))
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "candidate parameter %zu receives reference parameter "
+                      "%zu, but only one of them varies over repeated "
+                      "launches, or they vary differently",
+                      i, r);
+    if (referenceVaries)
+      continue;
     if (!isSameParameter(reference.params[r], candidate.params[i]))
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
                       "candidate parameter %zu differs from reference "

@@ -159,6 +159,9 @@ void generateInput(const autoprof_param &param, size_t paramIndex,
 /// (0xFF: NaN for floats, -1 / max for integers).
 constexpr uint8_t PoisonByte = 0xFF;
 
+/// The most launches a repeated launch spec may ask for.
+constexpr uint64_t MaxRepeatCount = uint64_t(1) << 20;
+
 /// Reads element `index` of a buffer of `dtype` as double (f16/bf16 decoded).
 double loadElement(const uint8_t *data, autoprof_dtype dtype, uint64_t index);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # A stand-in for autoprof-worker that runs nothing: it rejects every job with
 # a reason describing the job's verification (the candidate's parameter map,
-# the parameter kinds, the seeds, which sections are present), so that tests
+# the parameter kinds, repeated launches, the seeds, which sections are present), so that tests
 # without a GPU can check what a pass asked for. Usage: describe-job-worker.py
 # --job J --result R [...]
 import json
@@ -17,9 +17,16 @@ def kinds(kernel):
                     for p in kernel["launch"]["params"])
 
 
+def repeat(kernel):
+    r = kernel.get("launch", {}).get("repeat")
+    return (f" repeating #{r['param']} from {r['start']} by {r['step']} "
+            f"{r['count']} times" if r else "")
+
+
 candidate = job.get("candidate", {})
-reason = (f"reference ({kinds(job['kernel'])}), "
-          f"candidate ({kinds(candidate) if candidate else 'none'}), "
+reason = (f"reference ({kinds(job['kernel'])}){repeat(job['kernel'])}, "
+          f"candidate ({kinds(candidate) if candidate else 'none'})"
+          f"{repeat(candidate)}, "
           f"reference_params {candidate.get('reference_params', 'absent')}, "
           f"seeds {job.get('verify', {}).get('seeds')}, "
           f"sections {' '.join(sorted(job))}")

@@ -22,6 +22,13 @@ module attributes {gpu.container_module} {
       memref.store %c0, %x[%j] : memref<64xf32>
       gpu.return
     }
+    gpu.func @shifted(%i: index, %x: memref<64xf32>) kernel {
+      %bid = gpu.block_id x
+      %j = arith.addi %bid, %i : index
+      %c0 = arith.constant 0.0 : f32
+      memref.store %c0, %x[%j] : memref<64xf32>
+      gpu.return
+    }
   }
   func.func @main(%x: memref<256xf32>, %y: memref<256xf32>) {
     %c0 = arith.constant 0 : index
@@ -34,6 +41,8 @@ module attributes {gpu.container_module} {
     %t = memref.alloc() : memref<64xf32>
     scf.for %i = %c0 to %c4 step %c1 {
       gpu.launch_func @kernels::@looped blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%i : index, %t : memref<64xf32>)
+      %i1 = arith.addi %i, %c1 : index
+      gpu.launch_func @kernels::@shifted blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%i1 : index, %t : memref<64xf32>)
     }
     return
   }

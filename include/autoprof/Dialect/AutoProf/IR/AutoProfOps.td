@@ -54,6 +54,11 @@ def AutoProf_Dialect : Dialect {
     // varying_operands, the kernel operands that depend on the loop's
     // induction variable. Written by autoprof-normalize-kernels.
     DictionaryAttr:$host_loop,
+    // A kernel kept as the fallback of the kernel it names: the original code
+    // of a kernel a rewrite changed, launched where a run-time check refuses
+    // the rewritten one. Written by the fold-host-loop rewrite; the fallback
+    // is verified against the named kernel of a reference module.
+    FlatSymbolRefAttr:$fallback_of,
     // The applicable built-in rewrites of a kernel, most promising first, as
     // "family=parameter" strings. Written by autoprof-propose-rewrites.
     ArrayAttr:$proposals,
