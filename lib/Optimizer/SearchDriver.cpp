@@ -126,7 +126,10 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   result.globalBytesTotal = features->lookup("global_bytes_total").value_or(0);
   result.compulsoryBytes =
       static_cast<int64_t>(getCompulsoryBytes(reference->launch));
-  result.flopsTotal = features->lookup("flops_total").value_or(0);
+  if (reference->launch.repeat)
+    result.baselineLaunches = reference->launch.repeat->count;
+  result.flopsTotal = features->lookup("flops_total").value_or(0) *
+                      static_cast<double>(result.baselineLaunches);
   result.baseline = MeasuredTiming::of(*baseline);
   result.baselineMetrics = baseline->metrics;
   result.baselineReplayPasses = baseline->replayPasses;

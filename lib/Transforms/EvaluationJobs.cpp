@@ -299,7 +299,8 @@ static bool isFloatDtype(StringRef dtype) {
 }
 
 /// Whether two scalar parameters pass the same value of the same type.
-static bool isSameScalar(const ::autoprof::runtime::JobParam &a, const ::autoprof::runtime::JobParam &b) {
+static bool isSameScalar(const ::autoprof::runtime::JobParam &a,
+                         const ::autoprof::runtime::JobParam &b) {
   if (a.dtype != b.dtype)
     return false;
   if (isFloatDtype(a.dtype))
@@ -345,7 +346,8 @@ FailureOr<std::vector<unsigned>> mlir::autoprof::mapJobParameters(
         return launch.emitError("cannot map the parameters of @")
                << kernelName << " to the reference's: buffer argument #" << i
                << " (" << origin << ") is not passed to the reference kernel";
-      const ::autoprof::runtime::JobParam &theirs = reference.params[found->second];
+      const ::autoprof::runtime::JobParam &theirs =
+          reference.params[found->second];
       if (theirs.dtype != param.dtype || theirs.count != param.count)
         return launch.emitError("cannot map the parameters of @")
                << kernelName << " to the reference's: buffer argument #" << i

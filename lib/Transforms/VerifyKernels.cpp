@@ -330,9 +330,9 @@ void VerifyKernelsPass::runOnOperation() {
       --sunk;
     InFlightDiagnostic remark = emitRemark(kernel.getLoc(), "@");
     remark << entry.moduleName << "::@" << name << " verified against the "
-           << (entry.referenceName == name ? "reference"
-                                           : "reference's @" +
-                                                 entry.referenceName)
+           << (entry.referenceName == name
+                   ? "reference"
+                   : "reference's @" + entry.referenceName)
            << " (" << job.verifySeeds.size() << " seeds x "
            << job.verifyDistributions.size() << " input distributions";
     if (folded)

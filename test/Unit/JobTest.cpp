@@ -146,8 +146,9 @@ TEST(Job, RepeatedLaunchesRoundTrip) {
   job.kernel.launch.repeat = JobRepeat{4, 3, 2, 4096};
   std::string text;
   llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
-  EXPECT_NE(text.find(R"("repeat":{"count":4096,"param":4,"start":3,"step":2})"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(R"("repeat":{"count":4096,"param":4,"start":3,"step":2})"),
+      std::string::npos)
       << text;
   llvm::Expected<EvaluationJob> parsed =
       parseDocument<EvaluationJob>(text, "job");

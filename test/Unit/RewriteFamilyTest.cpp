@@ -33,7 +33,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "coarsen",       "privatize-atomics", "form-blocks",
     "coalesce",      "distribute-loop",   "register-accumulate",
     "unroll",        "max-registers",     "min-blocks",
-    "launch-bounds",
+    "launch-bounds", "fold-host-loop",
 };
 
 /// The attribute the test family sets; its dialect is not loaded, so the

@@ -74,6 +74,9 @@ struct KernelSearchResult {
   double baselineProfileSeconds = 0;
   /// The profiling tree's leaf that chose the metrics, -1 when none did.
   int64_t profileLeaf = -1;
+  /// Launches the baseline time covers: the trip count of the host loop a
+  /// repeated launch sits in, else 1 (flopsTotal counts all of them).
+  uint64_t baselineLaunches = 1;
   std::vector<CandidateRecord> candidates;
   /// Labels of the candidates the result is made of, in order.
   std::vector<std::string> accepted;

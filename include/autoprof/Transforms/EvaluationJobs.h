@@ -62,12 +62,10 @@ buildJobLaunch(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch);
 /// candidate's buffers take the reference's roles and input hints, since
 /// they are the reference's buffers. Emits an error on `launch` and fails
 /// when the parameters cannot be mapped.
-FailureOr<std::vector<unsigned>>
-mapJobParameters(gpu::LaunchFuncOp launch,
-                 ::autoprof::runtime::JobLaunch &candidate,
-                 gpu::LaunchFuncOp referenceLaunch,
-                 const ::autoprof::runtime::JobLaunch &reference,
-                 StringRef kernelName);
+FailureOr<std::vector<unsigned>> mapJobParameters(
+    gpu::LaunchFuncOp launch, ::autoprof::runtime::JobLaunch &candidate,
+    gpu::LaunchFuncOp referenceLaunch,
+    const ::autoprof::runtime::JobLaunch &reference, StringRef kernelName);
 
 /// The compulsory DRAM traffic of a launch: every input buffer read once,
 /// every output written once, inout buffers both. Effective bandwidth and the

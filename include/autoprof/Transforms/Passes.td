@@ -292,8 +292,12 @@ def VerifyKernelsPass : Pass<"autoprof-verify-kernels", "ModuleOp"> {
 
     A kernel without a counterpart in the reference, a reference kernel that
     is not launched, or parameters that cannot be mapped are errors on the
-    kernel's launch. A launch whose sizes or scalars are not constants (a
-    launch in a host loop fed by its induction variable) has no single
+    kernel's launch. A launch in a host `scf.for` with constant bounds that
+    passes the induction variable is verified as the loop's sequence of
+    launches (a repeated launch; the varying scalar maps only to its
+    counterpart, and a kernel that folded the loop leaves it out). A kernel
+    marked `autoprof.fallback_of = @k` is verified against the reference's
+    `@k`. A launch whose sizes or other scalars are not constants has no
     evaluation job: the kernel gets a warning that says so and is left
     unverified. Without a GPU (or a worker) the pass fails with a diagnostic
     that says why.

@@ -18,9 +18,9 @@ using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
 Value mlir::autoprof::rewrites::buildBuffersApart(RewriterBase &rewriter,
-                                                 Location loc,
-                                                 ArrayRef<Value> buffers,
-                                                 ArrayRef<Value> others) {
+                                                  Location loc,
+                                                  ArrayRef<Value> buffers,
+                                                  ArrayRef<Value> others) {
   auto extent = [&](Value buffer) {
     auto type = cast<MemRefType>(buffer.getType());
     int64_t bytes = type.getNumElements() *
@@ -43,9 +43,9 @@ Value mlir::autoprof::rewrites::buildBuffersApart(RewriterBase &rewriter,
       Value after = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ule, otherEnd, begin);
       Value both = arith::OrIOp::create(rewriter, loc, before, after);
-      apart = apart ? arith::AndIOp::create(rewriter, loc, apart, both)
-                          .getResult()
-                    : both;
+      apart =
+          apart ? arith::AndIOp::create(rewriter, loc, apart, both).getResult()
+                : both;
     }
   }
   return apart;

@@ -61,14 +61,16 @@ struct FoldPlan {
 static std::optional<std::string>
 checkThreadPrivate(MemoryAccessAnalysis &analysis, BlockArgument buffer,
                    function_ref<int64_t(const IndexAtom &)> extent) {
-  std::string name = "buffer argument #" + std::to_string(buffer.getArgNumber());
+  std::string name =
+      "buffer argument #" + std::to_string(buffer.getArgNumber());
   const MemoryAccess *first = nullptr;
   for (const MemoryAccess &access : analysis.getAccesses()) {
     if (access.buffer != buffer)
       continue;
     if (!access.address)
-      return name + " is accessed at an address the analysis cannot "
-                    "express (" +
+      return name +
+             " is accessed at an address the analysis cannot "
+             "express (" +
              access.unknownReason + ")";
     if (!first) {
       first = &access;
@@ -111,8 +113,8 @@ checkThreadPrivate(MemoryAccessAnalysis &analysis, BlockArgument buffer,
       id.dim = dim;
       if (extent(id) > 1 && !dims.contains({static_cast<unsigned>(kind),
                                             static_cast<unsigned>(dim)}))
-        return name + " is accessed at " +
-               analysis.describe(*first->address) + ", the same for every " +
+        return name + " is accessed at " + analysis.describe(*first->address) +
+               ", the same for every " +
                (kind == IndexAtomKind::ThreadId ? "thread" : "block") +
                " along " + gpu::stringifyDimension(dim).str();
     }
@@ -230,8 +232,9 @@ FailureOr<FoldPlan> FoldHostLoopFamily::matchPlan(const RewriteTarget &target,
   for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
     if (index == repeat->operand)
       continue;
-    if (isa<MemRefType>(operand.getType()) ? !loop.isDefinedOutsideOfLoop(operand)
-                                           : !matchPattern(operand, m_Constant())) {
+    if (isa<MemRefType>(operand.getType())
+            ? !loop.isDefinedOutsideOfLoop(operand)
+            : !matchPattern(operand, m_Constant())) {
       why = "kernel operand #" + std::to_string(index) +
             " changes from one launch of the loop to the next";
       return failure();
@@ -351,8 +354,9 @@ LogicalResult FoldHostLoopFamily::applyPlan(RewriterBase &rewriter,
   Value step = index(repeat.step);
   auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step);
   Operation *yield = loop.getBody()->getTerminator();
-  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
-           std::next(loop->getIterator()), body.getTerminator()->getIterator())))
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(std::next(loop->getIterator()),
+                            body.getTerminator()->getIterator())))
     rewriter.moveOpBefore(&op, yield);
   BlockArgument argument = kernel.getArgument(repeat.operand);
   Value iv = loop.getInductionVar();
@@ -369,9 +373,8 @@ LogicalResult FoldHostLoopFamily::applyPlan(RewriterBase &rewriter,
           return loop.isDefinedOutsideOfLoop(operand);
         }))
       rewriter.moveOpBefore(&op, loop);
-  rewriter.modifyOpInPlace(kernel, [&] {
-    (void)kernel.eraseArgument(repeat.operand);
-  });
+  rewriter.modifyOpInPlace(kernel,
+                           [&] { (void)kernel.eraseArgument(repeat.operand); });
 
   // The host: one launch without the induction variable, before the loop;
   // constants the launch takes from the loop body come along.
@@ -402,9 +405,9 @@ LogicalResult FoldHostLoopFamily::applyPlan(RewriterBase &rewriter,
   rewriter.moveOpBefore(hostLoop, versionIf.elseBlock()->getTerminator());
   auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
   rewriter.modifyOpInPlace(launch, [&] {
-    launch.setKernelAttr(SymbolRefAttr::get(
-        gpuModule.getNameAttr(),
-        {FlatSymbolRefAttr::get(fallback.getNameAttr())}));
+    launch.setKernelAttr(
+        SymbolRefAttr::get(gpuModule.getNameAttr(),
+                           {FlatSymbolRefAttr::get(fallback.getNameAttr())}));
   });
   return success();
 }

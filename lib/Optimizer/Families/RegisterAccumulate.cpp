@@ -48,8 +48,8 @@ static void guardAgainstOverlap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
        kernel.getArguments().take_front(kernel.getNumArguments()))
     if (isa<MemRefType>(other.getType()))
       passed.push_back(other);
-  Value disjoint = buildBuffersApart(rewriter, loc, accumulated.getArrayRef(),
-                                     passed);
+  Value disjoint =
+      buildBuffersApart(rewriter, loc, accumulated.getArrayRef(), passed);
   if (!disjoint)
     return;
   auto ifOp = scf::IfOp::create(rewriter, loc, disjoint, /*withElse=*/true);

@@ -1140,8 +1140,8 @@ autoprof_status LaunchBuffers::launch(autoprof_kernel *kernel,
   for (uint64_t i = 0; i < count; ++i) {
     if (count > 1) {
       autoprof_param varying = spec.params[spec.repeat_param];
-      varying.i = spec.repeat_start +
-                  static_cast<int64_t>(i) * spec.repeat_step;
+      varying.i =
+          spec.repeat_start + static_cast<int64_t>(i) * spec.repeat_step;
       encodeScalar(varying, slots[spec.repeat_param]);
     }
     CUresult r = cuda().cuLaunchKernel(

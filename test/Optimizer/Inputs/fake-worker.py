@@ -3,7 +3,8 @@
 # machines without a GPU: the baseline takes 100 us, every candidate is
 # verified and takes 50 us; CUDA C++ compiles unless it holds an #error. Every
 # metric reads 1.0 unless the JSON object in
-# AUTOPROF_FAKE_METRICS gives its value. Usage: fake-worker.py --job J
+# AUTOPROF_FAKE_METRICS gives its value. With AUTOPROF_FAKE_JOBS set, each job
+# is appended to that file as one line of JSON. Usage: fake-worker.py --job J
 # --result R [...]
 import json
 import os
@@ -11,6 +12,9 @@ import sys
 
 args = sys.argv[1:]
 job = json.load(open(args[args.index("--job") + 1]))
+if "AUTOPROF_FAKE_JOBS" in os.environ:
+    with open(os.environ["AUTOPROF_FAKE_JOBS"], "a") as log:
+        log.write(json.dumps(job, sort_keys=True) + "\n")
 result = {
     "status": "ok",
     "device": {"name": "Stand-in GPU", "sm_count": 132, "l2_bytes": 1,
