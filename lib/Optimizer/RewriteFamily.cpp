@@ -96,16 +96,24 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
   gpu::GPUFuncOp kernel = target.kernel;
   kernel.walk([&](Operation *op) {
     Value memref;
-    if (auto load = dyn_cast<memref::LoadOp>(op))
+    bool stores = false;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
       memref = load.getMemRef();
-    else if (auto store = dyn_cast<memref::StoreOp>(op))
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
       memref = store.getMemRef();
+      stores = true;
+    }
     Type element =
         memref ? cast<MemRefType>(memref.getType()).getElementType() : Type();
-    if (element && element.isIntOrFloat() &&
-        element.getIntOrFloatBitWidth() >= 8)
-      evidence.narrowestElementBytes = std::min<int64_t>(
-          evidence.narrowestElementBytes, element.getIntOrFloatBitWidth() / 8);
+    if (!element || !element.isIntOrFloat() ||
+        element.getIntOrFloatBitWidth() < 8)
+      return;
+    int64_t bytes = std::min<int64_t>(4, element.getIntOrFloatBitWidth() / 8);
+    evidence.narrowestElementBytes =
+        std::min(evidence.narrowestElementBytes, bytes);
+    if (stores)
+      evidence.widestStoredElementBytes =
+          std::max(evidence.widestStoredElementBytes, bytes);
   });
 
   evidence.registersPerThread =

@@ -4,6 +4,8 @@
 // RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=BLOCKS
 // RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: autoprof-opt %S/../Corpus/Upstream/transpose2d.tile16x16.mlir --autoprof-propose-rewrites 2>&1 | FileCheck %s --check-prefix=TILED
+// RUN: autoprof-opt %S/../Corpus/Upstream/dequant_i8.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH
+// RUN: autoprof-opt %S/../Corpus/Upstream/truncf_f16.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH-F16
 // RUN: autoprof-opt %s --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: autoprof-opt %s --autoprof-propose-rewrites | FileCheck %s --check-prefix=UNLAUNCHED
 
@@ -20,6 +22,14 @@
 // block sizes (through a thread remap) come after it.
 // TILED-LABEL: gpu.func @transpose2d_kernel
 // TILED-SAME: autoprof.proposals = ["coalesce=32", "coalesce=64", "block-size=128", "block-size=512", "min-blocks=2", "launch-bounds=1"]
+
+// The vector width makes the widest stored element one 128-bit store: i8
+// loads and f32 stores take 4 elements per thread, f32 loads and f16 stores
+// take 8.
+// WIDTH-LABEL: gpu.func @dequant_i8_kernel
+// WIDTH-SAME: autoprof.proposals = ["vectorize=4", "vectorize=2",
+// WIDTH-F16-LABEL: gpu.func @truncf_f16_kernel
+// WIDTH-F16-SAME: autoprof.proposals = ["vectorize=8", "vectorize=4",
 
 // A kernel that is never launched gets a remark and no proposals.
 // NONE: remark: @unused is never launched; nothing to propose

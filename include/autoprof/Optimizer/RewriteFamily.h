@@ -93,6 +93,9 @@ struct RewriteEvidence {
   std::optional<double> sectorsPerRequest;
   /// Bytes of the narrowest element the kernel loads or stores (at most 4).
   int64_t narrowestElementBytes = 4;
+  /// Bytes of the widest element the kernel stores (at most 4; 0 when it
+  /// stores nothing).
+  int64_t widestStoredElementBytes = 0;
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few
