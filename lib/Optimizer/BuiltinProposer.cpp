@@ -8,7 +8,9 @@
 // them, each at most once. With the greedy strategy every candidate is built
 // on the incumbent and, after each win, the rewrites are ranked again on the
 // winner's features and metrics; with `each`, every candidate is one rewrite
-// of the kernel as it was.
+// of the kernel as it was. A family whose candidate did not win has its
+// other parameters tried only after every other family's: its best-ranked
+// parameter did not pay, so the budget goes to another family first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
 #include <deque>
 
 using namespace mlir;
@@ -51,6 +54,13 @@ public:
   }
 
   FailureOr<std::optional<Candidate>> next(SearchState &state) override {
+    // The last candidate lost when no candidate has won since.
+    if (!lastFamily.empty() && state.wins == winsAtLast)
+      std::stable_partition(queue.begin(), queue.end(),
+                            [&](const KernelRewrite &rewrite) {
+                              return rewrite.family != lastFamily;
+                            });
+    lastFamily.clear();
     while (!queue.empty()) {
       KernelRewrite rewrite = queue.front();
       queue.pop_front();
@@ -73,6 +83,8 @@ public:
       if (failed(applyKernelRewrite(rewrite, *variant, kernel)))
         return failure();
       candidate.variant = std::move(variant);
+      lastFamily = rewrite.family;
+      winsAtLast = state.wins;
       return std::optional<Candidate>(std::move(candidate));
     }
     return std::optional<Candidate>();
@@ -97,6 +109,9 @@ private:
   SearchStrategy strategy;
   std::deque<KernelRewrite> queue;
   llvm::StringSet<> seen;
+  /// The family of the last candidate evaluated, and the wins before it.
+  std::string lastFamily;
+  unsigned winsAtLast = 0;
 };
 } // namespace
 

@@ -273,6 +273,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     result.accepted.push_back(record.label);
     incumbent = std::move(candidate.variant);
     state.incumbent = *incumbent;
+    ++state.wins;
 
     // Re-profile the new incumbent with the same metrics, so that what is
     // proposed next follows what the winner changed.

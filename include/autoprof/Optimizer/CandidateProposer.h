@@ -60,6 +60,8 @@ struct SearchState {
   /// Candidates proposed so far, and how many the budget allows.
   unsigned proposed = 0;
   unsigned budget = 0;
+  /// Candidates that won so far (each replaced the incumbent).
+  unsigned wins = 0;
 };
 
 /// One proposal.

@@ -8,12 +8,12 @@
 // kernel's MLIR, its launch, the device, the selected metrics with their
 // meanings and values (missing ones named as missing), the bottleneck facts
 // they establish (docs/diagnosis.md; facts without their metrics named as
-// unknown) and the history of tried variants. The answer must be one fenced block: MLIR holding a
-// replacement gpu.func with the same name and signature, or CUDA C++ holding
-// an extern "C" __global__ function with the same name and the kernel's
-// bare-pointer ABI (compiled to PTX with NVRTC through the worker; a winner
-// is kept as a gpu.binary that the launches then call). An answer that does
-// not parse, compile or fit gets one repair round. The variant is then
+// unknown) and the history of tried variants. The answer must be one fenced
+// block: MLIR holding a replacement gpu.func with the same name and signature,
+// or CUDA C++ holding an extern "C" __global__ function with the same name and
+// the kernel's bare-pointer ABI (compiled to PTX with NVRTC through the worker;
+// a winner is kept as a gpu.binary that the launches then call). An answer that
+// does not parse, compile or fit gets one repair round. The variant is then
 // verified and timed like any other candidate.
 //
 //===----------------------------------------------------------------------===//
