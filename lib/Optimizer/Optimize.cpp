@@ -6,8 +6,9 @@
 //
 // The pass around the search driver (SearchDriver.h): it normalizes a copy
 // of the module, searches every launched kernel with the chosen proposer,
-// writes the report, and replaces the module by the copy only when every
-// kernel could be measured.
+// writes the report, and replaces the module by the copy when every
+// kernel's search succeeded (or, with keep-going, always). A failed kernel
+// costs that kernel only: the others are still searched.
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,21 +99,60 @@ void OptimizePass::runOnOperation() {
   });
 
   SearchDriver driver(options, *candidates);
-  SmallVector<KernelSearchResult> results;
-  bool anyFailed = false;
+  SmallVector<KernelSearchResult, 0> results;
+  SmallVector<FailedKernel> failures;
+  MLIRContext *context = &getContext();
   for (auto &[moduleName, kernelName] : kernels) {
-    FailureOr<std::optional<KernelSearchResult>> result =
-        driver.searchKernel(incumbent, moduleName, kernelName, tree->tree);
-    if (failed(result))
-      anyFailed = true;
-    else if (*result)
-      results.push_back(std::move(**result));
+    // The errors of one kernel's search are its failure's reason; with
+    // keep-going they are reported as warnings.
+    std::string reason;
+    FailureOr<std::optional<KernelSearchResult>> result = failure();
+    {
+      ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+        if (diag.getSeverity() != DiagnosticSeverity::Error)
+          return failure();
+        reason += (reason.empty() ? "" : "; ") + diag.str();
+        if (!keepGoing)
+          return failure();
+        emitWarning(diag.getLocation()) << diag.str();
+        return success();
+      });
+      result =
+          driver.searchKernel(incumbent, moduleName, kernelName, tree->tree);
+    }
+    std::string name = moduleName + "::" + kernelName;
+    if (failed(result)) {
+      failures.push_back({name, reason.empty() ? "the search failed" : reason});
+      continue;
+    }
+    if (!*result)
+      continue;
+    if (!(*result)->failure.empty()) {
+      if (!reason.empty())
+        (*result)->failure += ": " + reason;
+      failures.push_back({name, (*result)->failure});
+    }
+    results.push_back(std::move(**result));
   }
 
   if (!reportPath.empty() &&
-      failed(writeSearchReport(reportPath, results, module.getLoc())))
+      failed(writeSearchReport(reportPath, results, failures, module.getLoc())))
     return signalPassFailure();
-  if (anyFailed)
-    return signalPassFailure();
+  if (!failures.empty()) {
+    std::string names;
+    for (const FailedKernel &failure : failures)
+      names += (names.empty() ? "@" : ", @") + failure.kernel;
+    if (!keepGoing) {
+      emitError(module.getLoc())
+          << failures.size() << " of " << kernels.size() << " kernels failed ("
+          << names
+          << "); the module is left as it was (keep-going=true keeps the "
+             "other kernels' winners)";
+      return signalPassFailure();
+    }
+    emitWarning(module.getLoc())
+        << failures.size() << " of " << kernels.size() << " kernels failed ("
+        << names << "); they keep the winners found before their failure";
+  }
   module.getBodyRegion().takeBody(incumbent->getBodyRegion());
 }

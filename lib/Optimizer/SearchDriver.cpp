@@ -165,9 +165,15 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
 
   double bestMad = baseline->madUs.value_or(0);
   while (state.proposed < state.budget) {
+    // A proposer that fails (an unreachable model) ends this kernel's
+    // search; the winners so far stay.
     FailureOr<std::optional<Candidate>> next = proposer.next(state);
-    if (failed(next))
-      return failure();
+    if (failed(next)) {
+      result.failure = "the " + proposer.getName().str() +
+                       " proposer failed after " +
+                       std::to_string(state.proposed) + " candidates";
+      break;
+    }
     if (!*next)
       break;
     Candidate &candidate = **next;
@@ -192,30 +198,47 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     }
 
     // Verify and time the variant against the original; keep it when it is
-    // faster than the incumbent beyond the noise.
-    FailureOr<rt::JobKernel> code =
-        candidate.compiled ? FailureOr<rt::JobKernel>(*candidate.compiled)
-                           : buildKernelJob(*candidate.variant,
-                                            findKernel(*candidate.variant,
-                                                       moduleName, kernelName),
-                                            options);
-    if (failed(code))
-      return failure();
-    // A variant whose parameters differ from the reference's (a folded host
-    // loop drops the induction variable) receives them through a map.
-    if (!candidate.compiled) {
-      KernelHandle variant =
-          findKernel(*candidate.variant, moduleName, kernelName);
-      FailureOr<std::vector<unsigned>> map =
-          mapJobParameters(variant.launch, code->launch, startLaunch,
-                           reference->launch, kernelName);
-      if (failed(map))
-        return failure();
-      bool identity = map->size() == reference->launch.params.size();
-      for (unsigned i = 0; identity && i < map->size(); ++i)
-        identity = (*map)[i] == i;
-      if (!identity)
-        code->referenceParams = std::move(*map);
+    // faster than the incumbent beyond the noise. A variant that cannot be
+    // lowered or whose parameters cannot be mapped to the reference's (a
+    // folded host loop drops the induction variable) is an error of that
+    // candidate, with the diagnostics as its reason.
+    std::string problems;
+    FailureOr<rt::JobKernel> code = failure();
+    {
+      ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          problems += (problems.empty() ? "" : "; ") + diag.str();
+        return success();
+      });
+      if (candidate.compiled) {
+        code = *candidate.compiled;
+      } else {
+        KernelHandle variant =
+            findKernel(*candidate.variant, moduleName, kernelName);
+        code = buildKernelJob(*candidate.variant, variant, options);
+        FailureOr<std::vector<unsigned>> map = failure();
+        if (succeeded(code))
+          map = mapJobParameters(variant.launch, code->launch, startLaunch,
+                                 reference->launch, kernelName);
+        if (failed(map)) {
+          code = failure();
+        } else {
+          bool identity = map->size() == reference->launch.params.size();
+          for (unsigned i = 0; identity && i < map->size(); ++i)
+            identity = (*map)[i] == i;
+          if (!identity)
+            code->referenceParams = std::move(*map);
+        }
+      }
+    }
+    if (failed(code)) {
+      record.status = "error";
+      record.reason = "the variant cannot be evaluated: " + problems;
+      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
+                   << record.label << ": " << record.reason << "\n";
+      state.context.history.push_back(record.label + ": could not be run");
+      result.candidates.push_back(std::move(record));
+      continue;
     }
     rt::EvaluationJob job;
     job.device = options.device;
@@ -319,6 +342,9 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     result.candidates.push_back(std::move(record));
   }
 
+  if (!result.failure.empty())
+    llvm::errs() << "autoprof-optimize: @" << kernelName << ": "
+                 << result.failure << "\n";
   llvm::errs() << llvm::formatv(
       "autoprof-optimize: @{0}: {1:F2} us -> {2:F2} us ({3:F2}x){4}{5}; "
       "{6} candidates: {7} verified, {8} rejected, {9} not run\n",

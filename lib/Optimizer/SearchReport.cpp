@@ -92,7 +92,7 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
   Array accepted;
   for (const std::string &label : result.accepted)
     accepted.push_back(label);
-  return Object{
+  Object object{
       {"kernel", result.kernel},
       {"gpu", result.gpuName},
       {"peak_dram_bytes_per_s", result.peakBandwidth},
@@ -110,10 +110,15 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
       {"accepted", std::move(accepted)},
       {"best_median_us", result.bestMedianUs},
       {"speedup", result.getSpeedup()}};
+  if (!result.failure.empty())
+    object["failed"] = result.failure;
+  return object;
 }
 
-LogicalResult mlir::autoprof::writeSearchReport(
-    StringRef path, ArrayRef<KernelSearchResult> results, Location loc) {
+LogicalResult
+mlir::autoprof::writeSearchReport(StringRef path,
+                                  ArrayRef<KernelSearchResult> results,
+                                  ArrayRef<FailedKernel> failed, Location loc) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
@@ -122,8 +127,13 @@ LogicalResult mlir::autoprof::writeSearchReport(
   Array kernels;
   for (const KernelSearchResult &result : results)
     kernels.push_back(toJSON(result));
-  os << llvm::formatv(
-            "{0:2}", llvm::json::Value(Object{{"kernels", std::move(kernels)}}))
+  Array failures;
+  for (const FailedKernel &failure : failed)
+    failures.push_back(
+        Object{{"kernel", failure.kernel}, {"reason", failure.reason}});
+  os << llvm::formatv("{0:2}", llvm::json::Value(Object{
+                                   {"kernels", std::move(kernels)},
+                                   {"failed_kernels", std::move(failures)}}))
      << "\n";
   return success();
 }

@@ -102,6 +102,16 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
     metrics, replay passes and profiling time. A short summary goes to
     stderr. Without a GPU the pass fails with a diagnostic and leaves the
     module unchanged.
+
+    A kernel whose search fails (its baseline cannot be measured, the
+    language model cannot be reached or answers nothing usable, a variant
+    cannot be lowered) costs that kernel only: the other kernels are still
+    searched, an error names the failed kernel and why, and the report lists
+    it under `failed_kernels` (and, when it was measured, with `failed` in
+    its entry). The pass then fails, leaving the module as it was; with
+    `keep-going=true` it succeeds instead and the module takes every
+    verified winner, each failed kernel keeping the winners it had before
+    its failure.
   }];
   let options = [
     Option<"budget", "budget", "unsigned", /*default=*/"8",
@@ -163,6 +173,9 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
            "Answer LLM requests only from the cache (no network)">,
     Option<"llmRetries", "llm-retries", "unsigned", /*default=*/"4",
            "Retries of an LLM request on 408/429/5xx and transport errors">,
+    Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
+           "When some kernels fail, still succeed with the other kernels' "
+           "winners (the failures become warnings)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

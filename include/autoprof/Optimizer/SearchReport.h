@@ -81,6 +81,9 @@ struct KernelSearchResult {
   /// Labels of the candidates the result is made of, in order.
   std::vector<std::string> accepted;
   double bestMedianUs = 0;
+  /// Why the search stopped before its budget was spent (the proposer or a
+  /// variant failed); empty when it did not. The winners before it count.
+  std::string failure;
 
   /// Baseline over best.
   double getSpeedup() const;
@@ -93,10 +96,17 @@ struct KernelSearchResult {
 /// The report entry of one kernel.
 llvm::json::Value toJSON(const KernelSearchResult &result);
 
-/// Writes {"kernels": [...]} to `path`; fails with an error at `loc`.
+/// A kernel whose search failed, and why.
+struct FailedKernel {
+  std::string kernel;
+  std::string reason;
+};
+
+/// Writes {"kernels": [...], "failed_kernels": [...]} to `path`; fails with
+/// an error at `loc`.
 LogicalResult writeSearchReport(StringRef path,
                                 ArrayRef<KernelSearchResult> results,
-                                Location loc);
+                                ArrayRef<FailedKernel> failed, Location loc);
 
 } // namespace mlir::autoprof
 

@@ -4,7 +4,8 @@
 # verified and takes 50 us; CUDA C++ compiles unless it holds an #error. Every
 # metric reads 1.0 unless the JSON object in
 # AUTOPROF_FAKE_METRICS gives its value. With AUTOPROF_FAKE_JOBS set, each job
-# is appended to that file as one line of JSON. Usage: fake-worker.py --job J
+# is appended to that file as one line of JSON. A job for the kernel entry
+# named by AUTOPROF_FAKE_FAIL_ENTRY is an error (the device is lost). Usage: fake-worker.py --job J
 # --result R [...]
 import json
 import os
@@ -21,6 +22,11 @@ result = {
                "driver_version": 13000, "peak_bandwidth": 4.0e12},
     "timing": {"median_us": 100.0, "mad_us": 0.1, "samples": 10},
 }
+if job["kernel"]["entry"] == os.environ.get("AUTOPROF_FAKE_FAIL_ENTRY"):
+    json.dump({"status": "error",
+               "reason": "the stand-in device is lost"},
+              open(args[args.index("--result") + 1], "w"))
+    sys.exit(0)
 if "compile" in job:
     # CUDA C++ with an #error does not compile; anything else gives PTX.
     code = job["kernel"]["code"]
