@@ -41,6 +41,48 @@ static KernelHandle findKernel(ModuleOp module, StringRef moduleName,
   return handle;
 }
 
+namespace {
+/// The least time a kernel's problem can take on the device: its compulsory
+/// DRAM traffic at the measured bandwidth (less the writes the L2 can hold
+/// when the kernel ends) or its flops at the FP32 peak, whichever is longer.
+struct PhysicalFloor {
+  double seconds = 0;
+  std::string description;
+};
+} // namespace
+
+/// A candidate timed below this fraction of the floor is rejected.
+static constexpr double kFloorMargin = 0.9;
+
+/// The physical floor of `launch` on the device `measured` ran on, for a
+/// problem of `flops` (0: unknown); `chip` tells the FP32 lanes per SM.
+static PhysicalFloor getPhysicalFloor(const rt::JobLaunch &launch,
+                                      const rt::EvaluationResult &measured,
+                                      double flops, StringRef chip) {
+  PhysicalFloor floor;
+  CompulsoryTraffic traffic = getCompulsoryTraffic(launch);
+  uint64_t l2 = static_cast<uint64_t>(std::max<int64_t>(measured.l2Bytes, 0));
+  uint64_t bytes = traffic.readBytes +
+                   (traffic.writeBytes > l2 ? traffic.writeBytes - l2 : 0);
+  double memorySeconds =
+      measured.peakBandwidth > 0 ? double(bytes) / measured.peakBandwidth : 0;
+  int clockKhz = std::max(measured.smClockKhzBefore, measured.smClockKhzAfter);
+  double lanes = chip == "sm_80" ? 64 : 128;
+  double peakFlops = double(measured.smCount) * lanes * 2 * clockKhz * 1e3;
+  double computeSeconds = peakFlops > 0 && flops > 0 ? flops / peakFlops : 0;
+  floor.seconds = std::max(memorySeconds, computeSeconds);
+  floor.description =
+      memorySeconds >= computeSeconds
+          ? llvm::formatv("{0} bytes that must move at the measured {1:F0} "
+                          "GB/s",
+                          bytes, measured.peakBandwidth / 1e9)
+                .str()
+          : llvm::formatv("{0:E2} flops at the FP32 peak of {1:F1} TFLOP/s",
+                          flops, peakFlops / 1e12)
+                .str();
+  return floor;
+}
+
 /// The job of `handle` in `module`, lowering the module to PTX.
 static FailureOr<rt::JobKernel> buildKernelJob(ModuleOp module,
                                                KernelHandle handle,
@@ -271,6 +313,24 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       continue;
     }
     record.timing = MeasuredTiming::of(*measured);
+    // Faster than the device can move the problem's bytes or do its flops:
+    // the candidate skips work the verification did not catch.
+    PhysicalFloor floor = getPhysicalFloor(reference->launch, *measured,
+                                           result.flopsTotal, options.chip);
+    if (*measured->medianUs * 1e-6 < kFloorMargin * floor.seconds) {
+      record.status = "rejected";
+      record.reason = llvm::formatv(
+          "faster than physically possible: {0:F2} us, below {1:F0}% of the "
+          "floor of {2:F2} us ({3})",
+          *measured->medianUs, kFloorMargin * 100, floor.seconds * 1e6,
+          floor.description);
+      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
+                   << record.label << ": rejected (" << record.reason << ")\n";
+      state.context.history.push_back(record.label + ": rejected, " +
+                                      record.reason);
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
     // Faster only beyond the noise of both measurements.
     double noise = std::max(2.0 * (bestMad + measured->madUs.value_or(0)),
                             0.01 * result.bestMedianUs);

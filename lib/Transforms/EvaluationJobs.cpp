@@ -79,9 +79,9 @@ static void collectUses(Value buffer, BufferUse &use) {
   }
 }
 
-uint64_t mlir::autoprof::getCompulsoryBytes(
+CompulsoryTraffic mlir::autoprof::getCompulsoryTraffic(
     const ::autoprof::runtime::JobLaunch &launch) {
-  uint64_t bytes = 0;
+  CompulsoryTraffic traffic;
   for (const ::autoprof::runtime::JobParam &param : launch.params) {
     if (param.isScalar)
       continue;
@@ -90,9 +90,19 @@ uint64_t mlir::autoprof::getCompulsoryBytes(
                      : dtype.ends_with("32") ? 4
                      : dtype.ends_with("16") ? 2
                                              : 1;
-    bytes += param.count * width * (param.role == "inout" ? 2 : 1);
+    uint64_t bytes = param.count * width;
+    if (param.role != "output")
+      traffic.readBytes += bytes;
+    if (param.role != "input")
+      traffic.writeBytes += bytes;
   }
-  return bytes;
+  return traffic;
+}
+
+uint64_t mlir::autoprof::getCompulsoryBytes(
+    const ::autoprof::runtime::JobLaunch &launch) {
+  CompulsoryTraffic traffic = getCompulsoryTraffic(launch);
+  return traffic.readBytes + traffic.writeBytes;
 }
 
 std::string mlir::autoprof::inferBufferRole(Value buffer) {

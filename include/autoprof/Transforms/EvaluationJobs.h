@@ -72,6 +72,14 @@ FailureOr<std::vector<unsigned>> mapJobParameters(
 /// roofline floor are computed from it (repeated loads may hit in cache).
 uint64_t getCompulsoryBytes(const ::autoprof::runtime::JobLaunch &launch);
 
+/// The same traffic split into bytes read (input and inout buffers) and
+/// bytes written (output and inout buffers).
+struct CompulsoryTraffic {
+  uint64_t readBytes = 0, writeBytes = 0;
+};
+CompulsoryTraffic
+getCompulsoryTraffic(const ::autoprof::runtime::JobLaunch &launch);
+
 /// What a kernel does with a buffer argument, followed through views:
 /// "input" (only read or unused), "output" (only written) or "inout".
 /// Uses AutoProf cannot classify count as both.

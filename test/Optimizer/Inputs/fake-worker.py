@@ -5,7 +5,10 @@
 # metric reads 1.0 unless the JSON object in
 # AUTOPROF_FAKE_METRICS gives its value. With AUTOPROF_FAKE_JOBS set, each job
 # is appended to that file as one line of JSON. A job for the kernel entry
-# named by AUTOPROF_FAKE_FAIL_ENTRY is an error (the device is lost). Usage: fake-worker.py --job J
+# named by AUTOPROF_FAKE_FAIL_ENTRY is an error (the device is lost). The
+# stand-in device moves 400 TB/s, so that its fixed times are physically
+# possible for every test module, unless AUTOPROF_FAKE_BANDWIDTH (bytes/s)
+# says otherwise; AUTOPROF_FAKE_SM_CLOCK_KHZ sets the SM clock it reports. Usage: fake-worker.py --job J
 # --result R [...]
 import json
 import os
@@ -19,9 +22,15 @@ if "AUTOPROF_FAKE_JOBS" in os.environ:
 result = {
     "status": "ok",
     "device": {"name": "Stand-in GPU", "sm_count": 132, "l2_bytes": 1,
-               "driver_version": 13000, "peak_bandwidth": 4.0e12},
+               "driver_version": 13000,
+               "peak_bandwidth": float(os.environ.get(
+                   "AUTOPROF_FAKE_BANDWIDTH", "4.0e14"))},
     "timing": {"median_us": 100.0, "mad_us": 0.1, "samples": 10},
 }
+if "AUTOPROF_FAKE_SM_CLOCK_KHZ" in os.environ:
+    clock = int(os.environ["AUTOPROF_FAKE_SM_CLOCK_KHZ"])
+    result["timing"]["sm_clock_khz_before"] = clock
+    result["timing"]["sm_clock_khz_after"] = clock
 if job["kernel"]["entry"] == os.environ.get("AUTOPROF_FAKE_FAIL_ENTRY"):
     json.dump({"status": "error",
                "reason": "the stand-in device is lost"},

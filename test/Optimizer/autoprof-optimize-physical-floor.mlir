@@ -1,0 +1,47 @@
+// A candidate timed faster than the device can move the problem's bytes or
+// do its flops is rejected as faster than physically possible: it skips work
+// the verification did not catch. The stand-in worker times every candidate
+// at 50 us. Copying 2^26 floats reads and writes 512 MiB, 134 us at 4 TB/s
+// (the stand-in's L2 holds 1 byte of the writes); 2^34 fused multiply-adds
+// take 514 us at 132 SMs x 128 lanes x 2 flops x 1.98 GHz. With the stand-in
+// device's default 400 TB/s and no clock, the copy's 50 us stand.
+// RUN: env AUTOPROF_FAKE_BANDWIDTH=4e12 %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
+// RUN: env AUTOPROF_FAKE_SM_CLOCK_KHZ=1980000 %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOPS
+// RUN: %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAUSIBLE
+
+// BYTES: autoprof-optimize: @copy form-blocks=256: rejected (faster than physically possible: 50.00 us, below 90% of the floor of 134.22 us (536870911 bytes that must move at the measured 4000 GB/s))
+// BYTES: autoprof-optimize: @copy: 100.00 us -> 100.00 us (1.00x) (original kept); 1 candidates: 0 verified, 1 rejected
+// FLOPS: autoprof-optimize: @fma_chain {{.*}}: rejected (faster than physically possible: 50.00 us, below 90% of the floor of {{5[0-9][0-9]}}.{{[0-9]+}} us (3.44E+10 flops at the FP32 peak of 66.9 TFLOP/s))
+// PLAUSIBLE: autoprof-optimize: @copy form-blocks=256: verified, 50.00 us
+// PLAUSIBLE: autoprof-optimize: @fma_chain block-size=256: verified, 50.00 us
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @copy(%x: memref<67108864xf32>, %y: memref<67108864xf32>) kernel {
+      %bid = gpu.block_id x
+      %v = memref.load %x[%bid] : memref<67108864xf32>
+      memref.store %v, %y[%bid] : memref<67108864xf32>
+      gpu.return
+    }
+    gpu.func @fma_chain(%z: memref<1024xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.constant 16777216 : index
+      %tid = gpu.thread_id x
+      %a = memref.load %z[%tid] : memref<1024xf32>
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (f32) {
+        %m = math.fma %acc, %a, %a : f32
+        scf.yield %m : f32
+      }
+      memref.store %r, %z[%tid] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<67108864xf32>, %y: memref<67108864xf32>, %z: memref<1024xf32>) {
+    %c1 = arith.constant 1 : index
+    %c1024 = arith.constant 1024 : index
+    %big = arith.constant 67108864 : index
+    gpu.launch_func @kernels::@copy blocks in (%big, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<67108864xf32>, %y : memref<67108864xf32>)
+    gpu.launch_func @kernels::@fma_chain blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%z : memref<1024xf32>)
+    return
+  }
+}
