@@ -7,6 +7,7 @@
 #include "autoprof/InitAll.h"
 #include "autoprof/LLM/ChatClient.h"
 #include "autoprof/Learn/Learner.h"
+#include "autoprof/Profiling/MetricCatalog.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
@@ -25,9 +27,14 @@ namespace cl = llvm::cl;
 static cl::OptionCategory learnCategory("autoprof-learn options");
 
 static cl::opt<std::string> outcomesPath(
-    cl::cat(learnCategory), "outcomes", cl::Required,
+    cl::cat(learnCategory), "outcomes",
     cl::desc("Outcome table (JSON): per kernel, the speedup reached with "
              "each profiling configuration"));
+static cl::opt<std::string> printCatalog(
+    cl::cat(learnCategory), "print-catalog", cl::value_desc("chip"),
+    cl::desc("Print the metric catalog of a chip (sm_90) as JSON, the "
+             "groups a tree can collect and every metric with its unit and "
+             "meaning, and exit"));
 static cl::opt<std::string>
     startPath(cl::cat(learnCategory), "start",
               cl::desc("Starting tree (default: one leaf with the "
@@ -87,12 +94,51 @@ static cl::opt<CostUnit> costUnit(
     cl::values(clEnumValN(CostUnit::ReplayPasses, "passes", "replay passes"),
                clEnumValN(CostUnit::Seconds, "seconds", "profiling seconds")));
 
+/// Prints the metric catalog of `chip` as JSON to stdout.
+static int printMetricCatalog(StringRef chip) {
+  const MetricCatalog *catalog = MetricCatalog::forChip(chip);
+  if (!catalog) {
+    llvm::errs() << "autoprof-learn: no metric catalog for chip '" << chip
+                 << "'; known: "
+                 << llvm::join(MetricCatalog::supportedChips(), ", ") << "\n";
+    return 1;
+  }
+  llvm::json::Array groups, metrics;
+  for (const MetricGroupInfo &group : catalog->groups()) {
+    llvm::json::Array members;
+    for (StringRef name : group.metricNames)
+      members.push_back(name);
+    groups.push_back(llvm::json::Object{{"name", group.name},
+                                        {"description", group.description},
+                                        {"metrics", std::move(members)}});
+  }
+  for (const MetricInfo &metric : catalog->metrics())
+    metrics.push_back(llvm::json::Object{
+        {"name", metric.name},
+        {"unit", metric.unit},
+        {"meaning", metric.meaning},
+        {"source", metric.source == MetricSource::Cupti ? "cupti" : "driver"}});
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                             {"chip", chip},
+                                             {"groups", std::move(groups)},
+                                             {"metrics", std::move(metrics)}}))
+               << "\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(learnCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "autoprof-learn: learn a profiling tree from "
                               "optimization outcomes\n");
+  if (!printCatalog.empty())
+    return printMetricCatalog(printCatalog);
+  if (outcomesPath.empty()) {
+    llvm::errs() << "autoprof-learn: --outcomes=<file> is required (or "
+                    "--print-catalog=<chip>)\n";
+    return 1;
+  }
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
