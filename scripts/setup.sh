@@ -13,6 +13,9 @@ packages=(
   # AddressSanitizer runtimes (on Ubuntu 24.04 also from apt.llvm.org's
   # llvm-toolchain-noble-22).
   clang-22 libclang-rt-22-dev
+  # The Python package (python/) and its tests: scripts/python-tests.sh.
+  python3-venv python3-setuptools python3-wheel python3-matplotlib
+  python3-pytest
 )
 
 missing=()
@@ -51,8 +54,10 @@ MSG
     --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Optional helpers that speed up rebuilds; their absence is not an error.
-for optional in ccache lld; do
+# Optional helpers that speed up rebuilds, and the browser the HTML report's
+# test renders the page in; their absence is not an error (that test is then
+# skipped, and says so).
+for optional in ccache lld chromium; do
   if ! command -v "$optional" >/dev/null && [ "$(id -u)" = 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$optional" \
       >/dev/null 2>&1 || true

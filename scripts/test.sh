@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every AutoProf test (lit regression tests and the
-# GoogleTest unit tests). Ends with the line "N passed, N failed, N skipped";
+# Sets up, builds and runs every AutoProf test (lit regression tests, the
+# GoogleTest unit tests, the Python package's pytest suite and the fuzz
+# targets). Ends with the line "N passed, N failed, N skipped";
 # skipped tests are those gated on a CUDA toolkit or GPU this machine lacks.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,20 @@ skipped=$(( $(count Unsupported) ))
 # A lit run that failed without counting a failure (e.g. a broken config).
 if [ "$status" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
 rm -f "$log"
+
+# The Python package's tests (scripts/python-tests.sh); their summary line
+# comes before the final one.
+pylog=$(mktemp)
+scripts/python-tests.sh 2>&1 | tee "$pylog"
+pysummary='^python: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$'
+pypassed=$(sed -n "s/$pysummary/\1/p" "$pylog" | tail -n 1)
+pyfailed=$(sed -n "s/$pysummary/\2/p" "$pylog" | tail -n 1)
+pyskipped=$(sed -n "s/$pysummary/\3/p" "$pylog" | tail -n 1)
+[ -n "$pyfailed" ] || pyfailed=1
+passed=$(( passed + ${pypassed:-0} ))
+failed=$(( failed + pyfailed ))
+skipped=$(( skipped + ${pyskipped:-0} ))
+rm -f "$pylog"
 
 # The libFuzzer targets (scripts/fuzz.sh: its own clang build, then a bounded
 # run of each on its seed corpus) count as one test each; their summary line

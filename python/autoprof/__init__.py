@@ -1,0 +1,14 @@
+"""AutoProf from Python: optimization reports as typed objects
+(`load_report`), the metric catalog (`load_catalog`), roofline charts
+(`autoprof.plots`), one HTML page per run (`autoprof.html.render`) and the
+tools (`autoprof.tools.optimize`)."""
+
+from .catalog import Catalog, CatalogError, load_catalog
+from .reports import (Candidate, FailedKernel, KernelResult, Metric,
+                      OptimizeReport, ReportError, Timing, load_report,
+                      parse_report)
+
+__all__ = ["Candidate", "Catalog", "CatalogError", "FailedKernel",
+           "KernelResult", "Metric", "OptimizeReport", "ReportError",
+           "Timing", "load_catalog", "load_report", "parse_report"]
+__version__ = "0.1.0"

@@ -1,0 +1,92 @@
+"""The `autoprof` command.
+
+  autoprof report REPORT.json --html OUT.html [--catalog FILE] [--title T]
+  autoprof optimize MODULE.mlir -o OUT.mlir [--report R.json] [--budget N]
+                    [--option key=value ...]
+
+`report` renders a run's report as one HTML page (metric meanings from
+`autoprof-learn --print-catalog`, or from a catalog file); `optimize` runs
+`autoprof-opt --autoprof-optimize` on a module and prints the summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from . import html
+from .catalog import CatalogError, load_catalog
+from .reports import ReportError, load_report
+from .tools import ToolError, optimize
+
+
+def _report(args) -> int:
+    try:
+        report = load_report(args.report)
+    except ReportError as error:
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
+    catalog = None
+    try:
+        catalog = load_catalog(args.chip, tool=args.learn_tool,
+                               path=args.catalog)
+    except CatalogError as error:
+        if args.catalog:
+            print(f"autoprof: {error}", file=sys.stderr)
+            return 1
+        print(f"autoprof: metric meanings left out: {error}", file=sys.stderr)
+    page = html.render(report, catalog, title=args.title or
+                       f"AutoProf run: {pathlib.Path(args.report).name}")
+    pathlib.Path(args.html).write_text(page)
+    print(f"autoprof: wrote {args.html} ({len(report.kernels)} kernels)")
+    return 0
+
+
+def _optimize(args) -> int:
+    options = dict(option.split("=", 1) for option in args.option)
+    if args.budget is not None:
+        options["budget"] = str(args.budget)
+    try:
+        result = optimize(args.module, args.output, report=args.report,
+                          tool=args.opt_tool, **options)
+    except ToolError as error:
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
+    sys.stderr.write(result.log)
+    if result.report:
+        print(f"autoprof: {len(result.report.kernels)} kernels, geometric "
+              f"mean speedup {result.report.geometric_mean_speedup():.2f}x")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="autoprof")
+    commands = parser.add_subparsers(dest="command", required=True)
+    report = commands.add_parser("report", help="render a report as HTML")
+    report.add_argument("report")
+    report.add_argument("--html", required=True)
+    report.add_argument("--title")
+    report.add_argument("--catalog", help="a catalog file written by "
+                        "autoprof-learn --print-catalog")
+    report.add_argument("--chip", default="sm_90")
+    report.add_argument("--learn-tool", help="the autoprof-learn to ask")
+    report.set_defaults(run=_report)
+    run = commands.add_parser("optimize", help="run autoprof-optimize")
+    run.add_argument("module")
+    run.add_argument("-o", "--output", required=True)
+    run.add_argument("--report")
+    run.add_argument("--budget", type=int)
+    run.add_argument("--option", action="append", default=[],
+                     help="another option of the pass, key=value")
+    run.add_argument("--opt-tool", help="the autoprof-opt to run")
+    run.set_defaults(run=_optimize)
+    args = parser.parse_args(argv)
+    for option in getattr(args, "option", []):
+        if "=" not in option:
+            parser.error(f"--option expects key=value, got '{option}'")
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

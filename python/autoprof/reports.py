@@ -1,0 +1,262 @@
+"""Optimization reports as typed objects.
+
+`autoprof-opt --autoprof-optimize="report=FILE"` writes one JSON document per
+run (docs/optimizer.md): for every searched kernel its baseline (timing with
+spread, the metrics the profiling tree selected, replay passes), every
+candidate (verified, rejected with the reason, skipped, error) and the
+speedup, and the kernels whose search failed. `load_report` reads it and
+says where a document does not have the expected shape.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+# The FP32 (non-tensor) peak of an H200 SXM: 132 SMs x 128 lanes x 2 flops x
+# 1.98 GHz. The compute side of a roofline when the caller gives none.
+H200_FP32_PEAK_FLOPS = 67e12
+
+
+class ReportError(ValueError):
+    """A report that cannot be read, with where: "report.json: kernels[2].
+    baseline.timing: missing 'median_us'"."""
+
+
+@dataclass
+class Timing:
+    median_us: float
+    mad_us: float = 0.0
+    p10_us: Optional[float] = None
+    p90_us: Optional[float] = None
+    samples: int = 0
+
+
+@dataclass
+class Metric:
+    name: str
+    collected: bool
+    value: Optional[float] = None
+    note: str = ""
+
+
+@dataclass
+class Candidate:
+    """One candidate of a kernel's search: `label` is the rewrite
+    ("coalesce=32") or the model's proposal ("llm#2")."""
+    label: str
+    source: str
+    status: str
+    reason: str = ""
+    accepted: bool = False
+    timing: Optional[Timing] = None
+    metrics: List[Metric] = field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        return self.status == "verified"
+
+
+@dataclass
+class Baseline:
+    timing: Timing
+    metrics: List[Metric]
+    replay_passes: int = 0
+    profile_seconds: float = 0.0
+    profile_leaf: int = -1
+    launches: int = 1
+
+
+@dataclass
+class KernelResult:
+    """The search of one kernel ("module::kernel")."""
+    kernel: str
+    gpu: str
+    peak_dram_bytes_per_s: float
+    compulsory_bytes: int
+    flops_total: float
+    baseline: Baseline
+    candidates: List[Candidate]
+    accepted: List[str]
+    best_median_us: float
+    speedup: float
+    failed: str = ""
+
+    @property
+    def name(self) -> str:
+        """The kernel's own name, without its gpu.module."""
+        return self.kernel.split("::")[-1]
+
+    @property
+    def best_timing(self) -> Timing:
+        """The timing of the last accepted candidate, or the baseline's."""
+        for candidate in reversed(self.candidates):
+            if candidate.accepted and candidate.timing:
+                return candidate.timing
+        return self.baseline.timing
+
+    def floor_us(self, peak_flops: float = H200_FP32_PEAK_FLOPS) -> float:
+        """The roofline floor: the compulsory bytes at the measured DRAM
+        bandwidth or the flops at `peak_flops`, whichever takes longer."""
+        memory = (self.compulsory_bytes / self.peak_dram_bytes_per_s
+                  if self.peak_dram_bytes_per_s > 0 else 0.0)
+        compute = self.flops_total / peak_flops if peak_flops > 0 else 0.0
+        return max(memory, compute) * 1e6
+
+    def roofline_fraction(self,
+                          peak_flops: float = H200_FP32_PEAK_FLOPS) -> float:
+        """Floor over best time: 1.0 runs at the roofline."""
+        if self.best_median_us <= 0:
+            return 0.0
+        return self.floor_us(peak_flops) / self.best_median_us
+
+    def count(self, status: str) -> int:
+        return sum(c.status == status for c in self.candidates)
+
+
+@dataclass
+class FailedKernel:
+    kernel: str
+    reason: str
+
+
+@dataclass
+class OptimizeReport:
+    kernels: List[KernelResult]
+    failed_kernels: List[FailedKernel] = field(default_factory=list)
+    path: Optional[pathlib.Path] = None
+
+    def geometric_mean_speedup(self) -> float:
+        speedups = [k.speedup for k in self.kernels if k.speedup > 0]
+        if not speedups:
+            return 0.0
+        return math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+
+    def kernel(self, name: str) -> KernelResult:
+        """The kernel called `name` ("k" or "module::k")."""
+        for result in self.kernels:
+            if name in (result.kernel, result.name):
+                return result
+        raise KeyError(name)
+
+
+class _Reader:
+    """Reads fields of a JSON object, naming the path of what is wrong."""
+
+    def __init__(self, source: str, value: Any, where: str):
+        self.source, self.value, self.where = source, value, where
+        if not isinstance(value, dict):
+            self.fail("expected an object")
+
+    def fail(self, message: str) -> None:
+        raise ReportError(f"{self.source}: {self.where or 'the document'}: "
+                          f"{message}")
+
+    def child(self, key: str, value: Any) -> "_Reader":
+        return _Reader(self.source, value, f"{self.where}.{key}"
+                       if self.where else key)
+
+    def get(self, key: str, kind, default=None, required=True):
+        if key not in self.value:
+            if required:
+                self.fail(f"missing '{key}'")
+            return default
+        value = self.value[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if float in kinds:
+            kinds = kinds + (int,)
+        if not isinstance(value, kinds) or isinstance(value, bool) and \
+                bool not in kinds:
+            names = "/".join(k.__name__ for k in kinds)
+            self.fail(f"'{key}' should be {names}, got {type(value).__name__}")
+        return value
+
+    def items(self, key: str, required=True) -> List["_Reader"]:
+        values = self.get(key, list, [], required)
+        return [_Reader(self.source, v, f"{self.where}.{key}[{i}]"
+                        if self.where else f"{key}[{i}]")
+                for i, v in enumerate(values)]
+
+
+def _timing(reader: _Reader) -> Timing:
+    return Timing(median_us=float(reader.get("median_us", float)),
+                  mad_us=float(reader.get("mad_us", float, 0.0, False)),
+                  p10_us=reader.get("p10_us", float, None, False),
+                  p90_us=reader.get("p90_us", float, None, False),
+                  samples=int(reader.get("samples", int, 0, False)))
+
+
+def _metrics(readers: List[_Reader]) -> List[Metric]:
+    return [Metric(name=r.get("name", str),
+                   collected=r.get("collected", bool),
+                   value=r.get("value", float, None, False),
+                   note=r.get("note", str, "", False)) for r in readers]
+
+
+def _candidate(reader: _Reader) -> Candidate:
+    timing = reader.get("timing", dict, None, False)
+    return Candidate(
+        label=reader.get("rewrite", str),
+        source=reader.get("source", str, "", False),
+        status=reader.get("status", str),
+        reason=reader.get("reason", str, "", False),
+        accepted=reader.get("accepted", bool, False, False),
+        timing=_timing(reader.child("timing", timing)) if timing else None,
+        metrics=_metrics(reader.items("metrics", False)))
+
+
+def _kernel(reader: _Reader) -> KernelResult:
+    baseline = reader.child("baseline", reader.get("baseline", dict))
+    return KernelResult(
+        kernel=reader.get("kernel", str),
+        gpu=reader.get("gpu", str, "", False),
+        peak_dram_bytes_per_s=float(
+            reader.get("peak_dram_bytes_per_s", float, 0.0, False)),
+        compulsory_bytes=int(reader.get("compulsory_bytes", int, 0, False)),
+        flops_total=float(reader.get("flops_total", float, 0.0, False)),
+        baseline=Baseline(
+            timing=_timing(baseline.child("timing",
+                                          baseline.get("timing", dict))),
+            metrics=_metrics(baseline.items("metrics", False)),
+            replay_passes=int(baseline.get("replay_passes", int, 0, False)),
+            profile_seconds=float(
+                baseline.get("profile_seconds", float, 0.0, False)),
+            profile_leaf=int(baseline.get("profile_leaf", int, -1, False)),
+            launches=int(baseline.get("launches", int, 1, False))),
+        candidates=[_candidate(c) for c in reader.items("candidates")],
+        accepted=list(reader.get("accepted", list, [], False)),
+        best_median_us=float(reader.get("best_median_us", float)),
+        speedup=float(reader.get("speedup", float)),
+        failed=reader.get("failed", str, "", False))
+
+
+def parse_report(document: Dict[str, Any],
+                 source: str = "report") -> OptimizeReport:
+    """The report in `document` (parsed JSON); `source` names it in
+    errors."""
+    reader = _Reader(source, document, "")
+    return OptimizeReport(
+        kernels=[_kernel(k) for k in reader.items("kernels")],
+        failed_kernels=[FailedKernel(f.get("kernel", str), f.get("reason", str))
+                        for f in reader.items("failed_kernels", False)])
+
+
+def load_report(path) -> OptimizeReport:
+    """Reads the report at `path`; raises ReportError naming the file and
+    the field when it is not a report."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise ReportError(f"{path}: cannot read: {error.strerror}") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReportError(f"{path}: not JSON: {error.msg} at line "
+                          f"{error.lineno} column {error.colno}") from None
+    report = parse_report(document, str(path))
+    report.path = path
+    return report

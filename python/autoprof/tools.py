@@ -1,0 +1,55 @@
+"""Running the AutoProf tools from Python."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+import subprocess
+from dataclasses import dataclass
+from typing import Optional
+
+from .reports import OptimizeReport, load_report
+
+
+class ToolError(RuntimeError):
+    """A tool that could not be found or that failed, with its output."""
+
+
+@dataclass
+class OptimizeResult:
+    output: pathlib.Path
+    report: Optional[OptimizeReport]
+    log: str
+
+
+def find_tool(name: str, tool: Optional[str] = None) -> str:
+    path = tool or shutil.which(name)
+    if not path:
+        raise ToolError(f"{name} is not on PATH (build AutoProf, or give its "
+                        "path)")
+    return path
+
+
+def optimize(module, output, report=None, tool: Optional[str] = None,
+             **options) -> OptimizeResult:
+    """Runs `autoprof-opt MODULE --autoprof-optimize="OPTIONS" -o OUTPUT`;
+    `options` are the pass's (budget=3, worker=..., proposer="llm", ...).
+    Raises ToolError with the tool's diagnostics when it fails."""
+    opt = find_tool("autoprof-opt", tool)
+    if report is not None:
+        options["report"] = str(report)
+    for key, value in options.items():
+        if any(c.isspace() for c in str(value)):
+            raise ToolError(f"option {key}={value!r} holds whitespace")
+    passes = " ".join(f"{key}={value}" for key, value in options.items())
+    command = [opt, str(module), f"--autoprof-optimize={passes}", "-o",
+               str(output)]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        raise ToolError(f"cannot run {opt}: {error.strerror}") from None
+    if proc.returncode != 0:
+        raise ToolError(f"autoprof-opt failed (status {proc.returncode}):\n"
+                        f"{proc.stderr.strip()}")
+    loaded = load_report(report) if report is not None else None
+    return OptimizeResult(pathlib.Path(output), loaded, proc.stderr)

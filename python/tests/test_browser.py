@@ -1,0 +1,89 @@
+"""The page as a browser shows it: headless Chromium renders it without a
+console message, the screenshot is not blank and the DOM holds every
+kernel. Needs `chromium` (scripts/setup.sh installs it on Debian)."""
+
+import pathlib
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+
+import pytest
+
+from autoprof import load_report
+from autoprof.html import render
+
+BROWSER = next((shutil.which(name) for name in
+                ("chromium", "chromium-browser", "google-chrome")
+                if shutil.which(name)), None)
+
+pytestmark = pytest.mark.skipif(BROWSER is None,
+                                reason="no Chromium on this machine")
+
+
+def chromium(*args):
+    return subprocess.run(
+        [BROWSER, "--headless", "--no-sandbox", "--disable-gpu",
+         "--enable-logging=stderr", "--v=0", *args],
+        capture_output=True, text=True, timeout=120)
+
+
+def console_messages(stderr: str):
+    return re.findall(r":CONSOLE[:(]\d+\)?\] (.*)", stderr)
+
+
+def distinct_pixels(png: bytes) -> int:
+    """The number of distinct pixels of an 8-bit RGB(A) PNG, from its rows."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(png):
+        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        data = png[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", data[:10])
+            assert depth == 8 and color in (2, 6)
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += data
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels + 1
+    seen = set()
+    # Unfiltered bytes are enough to tell a blank page from a drawn one:
+    # every row of a blank page is the same.
+    for row in range(0, height, 8):
+        line = raw[row * stride:(row + 1) * stride]
+        seen.add(line)
+    return len(seen)
+
+
+def test_detection_of_console_messages(tmp_path):
+    page = tmp_path / "error.html"
+    page.write_text("<html><body><script>undefinedFunction();</script>"
+                    "</body></html>")
+    messages = console_messages(chromium("--dump-dom", page.as_uri()).stderr)
+    assert any("undefinedFunction" in m for m in messages)
+
+
+def test_page_renders_every_kernel_without_console_messages(
+        tmp_path, report_path):
+    report = load_report(report_path)
+    page = tmp_path / "run.html"
+    page.write_text(render(report))
+    dom = chromium("--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    for kernel in report.kernels:
+        assert f'id="{kernel.kernel}"' in dom.stdout
+    assert console_messages(dom.stderr) == []
+    shot = tmp_path / "run.png"
+    result = chromium("--window-size=1280,1600", f"--screenshot={shot}",
+                      page.as_uri())
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert distinct_pixels(shot.read_bytes()) > 20
+    blank = tmp_path / "blank.html"
+    blank.write_text("<html><body></body></html>")
+    blank_shot = tmp_path / "blank.png"
+    chromium("--window-size=1280,1600", f"--screenshot={blank_shot}",
+             blank.as_uri())
+    assert distinct_pixels(blank_shot.read_bytes()) <= 2

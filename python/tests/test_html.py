@@ -1,0 +1,48 @@
+import re
+import subprocess
+import sys
+
+from autoprof import load_catalog, load_report
+from autoprof.html import render
+
+
+def test_page_has_every_kernel_its_candidates_and_charts(report_path):
+    page = render(load_report(report_path), title="upstream vecmat and copy")
+    assert page.startswith("<!DOCTYPE html>")
+    for kernel in ("vecmat_kernel::vecmat_kernel", "copy_kernel::copy_kernel"):
+        assert f'<section class="kernel" id="{kernel}">' in page
+    assert "register-accumulate=1" in page and "form-blocks=128" in page
+    assert "kernels::broken: cannot measure @broken" in page
+    # Two rooflines and the summary chart, embedded: nothing is fetched.
+    assert len(re.findall(r'src="data:image/png;base64,', page)) == 3
+    assert not re.search(r'(src|href)="(https?:|//)', page)
+
+
+def test_metric_meanings_come_from_the_catalog(report_path, learn_tool):
+    catalog = load_catalog("sm_90", tool=learn_tool)
+    meaning = catalog.meaning("dram__bytes_read.sum")
+    assert meaning.unit == "bytes" and "device memory" in meaning.meaning
+    page = render(load_report(report_path), catalog)
+    assert meaning.meaning.replace("'", "&#x27;") in page
+
+
+def test_command_writes_the_page(tmp_path, report_path):
+    out = tmp_path / "run.html"
+    proc = subprocess.run([sys.executable, "-m", "autoprof.cli", "report",
+                           str(report_path), "--html", str(out),
+                           "--learn-tool", "/nonexistent/autoprof-learn"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote" in proc.stdout and "2 kernels" in proc.stdout
+    assert "metric meanings left out" in proc.stderr
+    assert "vecmat_kernel" in out.read_text()
+
+
+def test_command_reports_a_bad_report(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    proc = subprocess.run([sys.executable, "-m", "autoprof.cli", "report",
+                           str(bad), "--html", str(tmp_path / "x.html")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "bad.json: the document: missing 'kernels'" in proc.stderr

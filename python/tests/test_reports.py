@@ -1,0 +1,65 @@
+import json
+
+import pytest
+
+from autoprof import ReportError, load_report, parse_report
+
+
+def test_loads_kernels_candidates_and_failures(report_path):
+    report = load_report(report_path)
+    assert [k.name for k in report.kernels] == ["vecmat_kernel", "copy_kernel"]
+    vecmat = report.kernel("vecmat_kernel")
+    assert vecmat.accepted == ["register-accumulate=1"]
+    assert [c.label for c in vecmat.candidates] == [
+        "form-blocks=256", "register-accumulate=1", "form-blocks=128"]
+    assert [c.accepted for c in vecmat.candidates] == [False, True, False]
+    assert all(c.verified for c in vecmat.candidates)
+    assert vecmat.best_timing.median_us == pytest.approx(221.696, rel=1e-4)
+    assert vecmat.speedup == pytest.approx(6.317, rel=1e-3)
+    assert vecmat.baseline.launches == 1
+    assert vecmat.baseline.replay_passes == 11
+    assert any(m.name == "dram__bytes_read.sum" and m.collected
+               for m in vecmat.baseline.metrics)
+    assert report.failed_kernels[0].kernel == "kernels::broken"
+    assert "device is lost" in report.failed_kernels[0].reason
+
+
+def test_floor_and_roofline_fraction(report_path):
+    copy = load_report(report_path).kernel("copy_kernel")
+    # A copy has no flops: its floor moves the compulsory bytes at the
+    # measured bandwidth.
+    assert copy.flops_total == 0
+    floor = copy.compulsory_bytes / copy.peak_dram_bytes_per_s * 1e6
+    assert copy.floor_us() == pytest.approx(floor)
+    assert copy.roofline_fraction() == pytest.approx(floor /
+                                                     copy.best_median_us)
+    assert 0.9 < copy.roofline_fraction() <= 1.0
+
+
+def test_geometric_mean(report_path):
+    report = load_report(report_path)
+    a, b = (k.speedup for k in report.kernels)
+    assert report.geometric_mean_speedup() == pytest.approx((a * b) ** 0.5)
+
+
+def test_errors_name_the_file_and_the_field(tmp_path, report_path):
+    missing = tmp_path / "none.json"
+    with pytest.raises(ReportError, match="none.json: cannot read"):
+        load_report(missing)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{\"kernels\": [")
+    with pytest.raises(ReportError, match=r"broken.json: not JSON: .* line 1"):
+        load_report(broken)
+    document = json.loads(report_path.read_text())
+    del document["kernels"][1]["baseline"]["timing"]["median_us"]
+    with pytest.raises(ReportError,
+                       match=r"r: kernels\[1\]\.baseline\.timing: missing "
+                             r"'median_us'"):
+        parse_report(document, "r")
+    document = json.loads(report_path.read_text())
+    document["kernels"][0]["speedup"] = "fast"
+    with pytest.raises(ReportError,
+                       match=r"kernels\[0\]: 'speedup' should be float"):
+        parse_report(document, "r")
+    with pytest.raises(ReportError, match="the document: expected an object"):
+        parse_report([], "r")
