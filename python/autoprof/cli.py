@@ -1,6 +1,7 @@
 """The `autoprof` command.
 
   autoprof report REPORT.json --html OUT.html [--catalog FILE] [--title T]
+                  [--learner-log LOG.json]
   autoprof optimize MODULE.mlir -o OUT.mlir [--report R.json] [--budget N]
                     [--option key=value ...]
 
@@ -17,6 +18,7 @@ import sys
 
 from . import html
 from .catalog import CatalogError, load_catalog
+from .learning import load_learner_log
 from .reports import ReportError, load_report
 from .tools import ToolError, optimize
 
@@ -24,6 +26,8 @@ from .tools import ToolError, optimize
 def _report(args) -> int:
     try:
         report = load_report(args.report)
+        rounds = (load_learner_log(args.learner_log) if args.learner_log
+                  else None)
     except ReportError as error:
         print(f"autoprof: {error}", file=sys.stderr)
         return 1
@@ -37,7 +41,8 @@ def _report(args) -> int:
             return 1
         print(f"autoprof: metric meanings left out: {error}", file=sys.stderr)
     page = html.render(report, catalog, title=args.title or
-                       f"AutoProf run: {pathlib.Path(args.report).name}")
+                       f"AutoProf run: {pathlib.Path(args.report).name}",
+                       learner_rounds=rounds)
     pathlib.Path(args.html).write_text(page)
     print(f"autoprof: wrote {args.html} ({len(report.kernels)} kernels)")
     return 0
@@ -71,6 +76,8 @@ def main(argv=None) -> int:
                         "autoprof-learn --print-catalog")
     report.add_argument("--chip", default="sm_90")
     report.add_argument("--learn-tool", help="the autoprof-learn to ask")
+    report.add_argument("--learner-log", help="a log of autoprof-learn "
+                        "--log, drawn as a learning curve")
     report.set_defaults(run=_report)
     run = commands.add_parser("optimize", help="run autoprof-optimize")
     run.add_argument("module")

@@ -86,8 +86,10 @@ def _kernel_section(kernel: KernelResult, catalog: Optional[Catalog],
 
 def render(report: OptimizeReport, catalog: Optional[Catalog] = None,
            title: str = "AutoProf run",
-           peak_flops: float = H200_FP32_PEAK_FLOPS) -> str:
-    """The page of `report` as one HTML string."""
+           peak_flops: float = H200_FP32_PEAK_FLOPS,
+           learner_rounds=None) -> str:
+    """The page of `report` as one HTML string; with the rounds of a learner
+    log (autoprof.learning), its learning curve too."""
     kernels = report.kernels
     gpu = next((k.gpu for k in kernels if k.gpu), "unknown GPU")
     rows = []
@@ -121,6 +123,13 @@ def render(report: OptimizeReport, catalog: Optional[Catalog] = None,
     if kernels:
         body.append(_image(plots.speedups(report, peak_flops),
                            "speedup and roofline fraction of every kernel"))
+    if learner_rounds:
+        body.append("<h2>Learning the profiling tree</h2>")
+        body.append(_image(plots.learning_curve(learner_rounds),
+                           "training score per round"))
+        body.append("<ul>" + "".join(
+            f"<li>round {r.round}: {_e(r.decision)}</li>"
+            for r in learner_rounds) + "</ul>")
     body.extend(_kernel_section(k, catalog, peak_flops) for k in kernels)
     body.append("</body></html>")
     return "\n".join(body) + "\n"

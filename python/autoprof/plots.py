@@ -85,6 +85,25 @@ def speedups(report: OptimizeReport,
     return figure
 
 
+def learning_curve(rounds):
+    """The training score of the tree at every round of a learner log, with
+    the score each proposed edit would have given."""
+    figure, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
+    for entry in rounds:
+        ax.scatter([entry.round] * len(entry.proposals),
+                   [p.train_score for p in entry.proposals], s=12,
+                   color="0.7", label="proposed edits"
+                   if entry is rounds[0] else None)
+    ax.plot([r.round for r in rounds], [r.train_score for r in rounds],
+            marker="o", color="tab:blue", label="tree")
+    ax.set_xlabel("round")
+    ax.set_ylabel("training score")
+    ax.set_xticks([r.round for r in rounds])
+    ax.legend(fontsize=8)
+    figure.tight_layout()
+    return figure
+
+
 def to_png(figure) -> bytes:
     """The figure as PNG bytes; closes it."""
     buffer = io.BytesIO()

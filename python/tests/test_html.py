@@ -46,3 +46,26 @@ def test_command_reports_a_bad_report(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert "bad.json: the document: missing 'kernels'" in proc.stderr
+
+
+def test_learning_curve_from_a_learner_log(report_path):
+    from autoprof.learning import load_learner_log
+    rounds = load_learner_log(report_path.parent / "learner-log.json")
+    assert [r.round for r in rounds] == [1, 2]
+    assert rounds[0].accepted and not rounds[1].accepted
+    assert rounds[1].train_score > rounds[0].train_score
+    page = render(load_report(report_path), learner_rounds=rounds)
+    assert "Learning the profiling tree" in page
+    assert 'alt="training score per round"' in page
+    assert "round 2: stop: no edit improves the training score" in page
+
+
+def test_bad_learner_log(tmp_path):
+    import pytest
+    from autoprof import ReportError
+    from autoprof.learning import load_learner_log
+    bad = tmp_path / "log.json"
+    bad.write_text('[{"round": 1}]')
+    with pytest.raises(ReportError, match=r"log.json: round \[0\]: missing "
+                                          r"or bad 'train_score'"):
+        load_learner_log(bad)

@@ -1,0 +1,59 @@
+"""The log `autoprof-learn --log FILE` writes: one entry per round with the
+tree's training score, every proposed edit with the score it would give, and
+the decision (docs/profiling-tree.md)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from .reports import ReportError
+
+
+@dataclass
+class Proposal:
+    edit: str
+    train_score: float
+    mean_improvement: Optional[float] = None
+
+
+@dataclass
+class Round:
+    round: int
+    train_score: float
+    decision: str
+    proposals: List[Proposal] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return self.decision.startswith("accepted")
+
+
+def load_learner_log(path) -> List[Round]:
+    """The rounds of a learner log; raises ReportError naming the file and
+    the entry when it is not one."""
+    path = pathlib.Path(path)
+    try:
+        document = json.loads(path.read_text())
+    except OSError as error:
+        raise ReportError(f"{path}: cannot read: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise ReportError(f"{path}: not JSON: {error.msg}") from None
+    if not isinstance(document, list):
+        raise ReportError(f"{path}: expected a list of rounds")
+    rounds = []
+    for i, entry in enumerate(document):
+        try:
+            rounds.append(Round(
+                round=int(entry["round"]),
+                train_score=float(entry["train_score"]),
+                decision=str(entry.get("decision", "")),
+                proposals=[Proposal(p["edit"], float(p["train_score"]),
+                                    p.get("mean_improvement"))
+                           for p in entry.get("proposals", [])]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ReportError(f"{path}: round [{i}]: missing or bad "
+                              f"{error}") from None
+    return rounds
