@@ -1,7 +1,7 @@
 """The `autoprof` command.
 
   autoprof report REPORT.json --html OUT.html [--catalog FILE] [--title T]
-                  [--learner-log LOG.json]
+                  [--learner-log LOG.json] [--tree TREE.mlir]
   autoprof optimize MODULE.mlir -o OUT.mlir [--report R.json] [--budget N]
                     [--option key=value ...]
 
@@ -19,6 +19,7 @@ import sys
 from . import html
 from .catalog import CatalogError, load_catalog
 from .learning import load_learner_log
+from .trees import load_tree
 from .reports import ReportError, load_report
 from .tools import ToolError, optimize
 
@@ -31,6 +32,13 @@ def _report(args) -> int:
     except ReportError as error:
         print(f"autoprof: {error}", file=sys.stderr)
         return 1
+    tree = None
+    if args.tree:
+        try:
+            tree = load_tree(args.tree, tool=args.learn_tool)
+        except CatalogError as error:
+            print(f"autoprof: {error}", file=sys.stderr)
+            return 1
     catalog = None
     try:
         catalog = load_catalog(args.chip, tool=args.learn_tool,
@@ -42,7 +50,7 @@ def _report(args) -> int:
         print(f"autoprof: metric meanings left out: {error}", file=sys.stderr)
     page = html.render(report, catalog, title=args.title or
                        f"AutoProf run: {pathlib.Path(args.report).name}",
-                       learner_rounds=rounds)
+                       learner_rounds=rounds, profiling_tree=tree)
     pathlib.Path(args.html).write_text(page)
     print(f"autoprof: wrote {args.html} ({len(report.kernels)} kernels)")
     return 0
@@ -78,6 +86,8 @@ def main(argv=None) -> int:
     report.add_argument("--learn-tool", help="the autoprof-learn to ask")
     report.add_argument("--learner-log", help="a log of autoprof-learn "
                         "--log, drawn as a learning curve")
+    report.add_argument("--tree", help="a profiling-tree file to draw ('-': "
+                        "the shipped starting tree)")
     report.set_defaults(run=_report)
     run = commands.add_parser("optimize", help="run autoprof-optimize")
     run.add_argument("module")

@@ -87,9 +87,10 @@ def _kernel_section(kernel: KernelResult, catalog: Optional[Catalog],
 def render(report: OptimizeReport, catalog: Optional[Catalog] = None,
            title: str = "AutoProf run",
            peak_flops: float = H200_FP32_PEAK_FLOPS,
-           learner_rounds=None) -> str:
+           learner_rounds=None, profiling_tree=None) -> str:
     """The page of `report` as one HTML string; with the rounds of a learner
-    log (autoprof.learning), its learning curve too."""
+    log (autoprof.learning), its learning curve too, and with a profiling
+    tree (autoprof.trees), the tree drawn."""
     kernels = report.kernels
     gpu = next((k.gpu for k in kernels if k.gpu), "unknown GPU")
     rows = []
@@ -123,6 +124,13 @@ def render(report: OptimizeReport, catalog: Optional[Catalog] = None,
     if kernels:
         body.append(_image(plots.speedups(report, peak_flops),
                            "speedup and roofline fraction of every kernel"))
+    if profiling_tree is not None:
+        body.append(f"<h2>Profiling tree @{_e(profiling_tree.name)}</h2>")
+        body.append(_image(plots.tree(profiling_tree),
+                           f"profiling tree {profiling_tree.name}"))
+        body.append("<ul>" + "".join(
+            f"<li>leaf {_e(leaf.label())}</li>"
+            for leaf in profiling_tree.leaves()) + "</ul>")
     if learner_rounds:
         body.append("<h2>Learning the profiling tree</h2>")
         body.append(_image(plots.learning_curve(learner_rounds),

@@ -104,6 +104,55 @@ def learning_curve(rounds):
     return figure
 
 
+def tree(profiling_tree):
+    """The profiling tree drawn top-down: each split with its test (the
+    branch taken when it holds on the left, a missing feature's branch
+    marked), each leaf with what it collects."""
+    from .trees import Leaf
+
+    positions, edges = {}, []
+
+    def place(node, depth, next_x):
+        # Leaves take consecutive columns; a split sits above its children.
+        if isinstance(node, Leaf):
+            positions[id(node)] = (next_x, depth, node)
+            return next_x + 1, next_x
+        next_x, left = place(node.then, depth + 1, next_x)
+        next_x, right = place(node.otherwise, depth + 1, next_x)
+        x = (left + right) / 2
+        positions[id(node)] = (x, depth, node)
+        edges.append((x, depth, left, "yes" + (" / missing" if node.missing
+                                               == "then" else "")))
+        edges.append((x, depth, right, "no" + (" / missing" if node.missing
+                                               == "else" else "")))
+        return next_x, x
+
+    width, _ = place(profiling_tree.root, 0, 0)
+    depth = max(d for _, d, _ in positions.values()) + 1
+    figure, ax = plt.subplots(figsize=(max(4.0, 2.6 * width),
+                                       max(2.0, 1.3 * depth)), dpi=100)
+    for x, d, child_x, label in edges:
+        ax.annotate("", xy=(child_x, -(d + 1) + 0.18), xytext=(x, -d - 0.18),
+                    arrowprops=dict(arrowstyle="->", color="0.5"))
+        ax.text((x + child_x) / 2, -d - 0.5, label, fontsize=7,
+                ha="center", color="0.3")
+    for x, d, node in positions.values():
+        leaf = isinstance(node, Leaf)
+        text = node.label()
+        if leaf and len(text) > 28:
+            text = text[:26] + "..."
+        ax.text(x, -d, text, ha="center", va="center", fontsize=7,
+                bbox=dict(boxstyle="round", facecolor="#e8f4e8" if leaf
+                          else "#e8eef8", edgecolor="0.5"))
+    ax.set_xlim(-0.7, width - 0.3)
+    ax.set_ylim(-depth + 0.4, 0.6)
+    ax.set_title(f"profiling tree @{profiling_tree.name} "
+                 f"({profiling_tree.chip})", fontsize=9)
+    ax.axis("off")
+    figure.tight_layout()
+    return figure
+
+
 def to_png(figure) -> bytes:
     """The figure as PNG bytes; closes it."""
     buffer = io.BytesIO()

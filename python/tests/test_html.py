@@ -69,3 +69,28 @@ def test_bad_learner_log(tmp_path):
     with pytest.raises(ReportError, match=r"log.json: round \[0\]: missing "
                                           r"or bad 'train_score'"):
         load_learner_log(bad)
+
+
+def test_profiling_tree_is_drawn(report_path, learn_tool):
+    from autoprof.trees import Leaf, Split, load_tree
+    shipped = load_tree("-", tool=learn_tool)
+    assert shipped.name == "h200_start" and isinstance(shipped.root, Split)
+    start = load_tree(str(report_path.parents[3] /
+                          "test/Learn/Inputs/start.tree.mlir"),
+                      tool=learn_tool)
+    assert start.root.label() == "#1: grid_blocks < 1000"
+    assert start.root.missing == "else"
+    assert [leaf.groups for leaf in start.leaves()] == [
+        ["SpeedOfLight"], ["LaunchStats", "Occupancy"]]
+    assert all(isinstance(leaf, Leaf) for leaf in shipped.leaves())
+    page = render(load_report(report_path), profiling_tree=shipped)
+    assert "Profiling tree @h200_start" in page
+    assert 'alt="profiling tree h200_start"' in page
+
+
+def test_a_missing_tree_file_is_an_error(tmp_path, learn_tool):
+    import pytest
+    from autoprof import CatalogError
+    from autoprof.trees import load_tree
+    with pytest.raises(CatalogError, match="cannot read tree file"):
+        load_tree(str(tmp_path / "none.mlir"), tool=learn_tool)

@@ -30,6 +30,11 @@ static cl::opt<std::string> outcomesPath(
     cl::cat(learnCategory), "outcomes",
     cl::desc("Outcome table (JSON): per kernel, the speedup reached with "
              "each profiling configuration"));
+static cl::opt<std::string> printTree(
+    cl::cat(learnCategory), "print-tree", cl::value_desc("file"),
+    cl::desc("Print the profiling tree of a file (the one --tree names when "
+             "it holds several; the shipped starting tree for '-') as JSON, "
+             "and exit"));
 static cl::opt<std::string> printCatalog(
     cl::cat(learnCategory), "print-catalog", cl::value_desc("chip"),
     cl::desc("Print the metric catalog of a chip (sm_90) as JSON, the "
@@ -94,6 +99,59 @@ static cl::opt<CostUnit> costUnit(
     cl::values(clEnumValN(CostUnit::ReplayPasses, "passes", "replay passes"),
                clEnumValN(CostUnit::Seconds, "seconds", "profiling seconds")));
 
+/// A node of a profiling tree (a split or a leaf) and everything below it.
+static llvm::json::Value treeNodeToJSON(Operation *node) {
+  auto child = [](Region &region) -> llvm::json::Value {
+    for (Operation &op : region.front())
+      if (isa<SplitOp, CollectOp>(op))
+        return treeNodeToJSON(&op);
+    return nullptr;
+  };
+  if (auto split = dyn_cast<SplitOp>(node))
+    return llvm::json::Object{
+        {"kind", "split"},
+        {"id", static_cast<int64_t>(split.getId())},
+        {"feature", split.getFeature()},
+        {"comparison", stringifyComparison(split.getComparison())},
+        {"threshold", split.getThreshold().convertToDouble()},
+        {"missing", stringifyBranch(split.getMissing())},
+        {"then", child(split.getThenRegion())},
+        {"else", child(split.getElseRegion())}};
+  auto collect = cast<CollectOp>(node);
+  auto strings = [](ArrayAttr array) {
+    llvm::json::Array result;
+    for (Attribute attr : array)
+      result.push_back(cast<StringAttr>(attr).getValue());
+    return result;
+  };
+  llvm::json::Object leaf{{"kind", "collect"},
+                          {"id", static_cast<int64_t>(collect.getId())},
+                          {"groups", strings(collect.getGroups())},
+                          {"metrics", strings(collect.getMetrics())}};
+  if (std::optional<StringRef> summary = collect.getSummary())
+    leaf["summary"] = *summary;
+  return leaf;
+}
+
+/// Prints the tree of `file` as JSON to stdout.
+static int printProfilingTree(MLIRContext &context, StringRef file) {
+  FailureOr<LoadedTree> loaded = loadProfilingTree(
+      &context, file == "-" ? "" : file, treeName, UnknownLoc::get(&context));
+  if (failed(loaded))
+    return 1;
+  TreeOp tree = loaded->tree;
+  llvm::json::Value root = nullptr;
+  for (Operation &op : tree.getBody().front())
+    if (isa<SplitOp, CollectOp>(op))
+      root = treeNodeToJSON(&op);
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                             {"name", tree.getSymName()},
+                                             {"chip", tree.getChip()},
+                                             {"root", std::move(root)}}))
+               << "\n";
+  return 0;
+}
+
 /// Prints the metric catalog of `chip` as JSON to stdout.
 static int printMetricCatalog(StringRef chip) {
   const MetricCatalog *catalog = MetricCatalog::forChip(chip);
@@ -134,15 +192,17 @@ int main(int argc, char **argv) {
                               "optimization outcomes\n");
   if (!printCatalog.empty())
     return printMetricCatalog(printCatalog);
-  if (outcomesPath.empty()) {
+  if (outcomesPath.empty() && printTree.empty()) {
     llvm::errs() << "autoprof-learn: --outcomes=<file> is required (or "
-                    "--print-catalog=<chip>)\n";
+                    "--print-catalog=<chip>, --print-tree=<file>)\n";
     return 1;
   }
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  if (!printTree.empty())
+    return printProfilingTree(context, printTree);
 
   if (!(heldOut > 0 && heldOut < 1)) {
     llvm::errs() << "autoprof-learn: --held-out must be between 0 and 1, got "

@@ -1,0 +1,103 @@
+"""Profiling trees as Python objects: `autoprof-learn --print-tree=FILE`
+prints a tree file's tree as JSON (a split per feature test, a leaf per
+metric selection), which `load_tree` reads."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from typing import List, Optional, Union
+
+from .catalog import CatalogError
+
+_SYMBOLS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+@dataclass
+class Leaf:
+    id: int
+    groups: List[str] = field(default_factory=list)
+    metrics: List[str] = field(default_factory=list)
+    summary: str = ""
+
+    def label(self) -> str:
+        what = ", ".join(self.groups + self.metrics) or "nothing"
+        return f"#{self.id}: {what}"
+
+
+@dataclass
+class Split:
+    id: int
+    feature: str
+    comparison: str
+    threshold: float
+    missing: str
+    then: "Node"
+    otherwise: "Node"
+
+    def label(self) -> str:
+        return (f"#{self.id}: {self.feature} "
+                f"{_SYMBOLS.get(self.comparison, self.comparison)} "
+                f"{self.threshold:g}")
+
+
+Node = Union[Leaf, Split]
+
+
+@dataclass
+class Tree:
+    name: str
+    chip: str
+    root: Node
+
+    def leaves(self) -> List[Leaf]:
+        found, stack = [], [self.root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Leaf):
+                found.append(node)
+            else:
+                stack.extend([node.otherwise, node.then])
+        return found
+
+
+def _node(document) -> Node:
+    if document["kind"] == "split":
+        return Split(document["id"], document["feature"],
+                     document["comparison"], float(document["threshold"]),
+                     document["missing"], _node(document["then"]),
+                     _node(document["else"]))
+    return Leaf(document["id"], list(document.get("groups", [])),
+                list(document.get("metrics", [])),
+                document.get("summary", ""))
+
+
+def parse_tree(document) -> Tree:
+    try:
+        return Tree(document["name"], document["chip"],
+                    _node(document["root"]))
+    except (KeyError, TypeError) as error:
+        raise CatalogError(f"not a profiling tree: missing {error}") from None
+
+
+def load_tree(path: str = "-", tree: Optional[str] = None,
+              tool: Optional[str] = None) -> Tree:
+    """The tree of the file `path` (the shipped starting tree for '-'),
+    the one named `tree` when the file holds several, read through
+    `autoprof-learn --print-tree`."""
+    tool = tool or shutil.which("autoprof-learn")
+    if not tool:
+        raise CatalogError("autoprof-learn is not on PATH")
+    command = [tool, f"--print-tree={path}"]
+    if tree:
+        command.append(f"--tree={tree}")
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        raise CatalogError(f"cannot run {tool}: {error.strerror}") from None
+    if proc.returncode != 0:
+        raise CatalogError(proc.stderr.strip() or
+                           f"{tool} failed with status {proc.returncode}")
+    return parse_tree(json.loads(proc.stdout))
