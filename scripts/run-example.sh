@@ -50,8 +50,14 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
   "$opt" "$input" --autoprof-optimize="budget=6 report=$out/report.json" \
     -o "$out/optimized.mlir"
   echo "   optimized module: $out/optimized.mlir; report: $out/report.json"
+  echo
+  echo "== 5. The report as one HTML page (python/autoprof, docs/python.md)"
+  python=/usr/bin/python3
+  [ -x "$python" ] || python=python3
+  PYTHONPATH=python PATH="$build/bin:$PATH" "$python" -m autoprof.cli \
+    report "$out/report.json" --html "$out/report.html" --tree -
 else
-  echo "== 3. SKIPPED: running, timing, profiling and optimizing the kernels"
-  echo "   (needs an NVIDIA GPU, and autoprof-worker, which is built when the"
-  echo "   CUDA toolkit is found)."
+  echo "== 3. SKIPPED: running, timing, profiling and optimizing the kernels,"
+  echo "   and the report's HTML page (needs an NVIDIA GPU, and"
+  echo "   autoprof-worker, which is built when the CUDA toolkit is found)."
 fi
