@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import pathlib
-import shutil
-import subprocess
 from dataclasses import dataclass
 from typing import Dict, List, Optional
+
+from .tools import ToolError, run_tool
 
 
 class CatalogError(RuntimeError):
@@ -57,16 +57,8 @@ def load_catalog(chip: str = "sm_90", tool: Optional[str] = None,
             return parse_catalog(json.loads(pathlib.Path(path).read_text()))
         except (OSError, json.JSONDecodeError) as error:
             raise CatalogError(f"{path}: {error}") from None
-    tool = tool or shutil.which("autoprof-learn")
-    if not tool:
-        raise CatalogError("autoprof-learn is not on PATH (build AutoProf, or "
-                           "give the tool or a catalog file)")
     try:
-        proc = subprocess.run([tool, f"--print-catalog={chip}"],
-                              capture_output=True, text=True)
-    except OSError as error:
-        raise CatalogError(f"cannot run {tool}: {error.strerror}") from None
-    if proc.returncode != 0:
-        raise CatalogError(proc.stderr.strip() or
-                           f"{tool} failed with status {proc.returncode}")
+        proc = run_tool("autoprof-learn", [f"--print-catalog={chip}"], tool)
+    except ToolError as error:
+        raise CatalogError(str(error)) from None
     return parse_catalog(json.loads(proc.stdout))

@@ -30,26 +30,35 @@ def find_tool(name: str, tool: Optional[str] = None) -> str:
     return path
 
 
+def run_tool(name: str, arguments, tool: Optional[str] = None):
+    """Runs the AutoProf tool `name` (or the executable `tool`) with
+    `arguments`; returns the completed process. Raises ToolError when the
+    tool cannot be found or run, or fails (with its diagnostics)."""
+    path = find_tool(name, tool)
+    try:
+        proc = subprocess.run([path, *arguments], capture_output=True,
+                              text=True)
+    except OSError as error:
+        raise ToolError(f"cannot run {path}: {error.strerror}") from None
+    if proc.returncode != 0:
+        raise ToolError(f"{name} failed (status {proc.returncode}):\n"
+                        f"{proc.stderr.strip()}")
+    return proc
+
+
 def optimize(module, output, report=None, tool: Optional[str] = None,
              **options) -> OptimizeResult:
     """Runs `autoprof-opt MODULE --autoprof-optimize="OPTIONS" -o OUTPUT`;
     `options` are the pass's (budget=3, worker=..., proposer="llm", ...).
     Raises ToolError with the tool's diagnostics when it fails."""
-    opt = find_tool("autoprof-opt", tool)
     if report is not None:
         options["report"] = str(report)
     for key, value in options.items():
         if any(c.isspace() for c in str(value)):
             raise ToolError(f"option {key}={value!r} holds whitespace")
     passes = " ".join(f"{key}={value}" for key, value in options.items())
-    command = [opt, str(module), f"--autoprof-optimize={passes}", "-o",
-               str(output)]
-    try:
-        proc = subprocess.run(command, capture_output=True, text=True)
-    except OSError as error:
-        raise ToolError(f"cannot run {opt}: {error.strerror}") from None
-    if proc.returncode != 0:
-        raise ToolError(f"autoprof-opt failed (status {proc.returncode}):\n"
-                        f"{proc.stderr.strip()}")
+    proc = run_tool("autoprof-opt", [str(module),
+                                     f"--autoprof-optimize={passes}", "-o",
+                                     str(output)], tool)
     loaded = load_report(report) if report is not None else None
     return OptimizeResult(pathlib.Path(output), loaded, proc.stderr)

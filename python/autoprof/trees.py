@@ -5,12 +5,11 @@ metric selection), which `load_tree` reads."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from typing import List, Optional, Union
 
 from .catalog import CatalogError
+from .tools import ToolError, run_tool
 
 _SYMBOLS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
@@ -87,17 +86,9 @@ def load_tree(path: str = "-", tree: Optional[str] = None,
     """The tree of the file `path` (the shipped starting tree for '-'),
     the one named `tree` when the file holds several, read through
     `autoprof-learn --print-tree`."""
-    tool = tool or shutil.which("autoprof-learn")
-    if not tool:
-        raise CatalogError("autoprof-learn is not on PATH")
-    command = [tool, f"--print-tree={path}"]
-    if tree:
-        command.append(f"--tree={tree}")
+    arguments = [f"--print-tree={path}"] + ([f"--tree={tree}"] if tree else [])
     try:
-        proc = subprocess.run(command, capture_output=True, text=True)
-    except OSError as error:
-        raise CatalogError(f"cannot run {tool}: {error.strerror}") from None
-    if proc.returncode != 0:
-        raise CatalogError(proc.stderr.strip() or
-                           f"{tool} failed with status {proc.returncode}")
+        proc = run_tool("autoprof-learn", arguments, tool)
+    except ToolError as error:
+        raise CatalogError(str(error)) from None
     return parse_tree(json.loads(proc.stdout))
