@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -223,7 +224,20 @@ std::optional<AffineIndex> MemoryAccessAnalysis::express(Value value) {
         result = scale(*a, int64_t(1) << b->constant);
     } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
                    arith::ExtUIOp>(op)) {
-      result = operand(0);
+      // A cast keeps the value when the value fits the result type (and,
+      // for the zero-extending casts, is not negative).
+      auto bits = [](Type type) -> unsigned {
+        return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+      };
+      unsigned to = bits(op->getResult(0).getType());
+      auto [lower, upper] = getRange(op->getOperand(0));
+      bool unsignedCast = isa<arith::IndexCastUIOp, arith::ExtUIOp>(op);
+      bool fits =
+          to >= 64 || (unsignedCast ? upper < (int64_t(1) << to)
+                                    : lower >= -(int64_t(1) << (to - 1)) &&
+                                          upper < (int64_t(1) << (to - 1)));
+      if (fits && (!unsignedCast || lower >= 0))
+        result = operand(0);
     }
     if (!result)
       result = atomic(IndexAtomKind::Opaque);
@@ -493,8 +507,14 @@ void MemoryAccessAnalysis::computeFootprints() {
 
 bool mlir::autoprof::proveDistinctBuffers(ArrayRef<gpu::LaunchFuncOp> launches,
                                           std::string &why) {
+  // The buffer a view (cast, subview, ...) is taken of.
+  auto root = [](Value value) {
+    while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+      value = view.getViewSource();
+    return value;
+  };
   for (gpu::LaunchFuncOp launch : launches) {
-    llvm::DenseSet<Value> seen;
+    llvm::DenseSet<Value> seen, roots;
     unsigned unknownOrigin = 0;
     for (Value operand : launch.getKernelOperands()) {
       if (!isa<MemRefType>(operand.getType()))
@@ -520,6 +540,11 @@ bool mlir::autoprof::proveDistinctBuffers(ArrayRef<gpu::LaunchFuncOp> launches,
       }
       if (!seen.insert(operand).second) {
         why = "a launch passes the same buffer twice";
+        return false;
+      }
+      // Two views of one buffer may overlap whatever their origin.
+      if (!roots.insert(root(operand)).second) {
+        why = "two buffers of a launch are views of one buffer";
         return false;
       }
     }

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -131,12 +132,24 @@ mlir::autoprof::matchHostLoopRepeat(gpu::LaunchFuncOp launch,
     return fail("the host loop's bounds and step are not constants");
   if (!step.isStrictlyPositive() || ub.sle(lb))
     return fail("the host loop does not run (or its step is not positive)");
+  if (loop.getUnsignedCmp() || lb.getSignificantBits() > 64 ||
+      ub.getSignificantBits() > 64 || step.getSignificantBits() > 64)
+    return fail("the host loop compares unsigned or its bounds exceed 64 "
+                "bits");
   HostLoopRepeat repeat;
   repeat.loop = loop;
   repeat.start = lb.getSExtValue();
   repeat.step = step.getSExtValue();
-  uint64_t span = static_cast<uint64_t>(ub.getSExtValue() - repeat.start);
-  repeat.tripCount = (span + repeat.step - 1) / repeat.step;
+  int64_t span = 0;
+  if (llvm::SubOverflow(ub.getSExtValue(), repeat.start, span))
+    return fail("the host loop's trip count overflows 64 bits");
+  repeat.tripCount = static_cast<uint64_t>(span) / repeat.step +
+                     (static_cast<uint64_t>(span) % repeat.step != 0);
+  // Every launch of the loop must pass the same buffers.
+  for (Value operand : launch.getKernelOperands())
+    if (isa<MemRefType>(operand.getType()) &&
+        !loop.isDefinedOutsideOfLoop(operand))
+      return fail("a buffer the launch passes is defined in the host loop");
   Value iv = loop.getInductionVar();
   unsigned uses = 0;
   for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))

@@ -63,3 +63,29 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A view of an allocation passed next to the allocation itself may overlap
+// it: the two are not distinct although one is a fresh allocation.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-remark-re @below {{@views: {{.*}}; buffers may alias: two buffers of a launch are views of one buffer}}
+    gpu.func @views(%a: memref<128xf32>, %b: memref<64xf32, strided<[1], offset: 32>>) kernel {
+      %tid = gpu.thread_id x
+      // expected-remark @below {{load arg0: address = tid.x;}}
+      %v = memref.load %a[%tid] : memref<128xf32>
+      // expected-remark @below {{store arg1: address = tid.x + 32;}}
+      memref.store %v, %b[%tid] : memref<64xf32, strided<[1], offset: 32>>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %a = memref.alloc() : memref<128xf32>
+    %b = memref.subview %a[32] [64] [1] : memref<128xf32> to memref<64xf32, strided<[1], offset: 32>>
+    gpu.launch_func @kernels::@views blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<128xf32>, %b : memref<64xf32, strided<[1], offset: 32>>)
+    return
+  }
+}

@@ -335,3 +335,112 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// One host buffer passed to two arguments: the kernel's two buffers alias.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply fold-host-loop=1 to @aliased: the launch passes one buffer to two arguments}}
+    gpu.func @aliased(%k: index, %in: memref<64xf32>, %out: memref<64xf32>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %in[%k] : memref<64xf32>
+      memref.store %v, %out[%tid] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    scf.for %k = %c0 to %c64 step %c1 {
+      gpu.launch_func @kernels::@aliased blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%k : index, %a : memref<64xf32>, %a : memref<64xf32>)
+    }
+    return
+  }
+}
+
+// -----
+
+// A read the analysis does not describe (vector.transfer_read) of the
+// written buffer: it could read what another thread wrote.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply fold-host-loop=1 to @scan: the kernel reads or writes memory other than through loads, stores and atomics the analysis describes}}
+    gpu.func @scan(%k: index, %out: memref<64xf32>) kernel {
+      %c1 = arith.constant 1 : index
+      %f0 = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %p = arith.subi %k, %c1 : index
+      %w = vector.transfer_read %out[%p], %f0 : memref<64xf32>, vector<1xf32>
+      %v = vector.extract %w[0] : f32 from vector<1xf32>
+      %s = memref.load %out[%tid] : memref<64xf32>
+      %r = arith.addf %v, %s : f32
+      memref.store %r, %out[%tid] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    scf.for %k = %c1 to %c64 step %c1 {
+      gpu.launch_func @kernels::@scan blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%k : index, %a : memref<64xf32>)
+    }
+    return
+  }
+}
+
+// -----
+
+// A 2-D vector covers two rows: neighbouring threads' elements interleave.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply fold-host-loop=1 to @rows2: buffer argument #1 is accessed with a vector of several dimensions}}
+    gpu.func @rows2(%k: index, %out: memref<8x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      %v = vector.load %out[%tid, %c0] : memref<8x8xf32>, vector<2x4xf32>
+      %r = arith.addf %v, %v : vector<2x4xf32>
+      vector.store %r, %out[%tid, %c0] : memref<8x8xf32>, vector<2x4xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<8x8xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    scf.for %k = %c0 to %c4 step %c1 {
+      gpu.launch_func @kernels::@rows2 blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1) args(%k : index, %a : memref<8x8xf32>)
+    }
+    return
+  }
+}
+
+// -----
+
+// A view of an allocation next to the allocation: not proved distinct, and
+// a strided view has no extent the host can compare.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply fold-host-loop=1 to @viewed_twice: two buffers of a launch are views of one buffer, and buffer operand #2 is not a contiguous static buffer whose extent the host can compare}}
+    gpu.func @viewed_twice(%k: index, %in: memref<64xf32>, %out: memref<32xf32, strided<[1], offset: 16>>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %in[%k] : memref<64xf32>
+      memref.store %v, %out[%tid] : memref<32xf32, strided<[1], offset: 16>>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %a = memref.alloc() : memref<64xf32>
+    %half = memref.subview %a[16] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1], offset: 16>>
+    scf.for %k = %c0 to %c4 step %c1 {
+      gpu.launch_func @kernels::@viewed_twice blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%k : index, %a : memref<64xf32>, %half : memref<32xf32, strided<[1], offset: 16>>)
+    }
+    return
+  }
+}

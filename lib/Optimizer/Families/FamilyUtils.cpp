@@ -23,8 +23,11 @@ Value mlir::autoprof::rewrites::buildBuffersApart(RewriterBase &rewriter,
                                                   ArrayRef<Value> others) {
   auto extent = [&](Value buffer) {
     auto type = cast<MemRefType>(buffer.getType());
-    int64_t bytes = type.getNumElements() *
-                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    // An index is 64 bits on the GPU targets.
+    Type element = type.getElementType();
+    int64_t elementBytes =
+        element.isIndex() ? 8 : (element.getIntOrFloatBitWidth() + 7) / 8;
+    int64_t bytes = type.getNumElements() * std::max<int64_t>(1, elementBytes);
     Value begin =
         memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
     Value size = arith::ConstantIndexOp::create(rewriter, loc, bytes);

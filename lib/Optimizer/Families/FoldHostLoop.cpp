@@ -67,6 +67,14 @@ checkThreadPrivate(MemoryAccessAnalysis &analysis, BlockArgument buffer,
   for (const MemoryAccess &access : analysis.getAccesses()) {
     if (access.buffer != buffer)
       continue;
+    // The elements of a vector of several dimensions are not one run.
+    auto multiDimensional = [](Type type) {
+      auto vector = dyn_cast<VectorType>(type);
+      return vector && vector.getRank() > 1;
+    };
+    if (llvm::any_of(access.op->getOperandTypes(), multiDimensional) ||
+        llvm::any_of(access.op->getResultTypes(), multiDimensional))
+      return name + " is accessed with a vector of several dimensions";
     if (!access.address)
       return name +
              " is accessed at an address the analysis cannot "
@@ -131,9 +139,10 @@ checkThreadPrivate(MemoryAccessAnalysis &analysis, BlockArgument buffer,
   return std::nullopt;
 }
 
-/// Whether every write of `kernel` is one of the analysis's accesses.
-static bool writesOnlyThroughAccesses(gpu::GPUFuncOp kernel,
-                                      MemoryAccessAnalysis &analysis) {
+/// Whether every read and write of `kernel` is one of the analysis's
+/// accesses.
+static bool accessesOnlyThroughAnalysis(gpu::GPUFuncOp kernel,
+                                        MemoryAccessAnalysis &analysis) {
   llvm::SmallPtrSet<Operation *, 16> analyzed;
   for (const MemoryAccess &access : analysis.getAccesses())
     analyzed.insert(access.op);
@@ -143,7 +152,8 @@ static bool writesOnlyThroughAccesses(gpu::GPUFuncOp kernel,
         op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects || effects.hasEffect<MemoryEffects::Write>())
+    if (!effects || effects.hasEffect<MemoryEffects::Write>() ||
+        effects.hasEffect<MemoryEffects::Read>())
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -263,9 +273,9 @@ FailureOr<FoldPlan> FoldHostLoopFamily::matchPlan(const RewriteTarget &target,
   }
   MemoryAccessAnalysis analysis(
       kernel, std::array<int64_t, 3>{sizes[3], sizes[4], sizes[5]});
-  if (!writesOnlyThroughAccesses(kernel, analysis)) {
-    why = "the kernel writes memory other than through loads, stores and "
-          "atomics the analysis describes";
+  if (!accessesOnlyThroughAnalysis(kernel, analysis)) {
+    why = "the kernel reads or writes memory other than through loads, "
+          "stores and atomics the analysis describes";
     return failure();
   }
   for (const MemoryAccess &access : analysis.getAccesses())
@@ -294,13 +304,20 @@ FailureOr<FoldPlan> FoldHostLoopFamily::matchPlan(const RewriteTarget &target,
     }
 
   // Buffers not proved distinct are compared on the host before the loop.
+  llvm::SmallPtrSet<Value, 8> passed;
+  for (Value operand : launch.getKernelOperands())
+    if (isa<MemRefType>(operand.getType()) && !passed.insert(operand).second) {
+      why = "the launch passes one buffer to two arguments";
+      return failure();
+    }
   std::string distinct;
-  if (!passesDistinctBuffers(target.launches, distinct)) {
+  if (passed.size() > 1 && !passesDistinctBuffers(target.launches, distinct)) {
     for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
       auto type = dyn_cast<MemRefType>(operand.getType());
       if (!type)
         continue;
-      if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+          !type.getElementType().isIntOrIndexOrFloat()) {
         why = distinct + ", and buffer operand #" + std::to_string(index) +
               " is not a contiguous static buffer whose extent the host can "
               "compare";
@@ -349,8 +366,7 @@ LogicalResult FoldHostLoopFamily::applyPlan(RewriterBase &rewriter,
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
   Value lb = index(repeat.start);
-  Value ub = index(repeat.start +
-                   static_cast<int64_t>(repeat.tripCount) * repeat.step);
+  Value ub = index(*getConstant(hostLoop.getUpperBound()));
   Value step = index(repeat.step);
   auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step);
   Operation *yield = loop.getBody()->getTerminator();
