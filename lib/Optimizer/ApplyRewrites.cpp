@@ -25,18 +25,29 @@ struct ApplyRewritesPass
     ModuleOp module = getOperation();
     if (normalize && failed(normalizeKernels(module)))
       return signalPassFailure();
+    // `kernel=name` or, where several GPU modules hold a kernel of that
+    // name, `kernel=module::name` (how reports name kernels).
+    StringRef wanted = kernelName;
+    auto [moduleName, funcName] = wanted.rsplit("::");
+    if (funcName.empty())
+      std::swap(moduleName, funcName);
     SmallVector<gpu::GPUFuncOp> kernels;
     module.walk([&](gpu::GPUFuncOp func) {
-      if (func.isKernel() &&
-          (kernelName.empty() || func.getName() == kernelName))
+      auto parent = func->getParentOfType<gpu::GPUModuleOp>();
+      if (func.isKernel() && (funcName.empty() || func.getName() == funcName) &&
+          (moduleName.empty() || (parent && parent.getName() == moduleName)))
         kernels.push_back(func);
     });
     if (kernels.size() != 1) {
-      module.emitError() << (kernels.empty() ? "no kernel named"
-                                             : "several kernels named")
-                         << " '" << kernelName << "'"
-                         << (kernelName.empty() ? "; pick one with kernel="
-                                                : "");
+      InFlightDiagnostic diag = module.emitError();
+      if (kernels.empty())
+        diag << "no kernel named '" << kernelName << "'";
+      else if (kernelName.empty())
+        diag << "the module has several kernels; pick one with kernel=NAME "
+                "or kernel=MODULE::NAME";
+      else
+        diag << "several kernels named '" << kernelName
+             << "'; pick one with kernel=MODULE::NAME";
       return signalPassFailure();
     }
     for (const std::string &text : rewrites) {

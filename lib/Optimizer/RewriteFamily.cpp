@@ -168,9 +168,10 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createVectorizeFamily(),          createCoarsenFamily(),
       createPrivatizeAtomicsFamily(),   createFormBlocksFamily(),
       createCoalesceFamily(),           createDistributeLoopFamily(),
-      createRegisterAccumulateFamily(), createUnrollFamily(),
-      createMaxRegistersFamily(),       createMinBlocksFamily(),
-      createLaunchBoundsFamily(),       createFoldHostLoopFamily(),
+      createRegisterAccumulateFamily(), createWarpReduceFamily(),
+      createUnrollFamily(),             createMaxRegistersFamily(),
+      createMinBlocksFamily(),          createLaunchBoundsFamily(),
+      createFoldHostLoopFamily(),
   };
   for (std::unique_ptr<RewriteFamily> &family : builtins)
     (void)registry.add(std::move(family));

@@ -33,7 +33,7 @@ def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
   }];
   let options = [
     Option<"kernelName", "kernel", "std::string", /*default=*/"\"\"",
-           "Kernel to rewrite (default: the only kernel of the module)">,
+           "Kernel to rewrite: NAME, or MODULE::NAME where several GPU modules hold a kernel NAME (default: the only kernel of the module)">,
     ListOption<"rewrites", "rewrites", "std::string",
                "Rewrites to apply, e.g. block-size=128,unroll=4">,
     Option<"normalize", "normalize", "bool", /*default=*/"true",

@@ -49,6 +49,9 @@ std::unique_ptr<RewriteFamily> createCoalesceFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 
+/// warp-reduce=L: L lanes of a warp split a reduction loop.
+std::unique_ptr<RewriteFamily> createWarpReduceFamily();
+
 /// fold-host-loop=1: a host loop around a launch moves into the kernel.
 std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();
 

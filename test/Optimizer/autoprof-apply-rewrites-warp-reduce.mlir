@@ -1,0 +1,162 @@
+// warp-reduce on IR: L lanes of a warp split a reduction loop, combine their
+// partial results with shuffles, and lane 0 writes.
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=warp-reduce=32" | FileCheck %s
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=warp-reduce=8" | FileCheck %s --check-prefix=LANES8
+
+// A row sum in the spelling upstream's tiled mapping gives once the
+// accumulator is in a register: the block size 16 appears only as a literal
+// and in known_block_size.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_sum(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>, known_grid_size = array<i32: 4, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %c16 overflow<nsw> : index
+      %i = arith.addi %tid, %base : index
+      %init = memref.load %out[%i] : memref<64xf32>
+      %sum = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
+        %v = memref.load %a[%i, %k] : memref<64x256xf32>
+        %s = arith.addf %v, %acc : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x256xf32>, %out: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@row_sum blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<64x256xf32>, %out : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A guarded integer maximum over rows of 1000 (not a multiple of the lanes)
+// whose index uses gpu.block_dim, and which also stores the grid size: 256
+// threads per block with 32 lanes each exceed 1024, so every original block
+// becomes 8 hardware blocks.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_max(%a: memref<2000x1000xi32>, %out: memref<2000xi32>, %grid: memref<1xindex>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c1000 = arith.constant 1000 : index
+      %low = arith.constant -2147483648 : i32
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %inb = arith.cmpi ult, %i, %n : index
+      scf.if %inb {
+        %m = scf.for %k = %c0 to %c1000 step %c1 iter_args(%acc = %low) -> (i32) {
+          %v = memref.load %a[%i, %k] : memref<2000x1000xi32>
+          %r = arith.maxsi %acc, %v : i32
+          scf.yield %r : i32
+        }
+        memref.store %m, %out[%i] : memref<2000xi32>
+      }
+      %gdim = gpu.grid_dim x
+      memref.store %gdim, %grid[%c0] : memref<1xindex>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<2000x1000xi32>, %out: memref<2000xi32>, %grid: memref<1xindex>) {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c256 = arith.constant 256 : index
+    %n = arith.constant 2000 : index
+    gpu.launch_func @kernels::@row_max blocks in (%c8, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : memref<2000x1000xi32>, %out : memref<2000xi32>, %grid : memref<1xindex>, %n : index)
+    return
+  }
+}
+
+// Each thread of the 512 is lane t mod 32 of original thread t / 32, which
+// takes the place of the thread id in the index (the literal 16 stays true:
+// there are still 16 original threads per block); lane l starts at
+// iteration l from -0.0, the neutral element of the addition, and strides by
+// 32; five butterfly shuffles among all 32 lanes and a broadcast from the
+// first give every lane the total, which the loop's initial value is added
+// to; lane 0 alone stores.
+// CHECK-LABEL: gpu.func @row_sum
+// CHECK-SAME: known_block_size = array<i32: 512, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %[[C32]] : index
+// CHECK: %[[THREAD:.*]] = arith.divui %[[TID]], %[[C32]] : index
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : index
+// CHECK: %[[BASE:.*]] = arith.muli %[[BID]], %c16 overflow<nsw> : index
+// CHECK: %[[I:.*]] = arith.addi %[[THREAD]], %[[BASE]] : index
+// CHECK: %[[INIT:.*]] = memref.load %{{.*}}[%[[I]]] : memref<64xf32>
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[LANE]], %{{.*}} : index
+// CHECK: %[[LB:.*]] = arith.addi %{{.*}}, %[[OFFSET]] : index
+// CHECK: %[[STEP:.*]] = arith.muli %{{.*}}, %[[C32]] : index
+// CHECK: %[[NEUTRAL:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[PARTIAL:.*]] = scf.for %[[K:.*]] = %[[LB]] to %c256 step %[[STEP]] iter_args(%[[ACC:.*]] = %[[NEUTRAL]]) -> (f32) {
+// CHECK: memref.load %{{.*}}[%[[I]], %[[K]]]
+// CHECK: %[[MASK:.*]] = arith.constant -1 : i32
+// CHECK: %[[SOURCE:.*]] = nvvm.shfl.sync bfly %[[MASK]], %[[PARTIAL]], %c16_i32, %c31_i32 : f32 -> f32
+// CHECK: arith.addf %[[PARTIAL]], %[[SOURCE]] : f32
+// CHECK-COUNT-4: nvvm.shfl.sync bfly %[[MASK]]
+// CHECK: %[[TOTAL:.*]] = nvvm.shfl.sync idx %[[MASK]]
+// CHECK: %[[RESULT:.*]] = arith.addf %[[INIT]], %[[TOTAL]] : f32
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: memref.store %[[RESULT]], %{{.*}}[%[[I]]] : memref<64xf32>
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.launch_func @kernels::@row_sum blocks in (%c4{{(_[0-9]+)?}}, %c1, %c1) threads in (%c512, %c1, %c1)
+
+// Original block b is hardware blocks 8b .. 8b+7, each with 32 of its 256
+// threads; block_dim and grid_dim become the original sizes (256 and 8,
+// which lane 0 stores); the maximum starts from INT_MIN and is combined
+// with the loop's initial value; both writes are lane 0's.
+// CHECK-LABEL: gpu.func @row_max
+// CHECK-SAME: known_block_size = array<i32: 1024, 1, 1>, known_grid_size = array<i32: 64, 1, 1>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %c32 : index
+// CHECK: %[[LOCAL:.*]] = arith.divui %[[TID]], %c32 : index
+// CHECK: %[[PART:.*]] = arith.remui %[[BID]], %c8 : index
+// CHECK: %[[SKIP:.*]] = arith.muli %[[PART]], %c32{{.*}} : index
+// CHECK: %[[THREAD:.*]] = arith.addi %[[SKIP]], %[[LOCAL]] : index
+// CHECK: %[[BLOCK:.*]] = arith.divui %[[BID]], %c8 : index
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]]
+// CHECK: %[[BASE:.*]] = arith.muli %[[BLOCK]], %c256 : index
+// CHECK: %[[I:.*]] = arith.addi %[[BASE]], %[[THREAD]] : index
+// CHECK: scf.if
+// CHECK: %[[LOW:.*]] = arith.constant -2147483648 : i32
+// CHECK: %[[PARTIAL:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[LOW]]) -> (i32) {
+// CHECK: arith.maxsi
+// CHECK-COUNT-5: nvvm.shfl.sync bfly %{{.*}} : i32 -> i32
+// CHECK: %[[TOTAL:.*]] = nvvm.shfl.sync idx
+// CHECK: %[[RESULT:.*]] = arith.maxsi %{{.*}}, %[[TOTAL]] : i32
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: memref.store %[[RESULT]], %{{.*}}[%[[I]]]
+// CHECK: %[[GRID:.*]] = arith.constant 8 : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: memref.store %[[GRID]]
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.launch_func @kernels::@row_max blocks in (%c64, %c1, %c1) threads in (%c1024, %c1, %c1)
+
+// With 8 lanes, the shuffles name the 8 lanes of the group (255 shifted to
+// the group's first lane, lane id & 24) and take three steps.
+// LANES8-LABEL: gpu.func @row_sum
+// LANES8-SAME: known_block_size = array<i32: 128, 1, 1>
+// LANES8: %[[LANEID:.*]] = gpu.lane_id
+// LANES8: %[[LANE32:.*]] = arith.index_castui %[[LANEID]] : index to i32
+// LANES8: %[[GROUP:.*]] = arith.andi %[[LANE32]], %c24_i32 : i32
+// LANES8: %[[MASK:.*]] = arith.shli %c255_i32, %[[GROUP]] : i32
+// LANES8: nvvm.shfl.sync bfly %[[MASK]], %{{.*}}, %c4_i32, %c31_i32
+// LANES8: nvvm.shfl.sync bfly %[[MASK]], %{{.*}}, %c2_i32, %c31_i32
+// LANES8: nvvm.shfl.sync bfly %[[MASK]], %{{.*}}, %c1_i32, %c31_i32
+// LANES8: nvvm.shfl.sync idx %[[MASK]], %{{.*}}, %[[GROUP]], %c31_i32
+// LANES8-LABEL: gpu.func @row_max
+// LANES8-SAME: known_block_size = array<i32: 1024, 1, 1>, known_grid_size = array<i32: 16, 1, 1>
+// LANES8: arith.remui %{{.*}}, %c2 : index
