@@ -167,11 +167,11 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createRestrictFamily(),           createBlockSizeFamily(),
       createVectorizeFamily(),          createCoarsenFamily(),
       createPrivatizeAtomicsFamily(),   createFormBlocksFamily(),
-      createCoalesceFamily(),           createDistributeLoopFamily(),
-      createRegisterAccumulateFamily(), createWarpReduceFamily(),
-      createUnrollFamily(),             createMaxRegistersFamily(),
-      createMinBlocksFamily(),          createLaunchBoundsFamily(),
-      createFoldHostLoopFamily(),
+      createCoalesceFamily(),           createTransposeTileFamily(),
+      createDistributeLoopFamily(),     createRegisterAccumulateFamily(),
+      createWarpReduceFamily(),         createUnrollFamily(),
+      createMaxRegistersFamily(),       createMinBlocksFamily(),
+      createLaunchBoundsFamily(),       createFoldHostLoopFamily(),
   };
   for (std::unique_ptr<RewriteFamily> &family : builtins)
     (void)registry.add(std::move(family));

@@ -18,10 +18,11 @@
 // BLOCKS-LABEL: gpu.func @matmul_kernel
 // BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "launch-bounds=1"]
 
-// 16x16 tiles that read along y and write along x: coalescing first; other
-// block sizes (through a thread remap) come after it.
+// 16x16 tiles that read along y and write along x: staging through shared
+// tiles (both sides coalesced) first, then coalescing one side; other block
+// sizes (through a thread remap) come after them.
 // TILED-LABEL: gpu.func @transpose2d_kernel
-// TILED-SAME: autoprof.proposals = ["coalesce=32", "coalesce=64", "block-size=128", "block-size=512", "min-blocks=2", "launch-bounds=1"]
+// TILED-SAME: autoprof.proposals = ["transpose-tile=32", "transpose-tile=16", "coalesce=32", "coalesce=64", "block-size=128", "block-size=512", "min-blocks=2", "launch-bounds=1"]
 
 // The vector width makes the widest stored element one 128-bit store: i8
 // loads and f32 stores take 4 elements per thread, f32 loads and f16 stores

@@ -49,6 +49,8 @@ std::unique_ptr<RewriteFamily> createCoalesceFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 
+/// transpose-tile=T: a transposition staged through T x T shared tiles.
+std::unique_ptr<RewriteFamily> createTransposeTileFamily();
 /// warp-reduce=L: L lanes of a warp split a reduction loop.
 std::unique_ptr<RewriteFamily> createWarpReduceFamily();
 
