@@ -39,7 +39,7 @@ module attributes {gpu.container_module} {
 // A subtraction is not associative.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply warp-reduce=32 to @k: the loop's carried value #0 is not combined once per iteration by an f32 or i32 addition, product, minimum, maximum or bitwise operation}}
+    // expected-error @below {{cannot apply warp-reduce=32 to @k: the loop's carried value #0 is not combined once per iteration by an f32 minimum or maximum or an i32 addition, product, minimum, maximum or bitwise operation}}
     gpu.func @k(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -70,10 +70,11 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The shuffles move 32-bit values: an f64 sum stays as it is.
+// A floating-point sum: another order rounds differently, by as much as the
+// magnitude of the terms allows.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply warp-reduce=32 to @k: the loop's carried value #0 is not combined once per iteration by an f32 or i32 addition, product, minimum, maximum or bitwise operation}}
+    // expected-error @below {{cannot apply warp-reduce=32 to @k: the loop's carried value #0 is a floating-point sum or product, which splitting would reassociate (the verifier's tolerance follows the magnitude of the result, not of the terms)}}
     gpu.func @k(%a: memref<64x256xf64>, %out: memref<64xf64>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -107,7 +108,7 @@ module attributes {gpu.container_module} {
 // The combination is used again in the iteration (not a reduction).
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply warp-reduce=32 to @k: the loop's carried value #0 is not combined once per iteration by an f32 or i32 addition, product, minimum, maximum or bitwise operation}}
+    // expected-error @below {{cannot apply warp-reduce=32 to @k: the loop's carried value #0 is not combined once per iteration by an f32 minimum or maximum or an i32 addition, product, minimum, maximum or bitwise operation}}
     gpu.func @k(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -120,8 +121,8 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %acc, %v : f32
-        %s2 = arith.mulf %s, %s : f32
+        %s = arith.maximumf %acc, %v : f32
+        %s2 = arith.minimumf %s, %v : f32
         scf.yield %s2 : f32
       }
       memref.store %r, %out[%i] : memref<64xf32>
@@ -156,7 +157,7 @@ module attributes {gpu.container_module} {
       %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
         memref.store %v, %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
       memref.store %r, %out[%i] : memref<64xf32>
@@ -192,7 +193,7 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
       memref.store %r, %out[%i] : memref<64xf32>
@@ -228,7 +229,7 @@ module attributes {gpu.container_module} {
         %init = memref.load %out[%i] : memref<64xf32>
         %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
           %v = memref.load %a[%i, %k] : memref<64x256xf32>
-          %s = arith.addf %acc, %v : f32
+          %s = arith.maximumf %acc, %v : f32
           scf.yield %s : f32
         }
         memref.store %r, %out[%i] : memref<64xf32>
@@ -263,7 +264,7 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
       memref.store %r, %out[%i] : memref<64xf32>
@@ -297,7 +298,7 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%k, %i] : memref<256x64xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
       memref.store %r, %out[%i] : memref<64xf32>
@@ -333,7 +334,7 @@ module attributes {gpu.container_module} {
       %c2 = arith.constant 2 : index
       %r = scf.for %k = %c0 to %c512 step %c2 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x512xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
       memref.store %r, %out[%i] : memref<64xf32>
@@ -367,10 +368,10 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
-      %old = memref.atomic_rmw addf %r, %out[%i] : (f32, memref<64xf32>) -> f32
+      %old = memref.atomic_rmw maximumf %r, %out[%i] : (f32, memref<64xf32>) -> f32
       memref.store %old, %a[%i, %c0] : memref<64x256xf32>
       gpu.return
     }
@@ -402,7 +403,7 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
       gpu.barrier

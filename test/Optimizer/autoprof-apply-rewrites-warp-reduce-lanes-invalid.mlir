@@ -20,7 +20,7 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %acc, %v : f32
+        %s = arith.maximumf %acc, %v : f32
         scf.yield %s : f32
       }
       memref.store %r, %out[%i] : memref<64xf32>

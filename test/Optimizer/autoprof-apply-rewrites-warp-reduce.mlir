@@ -1,14 +1,15 @@
 // warp-reduce on IR: L lanes of a warp split a reduction loop, combine their
-// partial results with shuffles, and lane 0 writes.
+// partial results with shuffles, and lane 0 writes. (Floating-point sums are
+// refused: autoprof-apply-rewrites-warp-reduce-invalid.mlir.)
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=warp-reduce=32" | FileCheck %s
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=warp-reduce=8" | FileCheck %s --check-prefix=LANES8
 
-// A row sum in the spelling upstream's tiled mapping gives once the
+// A row maximum in the spelling upstream's tiled mapping gives once the
 // accumulator is in a register: the block size 16 appears only as a literal
 // and in known_block_size.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @row_sum(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>, known_grid_size = array<i32: 4, 1, 1>} {
+    gpu.func @row_max_f32(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>, known_grid_size = array<i32: 4, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c16 = arith.constant 16 : index
@@ -20,7 +21,7 @@ module attributes {gpu.container_module} {
       %init = memref.load %out[%i] : memref<64xf32>
       %sum = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %a[%i, %k] : memref<64x256xf32>
-        %s = arith.addf %v, %acc : f32
+        %s = arith.maximumf %v, %acc : f32
         scf.yield %s : f32
       }
       memref.store %sum, %out[%i] : memref<64xf32>
@@ -31,7 +32,7 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c16 = arith.constant 16 : index
-    gpu.launch_func @kernels::@row_sum blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<64x256xf32>, %out : memref<64xf32>)
+    gpu.launch_func @kernels::@row_max_f32 blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<64x256xf32>, %out : memref<64xf32>)
     return
   }
 }
@@ -81,11 +82,11 @@ module attributes {gpu.container_module} {
 // Each thread of the 512 is lane t mod 32 of original thread t / 32, which
 // takes the place of the thread id in the index (the literal 16 stays true:
 // there are still 16 original threads per block); lane l starts at
-// iteration l from -0.0, the neutral element of the addition, and strides by
+// iteration l from -inf, the neutral element of the maximum, and strides by
 // 32; five butterfly shuffles among all 32 lanes and a broadcast from the
-// first give every lane the total, which the loop's initial value is added
-// to; lane 0 alone stores.
-// CHECK-LABEL: gpu.func @row_sum
+// first give every lane the row's maximum, which is combined with the
+// loop's initial value; lane 0 alone stores.
+// CHECK-LABEL: gpu.func @row_max_f32
 // CHECK-SAME: known_block_size = array<i32: 512, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[BID:.*]] = gpu.block_id x
@@ -99,19 +100,19 @@ module attributes {gpu.container_module} {
 // CHECK: %[[OFFSET:.*]] = arith.muli %[[LANE]], %{{.*}} : index
 // CHECK: %[[LB:.*]] = arith.addi %{{.*}}, %[[OFFSET]] : index
 // CHECK: %[[STEP:.*]] = arith.muli %{{.*}}, %[[C32]] : index
-// CHECK: %[[NEUTRAL:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[NEUTRAL:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[PARTIAL:.*]] = scf.for %[[K:.*]] = %[[LB]] to %c256 step %[[STEP]] iter_args(%[[ACC:.*]] = %[[NEUTRAL]]) -> (f32) {
 // CHECK: memref.load %{{.*}}[%[[I]], %[[K]]]
 // CHECK: %[[MASK:.*]] = arith.constant -1 : i32
 // CHECK: %[[SOURCE:.*]] = nvvm.shfl.sync bfly %[[MASK]], %[[PARTIAL]], %c16_i32, %c31_i32 : f32 -> f32
-// CHECK: arith.addf %[[PARTIAL]], %[[SOURCE]] : f32
+// CHECK: arith.maximumf %[[PARTIAL]], %[[SOURCE]] : f32
 // CHECK-COUNT-4: nvvm.shfl.sync bfly %[[MASK]]
 // CHECK: %[[TOTAL:.*]] = nvvm.shfl.sync idx %[[MASK]]
-// CHECK: %[[RESULT:.*]] = arith.addf %[[INIT]], %[[TOTAL]] : f32
+// CHECK: %[[RESULT:.*]] = arith.maximumf %[[INIT]], %[[TOTAL]] : f32
 // CHECK: scf.if %[[FIRST]] {
 // CHECK-NEXT: memref.store %[[RESULT]], %{{.*}}[%[[I]]] : memref<64xf32>
 // CHECK-LABEL: func.func @main
-// CHECK: gpu.launch_func @kernels::@row_sum blocks in (%c4{{(_[0-9]+)?}}, %c1, %c1) threads in (%c512, %c1, %c1)
+// CHECK: gpu.launch_func @kernels::@row_max_f32 blocks in (%c4{{(_[0-9]+)?}}, %c1, %c1) threads in (%c512, %c1, %c1)
 
 // Original block b is hardware blocks 8b .. 8b+7, each with 32 of its 256
 // threads; block_dim and grid_dim become the original sizes (256 and 8,
@@ -147,7 +148,7 @@ module attributes {gpu.container_module} {
 
 // With 8 lanes, the shuffles name the 8 lanes of the group (255 shifted to
 // the group's first lane, lane id & 24) and take three steps.
-// LANES8-LABEL: gpu.func @row_sum
+// LANES8-LABEL: gpu.func @row_max_f32
 // LANES8-SAME: known_block_size = array<i32: 128, 1, 1>
 // LANES8: %[[LANEID:.*]] = gpu.lane_id
 // LANES8: %[[LANE32:.*]] = arith.index_castui %[[LANEID]] : index to i32
