@@ -7,6 +7,7 @@
 #include "autoprof/Optimizer/SearchDriver.h"
 
 #include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
@@ -238,6 +239,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     // candidate, with the diagnostics as its reason.
     std::string problems;
     FailureOr<rt::JobKernel> code = failure();
+    bool reassociated = false;
     {
       ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
         if (diag.getSeverity() == DiagnosticSeverity::Error)
@@ -249,6 +251,9 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       } else {
         KernelHandle variant =
             findKernel(*candidate.variant, moduleName, kernelName);
+        if (variant.kernel)
+          reassociated = AutoProfDialect::ReassociatedAttrHelper(context)
+                             .isAttrPresent(variant.kernel);
         if (!variant.kernel || !variant.launch)
           emitError(loc, "the variant has no launched kernel @") << kernelName;
         else
@@ -285,6 +290,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     job.kernel = *reference;
     job.candidate = *code;
     job.verifySeeds = {options.seed, options.seed + 1u};
+    job.verifyReassociated = reassociated;
     job.timeBudgetSeconds = options.timeBudgetSeconds;
     llvm::Expected<rt::EvaluationResult> measured =
         rt::runWorker(job, options.worker);

@@ -90,9 +90,11 @@ Value autoprof::runtime::toJSON(const EvaluationJob &job) {
     Array seeds;
     for (uint64_t seed : job.verifySeeds)
       seeds.push_back(static_cast<int64_t>(seed));
-    object["verify"] =
-        Object{{"seeds", std::move(seeds)},
-               {"distributions", toArray(job.verifyDistributions)}};
+    Object verify{{"seeds", std::move(seeds)},
+                  {"distributions", toArray(job.verifyDistributions)}};
+    if (job.verifyReassociated)
+      verify["reassociated"] = true;
+    object["verify"] = std::move(verify);
   }
   if (job.time)
     object["time"] = Object{{"warmup", job.warmup},
@@ -424,7 +426,8 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
     llvm::json::ObjectMapper verifyMapper(*verify, path.field("verify"));
     std::vector<int64_t> seeds;
     if (!verifyMapper || !verifyMapper.mapOptional("seeds", seeds) ||
-        !verifyMapper.mapOptional("distributions", job.verifyDistributions))
+        !verifyMapper.mapOptional("distributions", job.verifyDistributions) ||
+        !verifyMapper.mapOptional("reassociated", job.verifyReassociated))
       return false;
     if (!seeds.empty())
       job.verifySeeds.assign(seeds.begin(), seeds.end());

@@ -300,6 +300,9 @@ void VerifyKernelsPass::runOnOperation() {
     job.candidate = rt::JobKernel{code->second, "ptx", name.str(),
                                   entry.candidate, entry.referenceParams};
     job.verifySeeds = {seed, seed + 1u};
+    job.verifyReassociated =
+        AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
+            .isAttrPresent(kernel);
     job.time = false;
 
     llvm::Expected<rt::EvaluationResult> result =

@@ -1,6 +1,5 @@
 // warp-reduce on IR: L lanes of a warp split a reduction loop, combine their
-// partial results with shuffles, and lane 0 writes. (Floating-point sums are
-// refused: autoprof-apply-rewrites-warp-reduce-invalid.mlir.)
+// partial results with shuffles, and lane 0 writes.
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=warp-reduce=32" | FileCheck %s
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=warp-reduce=8" | FileCheck %s --check-prefix=LANES8
 
@@ -79,6 +78,42 @@ module attributes {gpu.container_module} {
   }
 }
 
+// -----
+
+// A matrix-vector product's rows: a floating-point sum, which the lanes add
+// in another order.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @matvec(%a: memref<128x512xf32>, %x: memref<512xf32>, %y: memref<128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c512 = arith.constant 512 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %init = memref.load %y[%i] : memref<128xf32>
+      %sum = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+        %a_ik = memref.load %a[%i, %k] : memref<128x512xf32>
+        %x_k = memref.load %x[%k] : memref<512xf32>
+        %p = arith.mulf %a_ik, %x_k : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %y[%i] : memref<128xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<128x512xf32>, %x: memref<512xf32>, %y: memref<128xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@matvec blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1) args(%a : memref<128x512xf32>, %x : memref<512xf32>, %y : memref<128xf32>)
+    return
+  }
+}
+
 // Each thread of the 512 is lane t mod 32 of original thread t / 32, which
 // takes the place of the thread id in the index (the literal 16 stays true:
 // there are still 16 original threads per block); lane l starts at
@@ -86,7 +121,9 @@ module attributes {gpu.container_module} {
 // 32; five butterfly shuffles among all 32 lanes and a broadcast from the
 // first give every lane the row's maximum, which is combined with the
 // loop's initial value; lane 0 alone stores.
+// A maximum is exact in any order: the kernel is not marked reassociated.
 // CHECK-LABEL: gpu.func @row_max_f32
+// CHECK-NOT: autoprof.reassociated
 // CHECK-SAME: known_block_size = array<i32: 512, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[BID:.*]] = gpu.block_id x
@@ -161,3 +198,23 @@ module attributes {gpu.container_module} {
 // LANES8-LABEL: gpu.func @row_max
 // LANES8-SAME: known_block_size = array<i32: 1024, 1, 1>, known_grid_size = array<i32: 16, 1, 1>
 // LANES8: arith.remui %{{.*}}, %c2 : index
+
+// The sum starts from -0.0 in every lane (x + -0.0 is x, even for -0.0),
+// its partial results are added by the shuffles, and the kernel is marked
+// reassociated: its verification bounds the difference by the magnitude of
+// the terms.
+// CHECK-LABEL: gpu.func @matvec
+// CHECK-SAME: autoprof.reassociated
+// CHECK-SAME: known_block_size = array<i32: 1024, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
+// CHECK: %[[NEUTRAL:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[PARTIAL:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[NEUTRAL]]) -> (f32) {
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: %[[SOURCE:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[PARTIAL]], %c16_i32
+// CHECK-NEXT: arith.addf %[[PARTIAL]], %[[SOURCE]] : f32
+// CHECK: %[[TOTAL:.*]] = nvvm.shfl.sync idx
+// CHECK: %[[RESULT:.*]] = arith.addf %{{.*}}, %[[TOTAL]] : f32
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %[[RESULT]]
+// LANES8-LABEL: gpu.func @matvec
+// LANES8-SAME: autoprof.reassociated

@@ -42,6 +42,7 @@ EvaluationJob makeJob() {
   job.candidate->launch.block[0] = 128;
   job.verifySeeds = {7, 8, 9};
   job.verifyDistributions = {"large"};
+  job.verifyReassociated = true;
   job.minRepetitions = 5;
   job.metrics = {"dram__bytes_read.sum", "launch__registers_per_thread"};
   return job;
@@ -68,6 +69,7 @@ TEST(Job, RoundTripsThroughJSON) {
   EXPECT_EQ(parsed->candidate->launch.block[0], 128u);
   EXPECT_EQ(parsed->verifySeeds, (std::vector<uint64_t>{7, 8, 9}));
   EXPECT_EQ(parsed->verifyDistributions, std::vector<std::string>{"large"});
+  EXPECT_TRUE(parsed->verifyReassociated);
   EXPECT_TRUE(parsed->time);
   EXPECT_EQ(parsed->minRepetitions, 5);
   EXPECT_EQ(parsed->metrics, job.metrics);
@@ -82,6 +84,7 @@ TEST(Job, SectionsThatAreAbsentAreSkipped) {
   EXPECT_FALSE(parsed->time);
   EXPECT_TRUE(parsed->metrics.empty());
   EXPECT_FALSE(parsed->candidate.has_value());
+  EXPECT_FALSE(parsed->verifyReassociated);
 }
 
 /// Parses `text` and returns the error message ("" if it parsed).

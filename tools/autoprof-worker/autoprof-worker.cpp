@@ -223,6 +223,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     options.num_seeds = job.verifySeeds.size();
     options.distributions = distributions.data();
     options.num_distributions = distributions.size();
+    options.reassociated = job.verifyReassociated ? 1 : 0;
     std::vector<size_t> parameterMap;
     if (job.candidate->referenceParams) {
       parameterMap.assign(job.candidate->referenceParams->begin(),

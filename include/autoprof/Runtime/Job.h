@@ -94,6 +94,9 @@ struct EvaluationJob {
   std::vector<uint64_t> verifySeeds = {1, 2};
   std::vector<std::string> verifyDistributions = {"normal", "uniform", "large",
                                                   "small_int"};
+  /// The candidate reassociates floating-point sums: float tolerances follow
+  /// the magnitude of the sums' terms (autoprof_verify_options::reassociated).
+  bool verifyReassociated = false;
   bool time = true;
   int warmup = 3;
   int minRepetitions = 10;

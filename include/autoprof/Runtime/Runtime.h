@@ -200,6 +200,15 @@ typedef struct autoprof_verify_options {
   /// tolerance grows by four times that disagreement, measured the same way.
   double tolerance_f32;
   double tolerance_f16;
+  /// Nonzero for a candidate that reassociates floating-point sums (a
+  /// reduction split across threads): in another order a sum rounds
+  /// differently by as much as the magnitude of its terms allows, not its
+  /// result. When a float buffer differs, the reference then also runs on
+  /// the absolute values of every float input, which gives each element of
+  /// a sum of products the sum of its terms' magnitudes, M, and the bound
+  /// becomes tol * (1 + |b|) + r * |M|, with r = 1e-5 for f32 (1e-12 for
+  /// f64, 1e-2 for f16 and bf16).
+  int reassociated;
   /// Optional (null: both specs have the same parameter list): for each
   /// parameter of the candidate spec, the index of the reference parameter it
   /// receives; candidate_param_map_size must equal the candidate spec's

@@ -18,11 +18,11 @@
 // memory and the lane number enters only the loop's bounds), and lane 0
 // alone performs every write of the kernel, so it does exactly what the
 // original thread did; the other lanes only contribute their iterations.
-// Only combinations whose result does not depend on their order are split:
-// integer ones and floating-point minima and maxima. A floating-point sum
-// or product in another order differs by rounding in proportion to the
-// magnitude of its terms, not of its result, and the verifier's tolerance
-// follows the result (docs/optimizer.md).
+// Integer combinations and floating-point minima and maxima come out exact.
+// Floating-point sums and products are reassociated: in another order they
+// round differently, by as much as the magnitude of their terms allows (not
+// their result), so the rewrite marks the kernel `autoprof.reassociated`,
+// and its verification bounds the difference by the terms' magnitude.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +31,7 @@
 #include "../RewriteAnalysis.h"
 
 #include "autoprof/Analysis/MemoryAccess.h"
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -62,8 +63,7 @@ struct WarpReducePlan {
 
 /// The neutral element of `op` (an operation that combines two values of a
 /// reduction), when it is one of the associative and commutative operations
-/// whose result does not depend on the order of combination that the
-/// rewrite combines partial results with, on f32 or i32.
+/// the rewrite combines partial results with and works on f32 or i32.
 static std::optional<TypedAttr> getCombinerIdentity(Operation *op) {
   if (op->getNumOperands() != 2 || op->getNumResults() != 1)
     return std::nullopt;
@@ -71,7 +71,11 @@ static std::optional<TypedAttr> getCombinerIdentity(Operation *op) {
   Builder b(op->getContext());
   if (type.isF32()) {
     float value;
-    if (isa<arith::MaximumFOp>(op))
+    if (isa<arith::AddFOp>(op))
+      value = -0.0f; // x + -0 == x, for x == -0 too
+    else if (isa<arith::MulFOp>(op))
+      value = 1.0f;
+    else if (isa<arith::MaximumFOp>(op))
       value = -std::numeric_limits<float>::infinity();
     else if (isa<arith::MinimumFOp>(op))
       value = std::numeric_limits<float>::infinity();
@@ -110,21 +114,13 @@ static SmallVector<Operation *> findCombiners(scf::ForOp loop,
   for (auto [index, carried] : llvm::enumerate(loop.getRegionIterArgs())) {
     Value yielded = yield.getOperand(index);
     Operation *combiner = yielded.getDefiningOp();
-    if (combiner && isa<arith::AddFOp, arith::MulFOp>(combiner)) {
-      why = "the loop's carried value #" + std::to_string(index) +
-            " is a floating-point sum or product, which splitting would "
-            "reassociate (the verifier's tolerance follows the magnitude of "
-            "the result, not of the terms)";
-      return {};
-    }
     if (!carried.hasOneUse() || !combiner ||
         combiner->getBlock() != loop.getBody() ||
         llvm::count(combiner->getOperands(), carried) != 1 ||
         !yielded.hasOneUse() || !getCombinerIdentity(combiner)) {
       why = "the loop's carried value #" + std::to_string(index) +
-            " is not combined once per iteration by an f32 minimum or "
-            "maximum or an i32 addition, product, minimum, maximum or "
-            "bitwise operation";
+            " is not combined once per iteration by an f32 or i32 addition, "
+            "product, minimum, maximum or bitwise operation";
       return {};
     }
     // The other operand must not depend on the carried value (it would not
@@ -473,6 +469,13 @@ protected:
       for (OpOperand *use : uses)
         rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(total); });
     }
+
+    // Floating-point sums and products now add their terms in another order.
+    if (llvm::any_of(plan.combiners, [](Operation *combiner) {
+          return isa<arith::AddFOp, arith::MulFOp>(combiner);
+        }))
+      AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
+          .setAttr(kernel, rewriter.getUnitAttr());
 
     // Lane 0 alone writes.
     for (Operation *write : plan.writes) {

@@ -1036,6 +1036,7 @@ autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
       continue;
     buffer.isBuffer = true;
     buffer.role = param.role;
+    buffer.dtype = param.dtype;
     size_t bytes = param.count * dtypeSize(param.dtype);
     std::string what = "parameter " + std::to_string(i);
     if (autoprof_status s =
@@ -1059,6 +1060,34 @@ autoprof_status LaunchBuffers::upload() {
     if (CUresult r =
             api.cuMemcpyHtoDAsync(buffer.device.get(), buffer.host.data(),
                                   buffer.host.size(), session->stream))
+      return cudaFailure(session, r, "cannot copy inputs to the device");
+  }
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return cudaFailure(session, r, "cannot copy inputs to the device");
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::uploadAbsolute() {
+  const CudaApi &api = cuda();
+  // Host copies live until the copies are done (synchronized below).
+  std::vector<std::vector<uint8_t>> absolute(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &buffer = buffers[i];
+    if (!buffer.isBuffer)
+      continue;
+    const std::vector<uint8_t> *contents = &buffer.host;
+    if (buffer.role != AUTOPROF_ROLE_OUTPUT && isFloatType(buffer.dtype)) {
+      // Clearing the sign bit is the absolute value (NaN stays NaN); the
+      // sign is the top bit of the element's last byte (little-endian).
+      size_t size = dtypeSize(buffer.dtype);
+      absolute[i] = buffer.host;
+      for (size_t at = size - 1; at < absolute[i].size(); at += size)
+        absolute[i][at] &= 0x7F;
+      contents = &absolute[i];
+    }
+    if (CUresult r =
+            api.cuMemcpyHtoDAsync(buffer.device.get(), contents->data(),
+                                  contents->size(), session->stream))
       return cudaFailure(session, r, "cannot copy inputs to the device");
   }
   if (CUresult r = api.cuStreamSynchronize(session->stream))
@@ -1828,23 +1857,44 @@ bool isPoison(const uint8_t *element, size_t size) {
   return true;
 }
 
-/// Compares one element of a float buffer: tolerance, NaN and infinities.
-Mismatch compareFloat(double actual, double expected, double tolerance) {
+/// Compares one element of a float buffer: tolerance, NaN and infinities;
+/// `slack` is added to the bound (the rounding a reassociated sum may
+/// differ by; 0 otherwise).
+Mismatch compareFloat(double actual, double expected, double tolerance,
+                      double slack = 0) {
   if (std::isnan(expected))
     return std::isnan(actual) ? Mismatch::None : Mismatch::WrongResult;
   if (std::isnan(actual))
     return Mismatch::UnexpectedNaN;
   if (std::isinf(expected) || std::isinf(actual))
     return actual == expected ? Mismatch::None : Mismatch::WrongResult;
-  return std::fabs(actual - expected) <= tolerance * (1 + std::fabs(expected))
+  return std::fabs(actual - expected) <=
+                 tolerance * (1 + std::fabs(expected)) + slack
              ? Mismatch::None
              : Mismatch::WrongResult;
+}
+
+/// How much of the magnitude of its terms a reassociated sum of `dtype` may
+/// differ by: well above the rounding of sums in another order (on an H200,
+/// split f32 sums of 128 to 8192 products differed by at most 1e-6 of it),
+/// well below one term of a few thousand (a dropped or repeated term).
+double reassociationTolerance(autoprof_dtype dtype) {
+  switch (dtype) {
+  case AUTOPROF_F64:
+    return 1e-12;
+  case AUTOPROF_F16:
+  case AUTOPROF_BF16:
+    return 1e-2;
+  default:
+    return 1e-5;
+  }
 }
 
 /// Classifies element `j` of buffer parameter `param`.
 Mismatch classify(const autoprof_param &param, const uint8_t *initial,
                   const uint8_t *reference, const uint8_t *candidate,
-                  uint64_t j, double tolerance) {
+                  uint64_t j, double tolerance,
+                  const uint8_t *magnitudes = nullptr) {
   size_t size = dtypeSize(param.dtype);
   const uint8_t *ref = reference + j * size;
   const uint8_t *cand = candidate + j * size;
@@ -1862,8 +1912,15 @@ Mismatch classify(const autoprof_param &param, const uint8_t *initial,
   }
   if (!isFloatType(param.dtype))
     return Mismatch::WrongResult; // Integers compare exactly.
+  double slack = 0;
+  if (magnitudes) {
+    double magnitude = std::fabs(loadElement(magnitudes, param.dtype, j));
+    if (std::isfinite(magnitude))
+      slack = reassociationTolerance(param.dtype) * magnitude;
+  }
   return compareFloat(loadElement(candidate, param.dtype, j),
-                      loadElement(reference, param.dtype, j), tolerance);
+                      loadElement(reference, param.dtype, j), tolerance,
+                      slack);
 }
 
 /// How many times the reference's own run-to-run variation a candidate may
@@ -2047,6 +2104,7 @@ extern "C" autoprof_status autoprof_verify(
     if (options->tolerance_f16 > 0)
       tolerance16 = options->tolerance_f16;
   }
+  bool reassociated = options && options->reassociated;
   for (size_t d = 0; d < numDistributions; ++d)
     if (!isValidDistribution(distributions[d]))
       return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
@@ -2161,6 +2219,26 @@ extern "C" autoprof_status autoprof_verify(
         return AUTOPROF_OK;
       };
 
+      // A reassociating candidate: the reference on the inputs' absolute
+      // values gives the magnitude of each sum's terms.
+      std::vector<std::vector<uint8_t>> magnitudes(spec.num_params);
+      bool magnitudesRun = false;
+      auto runMagnitudes = [&]() -> autoprof_status {
+        magnitudesRun = true;
+        if (autoprof_status s = buffers.uploadAbsolute())
+          return s;
+        if (autoprof_status s = run(reference, *referenceSpec, "reference"))
+          return s;
+        for (size_t i = 0; i < spec.num_params; ++i) {
+          const autoprof_param &param = spec.params[i];
+          if (param.is_scalar || !isFloatType(param.dtype))
+            continue;
+          if (autoprof_status s = buffers.download(i, magnitudes[i]))
+            return s;
+        }
+        return AUTOPROF_OK;
+      };
+
       for (size_t i = 0; i < spec.num_params; ++i) {
         const autoprof_param &param = spec.params[i];
         if (param.is_scalar)
@@ -2171,6 +2249,12 @@ extern "C" autoprof_status autoprof_verify(
         if (isFloatType(param.dtype) && !referenceRerun)
           if (autoprof_status s = rerunReference())
             return s;
+        if (isFloatType(param.dtype) && reassociated && !magnitudesRun)
+          if (autoprof_status s = runMagnitudes())
+            return s;
+        const uint8_t *magnitude =
+            reassociated && !magnitudes[i].empty() ? magnitudes[i].data()
+                                                   : nullptr;
         double baseTolerance =
             param.dtype == AUTOPROF_F16 || param.dtype == AUTOPROF_BF16
                 ? tolerance16
@@ -2183,7 +2267,8 @@ extern "C" autoprof_status autoprof_verify(
         uint64_t firstElement = 0, bad = 0;
         for (uint64_t j = 0; j < param.count; ++j) {
           Mismatch m = classify(param, initial, expected.data(),
-                                candidateOut[i].data(), j, tolerance);
+                                candidateOut[i].data(), j, tolerance,
+                                magnitude);
           if (m == Mismatch::None)
             continue;
           if (bad++ == 0) {
@@ -2226,6 +2311,17 @@ extern "C" autoprof_status autoprof_verify(
                           "(1 + |expected|) between runs; %s)",
                           where, act.c_str(), exp.c_str(), tolerance,
                           selfDisagreement[i], tail);
+          else if (isFloatType(param.dtype) && magnitude)
+            std::snprintf(out->reason, sizeof(out->reason),
+                          "wrong result: %s is %s but the reference computed "
+                          "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
+                          "magnitude of the terms of the reassociated sums; "
+                          "%s)",
+                          where, act.c_str(), exp.c_str(), tolerance,
+                          reassociationTolerance(param.dtype),
+                          formatElement(magnitude, param.dtype, firstElement)
+                              .c_str(),
+                          tail);
           else if (isFloatType(param.dtype))
             std::snprintf(out->reason, sizeof(out->reason),
                           "wrong result: %s is %s but the reference computed "

@@ -207,6 +207,10 @@ public:
   /// Uploads the initial contents again (synchronously), undoing a run.
   autoprof_status upload();
 
+  /// Uploads the initial contents with every element of a float INPUT or
+  /// INOUT buffer replaced by its absolute value (synchronously).
+  autoprof_status uploadAbsolute();
+
   /// Keeps a device copy of every INOUT buffer's initial contents so that
   /// restoreAsync() can undo a run without host transfers.
   autoprof_status keepDeviceCopies();
@@ -246,6 +250,7 @@ private:
     DeviceAllocation pristine;
     std::vector<uint8_t> host;
     autoprof_role role = AUTOPROF_ROLE_INPUT;
+    autoprof_dtype dtype = AUTOPROF_F32;
     bool isBuffer = false;
   };
   autoprof_session *session;

@@ -59,6 +59,11 @@ def AutoProf_Dialect : Dialect {
     // the rewritten one. Written by the fold-host-loop rewrite; the fallback
     // is verified against the named kernel of a reference module.
     FlatSymbolRefAttr:$fallback_of,
+    // A kernel whose floating-point sums a rewrite split across threads, so
+    // that they add their terms in another order: its verification bounds
+    // the difference by the magnitude of the terms, not of the result.
+    // Written by the warp-reduce rewrite.
+    UnitAttr:$reassociated,
     // The applicable built-in rewrites of a kernel, most promising first, as
     // "family=parameter" strings. Written by autoprof-propose-rewrites.
     ArrayAttr:$proposals,
