@@ -212,7 +212,8 @@ protected:
       return failure();
     }
     if (totals[plan.otherDim] > 65535 ||
-        (totals[plan.storeDim] + t - 1) / t > 65535) {
+        (totals[plan.storeDim] + t - 1) / t > 65535 ||
+        (totals[plan.loadDim] + t - 1) / t > 2147483647) {
       why = "the new grid would exceed the hardware's limits";
       return failure();
     }
