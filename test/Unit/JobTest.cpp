@@ -120,6 +120,9 @@ TEST(Job, ErrorsNameWhereTheyAre) {
   EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
       "launch": {"params": []}}, "time": {"min_repetitions": 0}})"),
             "need 1 <= min_repetitions <= max_repetitions at job.time");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "verify": {"reassociated": "yes"}})"),
+            "expected boolean at job.verify.reassociated");
 }
 
 // A number too large for a double parses as infinity, which JSON cannot
