@@ -209,7 +209,8 @@ static bool storesSumsOfProducts(gpu::GPUFuncOp kernel, std::string &why) {
         continue;
       if (auto loop = dyn_cast<scf::ForOp>(owner)) {
         llvm::append_range(work, loop.getInitArgs());
-        llvm::append_range(work, loop.getBody()->getTerminator()->getOperands());
+        llvm::append_range(work,
+                           loop.getBody()->getTerminator()->getOperands());
       }
       continue;
     }
@@ -247,7 +248,8 @@ static bool storesSumsOfProducts(gpu::GPUFuncOp kernel, std::string &why) {
 /// Whether splitting `loop` across lanes makes its loads walk contiguous
 /// memory: one of them moves by one element per iteration, and none that
 /// moves with the loop is already contiguous across the threads of a block
-/// dimension (splitting would scatter it; coalesce serves it better). By the memory-access analysis of the kernel with `block`.
+/// dimension (splitting would scatter it; coalesce serves it better). By the
+/// memory-access analysis of the kernel with `block`.
 static bool splitCoalesces(gpu::GPUFuncOp kernel, scf::ForOp loop,
                            std::array<int64_t, 3> block, int64_t step,
                            std::string &why) {
@@ -259,8 +261,7 @@ static bool splitCoalesces(gpu::GPUFuncOp kernel, scf::ForOp loop,
       iv = index;
   bool unitStride = false;
   for (const MemoryAccess &access : analysis.getAccesses()) {
-    if (!access.reads || !loop->isProperAncestor(access.op) ||
-        !access.address)
+    if (!access.reads || !loop->isProperAncestor(access.op) || !access.address)
       continue;
     int64_t perIteration = iv ? access.address->coefficientOf(*iv) * step : 0;
     if (perIteration == 1 || perIteration == -1)
@@ -416,12 +417,13 @@ protected:
       else if (auto ifOp = dyn_cast<scf::IfOp>(op))
         controls.push_back(ifOp.getCondition());
       else if (auto other = dyn_cast<scf::ForOp>(op))
-        llvm::append_range(controls, ValueRange{other.getLowerBound(),
-                                                other.getUpperBound(),
-                                                other.getStep()});
+        llvm::append_range(controls,
+                           ValueRange{other.getLowerBound(),
+                                      other.getUpperBound(), other.getStep()});
       else if (op->getNumRegions() != 0 && op != kernel.getOperation())
         controls.push_back(Value()); // unknown control flow
-      else if (!isMemoryEffectFree(op) && !op->hasTrait<OpTrait::IsTerminator>())
+      else if (!isMemoryEffectFree(op) &&
+               !op->hasTrait<OpTrait::IsTerminator>())
         llvm::append_range(controls, op->getOperands());
       for (Value control : controls)
         if (!control || dependsOnMemory(control)) {
@@ -436,9 +438,10 @@ protected:
       return failure();
     // The verification of a reassociated float sum bounds its rounding by
     // the magnitude of its terms, which holds for sums of products.
-    if (llvm::any_of(plan.combiners, [](Operation *combiner) {
-          return isa<arith::AddFOp, arith::MulFOp>(combiner);
-        }) &&
+    if (llvm::any_of(plan.combiners,
+                     [](Operation *combiner) {
+                       return isa<arith::AddFOp, arith::MulFOp>(combiner);
+                     }) &&
         !storesSumsOfProducts(kernel, why))
       return failure();
 
@@ -500,7 +503,8 @@ protected:
     if (plan.split > 1) {
       Value split = index(plan.split);
       Value part = arith::RemUIOp::create(rewriter, loc, hwBlock, split);
-      Value first = arith::MulIOp::create(rewriter, loc, part, index(perBlockX));
+      Value first =
+          arith::MulIOp::create(rewriter, loc, part, index(perBlockX));
       thread = arith::AddIOp::create(rewriter, loc, first, thread);
       blockId = arith::DivUIOp::create(rewriter, loc, hwBlock, split);
     }
@@ -532,7 +536,8 @@ protected:
     Value offset = arith::MulIOp::create(rewriter, loc, lane, loop.getStep());
     Value lower =
         arith::AddIOp::create(rewriter, loc, loop.getLowerBound(), offset);
-    Value step = arith::MulIOp::create(rewriter, loc, loop.getStep(), lanesValue);
+    Value step =
+        arith::MulIOp::create(rewriter, loc, loop.getStep(), lanesValue);
     SmallVector<Value> initial(loop.getInitArgs());
     SmallVector<Value> identities;
     for (Operation *combiner : plan.combiners)
@@ -548,12 +553,12 @@ protected:
                     arith::IntegerOverflowFlagsAttr::get(
                         op->getContext(), arith::IntegerOverflowFlags::none));
       if (auto flags = dyn_cast<arith::ArithFastMathInterface>(op))
-        op->setAttr(flags.getFastMathAttrName(),
-                    arith::FastMathFlagsAttr::get(
-                        op->getContext(),
-                        flags.getFastMathFlagsAttr().getValue() &
-                            ~(arith::FastMathFlags::nnan |
-                              arith::FastMathFlags::ninf)));
+        op->setAttr(
+            flags.getFastMathAttrName(),
+            arith::FastMathFlagsAttr::get(
+                op->getContext(), flags.getFastMathFlagsAttr().getValue() &
+                                      ~(arith::FastMathFlags::nnan |
+                                        arith::FastMathFlags::ninf)));
     };
     rewriter.modifyOpInPlace(loop, [&] {
       loop.getLowerBoundMutable().assign(lower);
@@ -571,14 +576,15 @@ protected:
       return arith::ConstantIntOp::create(rewriter, loc, i32, value);
     };
     Value laneInWarp = arith::IndexCastUIOp::create(
-        rewriter, loc, i32, gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
+        rewriter, loc, i32,
+        gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
     Value firstLane =
         arith::AndIOp::create(rewriter, loc, laneInWarp, i32Constant(32 - n));
-    Value mask = n == 32 ? i32Constant(-1)
-                         : arith::ShLIOp::create(rewriter, loc,
-                                                 i32Constant((1ll << n) - 1),
-                                                 firstLane)
-                               .getResult();
+    Value mask =
+        n == 32 ? i32Constant(-1)
+                : arith::ShLIOp::create(rewriter, loc,
+                                        i32Constant((1ll << n) - 1), firstLane)
+                      .getResult();
     Value clamp = i32Constant(31);
     auto combine = [&](Operation *combiner, Value lhs, Value rhs) -> Value {
       Operation *op = rewriter.clone(*combiner);
