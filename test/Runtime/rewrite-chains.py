@@ -8,10 +8,11 @@ rejection is a compiler bug. Prints one line per kernel and a final
 "N chains applied, N verified, N rejected, N failed" line.
 Usage: rewrite-chains.py AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...]"""
 
-import pathlib
 import re
 import subprocess
 import sys
+
+import corpus_args
 
 CHAINS = [
     ["register-accumulate=1", "warp-reduce=32"],
@@ -20,62 +21,53 @@ CHAINS = [
     ["warp-reduce=32"],
 ]
 
-args = sys.argv[1:]
-only = []
-if "--only" in args:
-    only = args[args.index("--only") + 1:]
-    args = args[:args.index("--only")]
-opt, out, corpora = args[0], pathlib.Path(args[1]), [pathlib.Path(a) for a in args[2:]]
-out.mkdir(parents=True, exist_ok=True)
+opt, out, modules = corpus_args.parse(sys.argv[1:])
 applied = verified = rejected = failed = 0
-for corpus in corpora:
-    for module in sorted(corpus.glob("*.mlir")):
-        if only and not any(o in module.name for o in only):
-            continue
-        normalized = subprocess.run(
-            [opt, str(module), "--autoprof-normalize-kernels"],
-            capture_output=True, text=True)
-        if normalized.returncode != 0:
-            print(f"FAILED {module.name}: {normalized.stderr.strip()[-400:]}")
-            failed += 1
-            continue
-        kernels = []
-        current = None
-        for line in normalized.stdout.splitlines():
-            if m := re.match(r"\s*gpu\.module @([\w$.-]+)", line):
-                current = m.group(1)
-            elif m := re.search(r"gpu\.func @([\w$.-]+)\(.*\bkernel\b", line):
-                kernels.append(f"{current}::{m.group(1)}")
-        for kernel in kernels:
-            results = []
-            for chain in CHAINS:
-                rewrites = ",".join(chain)
-                result = out / f"{module.stem}-{kernel.replace('::', '.')}-{len(results)}.mlir"
-                proc = subprocess.run(
-                    [opt, str(module),
-                     f"--autoprof-apply-rewrites=kernel={kernel} rewrites={rewrites}",
-                     "-o", str(result)], capture_output=True, text=True)
-                if proc.returncode != 0:
-                    continue  # a step does not apply
-                applied += 1
-                check = subprocess.run(
-                    [opt, str(result),
-                     f"--autoprof-verify-kernels=reference={module} seed=101",
-                     "-o", "/dev/null"], capture_output=True, text=True)
-                name = kernel.replace("::", "::@")
-                if check.returncode == 0 and f"@{name} verified" in check.stderr:
-                    verified += 1
-                    results.append(f"{rewrites}:verified")
-                elif "failed verification against the reference (rejected)" in check.stderr:
-                    rejected += 1
-                    results.append(f"{rewrites}:rejected")
-                    print(f"REJECTED {module.stem}/{kernel} {rewrites}: "
-                          f"{check.stderr.strip()[-400:]}")
-                else:
-                    failed += 1
-                    results.append(f"{rewrites}:failed")
-                    print(f"FAILED {module.stem}/{kernel} {rewrites}: "
-                          f"{check.stderr.strip()[-400:]}")
-            print(f"{module.stem}/{kernel}: {' '.join(results) or 'no chain applies'}")
+for corpus, module in modules:
+    normalized = subprocess.run(
+        [opt, str(module), "--autoprof-normalize-kernels"],
+        capture_output=True, text=True)
+    if normalized.returncode != 0:
+        print(f"FAILED {module.name}: {normalized.stderr.strip()[-400:]}")
+        failed += 1
+        continue
+    kernels = []
+    current = None
+    for line in normalized.stdout.splitlines():
+        if m := re.match(r"\s*gpu\.module @([\w$.-]+)", line):
+            current = m.group(1)
+        elif m := re.search(r"gpu\.func @([\w$.-]+)\(.*\bkernel\b", line):
+            kernels.append(f"{current}::{m.group(1)}")
+    for kernel in kernels:
+        results = []
+        for number, chain in enumerate(CHAINS):
+            rewrites = ",".join(chain)
+            result = out / f"{module.stem}-{kernel.replace('::', '.')}-{number}.mlir"
+            proc = subprocess.run(
+                [opt, str(module),
+                 f"--autoprof-apply-rewrites=kernel={kernel} rewrites={rewrites}",
+                 "-o", str(result)], capture_output=True, text=True)
+            if proc.returncode != 0:
+                continue  # a step does not apply
+            applied += 1
+            check = subprocess.run(
+                [opt, str(result),
+                 f"--autoprof-verify-kernels=reference={module} seed=101",
+                 "-o", "/dev/null"], capture_output=True, text=True)
+            name = kernel.replace("::", "::@")
+            if check.returncode == 0 and f"@{name} verified" in check.stderr:
+                verified += 1
+                results.append(f"{rewrites}:verified")
+            elif "failed verification against the reference (rejected)" in check.stderr:
+                rejected += 1
+                results.append(f"{rewrites}:rejected")
+                print(f"REJECTED {module.stem}/{kernel} {rewrites}: "
+                      f"{check.stderr.strip()[-400:]}")
+            else:
+                failed += 1
+                results.append(f"{rewrites}:failed")
+                print(f"FAILED {module.stem}/{kernel} {rewrites}: "
+                      f"{check.stderr.strip()[-400:]}")
+        print(f"{module.stem}/{kernel}: {' '.join(results) or 'no chain applies'}")
 print(f"{applied} chains applied, {verified} verified, {rejected} rejected, "
       f"{failed} failed")

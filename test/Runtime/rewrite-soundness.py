@@ -8,49 +8,41 @@ rejected, N failed" line.
 Usage: rewrite-soundness.py AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...]"""
 
 import json
-import pathlib
 import subprocess
 import sys
 
-args = sys.argv[1:]
-only = []
-if "--only" in args:
-    only = args[args.index("--only") + 1:]
-    args = args[:args.index("--only")]
-opt, out, corpora = args[0], pathlib.Path(args[1]), [pathlib.Path(a) for a in args[2:]]
-out.mkdir(parents=True, exist_ok=True)
+import corpus_args
+
+opt, out, modules = corpus_args.parse(sys.argv[1:])
 kernels = verified = rejected = failed = 0
-for corpus in corpora:
-    for module in sorted(corpus.glob("*.mlir")):
-        if only and not any(o in module.name for o in only):
-            continue
-        report = out / f"{corpus.name}-{module.stem}.json"
-        proc = subprocess.run(
-            [opt, str(module),
-             "--autoprof-optimize=search=each budget=32 time-budget=0.02 "
-             f"report={report}", "-o", "/dev/null"],
-            capture_output=True, text=True)
-        if proc.returncode != 0 or not report.exists():
-            print(f"FAILED {module.name}: {proc.stderr.strip()[-400:]}")
-            failed += 1
-            continue
-        for kernel in json.loads(report.read_text())["kernels"]:
-            kernels += 1
-            name = f"{module.stem}/{kernel['kernel'].split('::')[1]}"
-            tried = []
-            for candidate in kernel["candidates"]:
-                status = candidate["status"]
-                tried.append(f"{candidate['rewrite']}:{status}")
-                if status == "verified":
-                    verified += 1
-                elif status == "rejected":
-                    rejected += 1
-                    print(f"REJECTED {name} {candidate['rewrite']}: "
-                          f"{candidate.get('reason', '')[:300]}")
-                else:
-                    failed += 1
-                    print(f"FAILED {name} {candidate['rewrite']}: {status} "
-                          f"{candidate.get('reason', '')[:300]}")
-            print(f"{name}: {' '.join(tried) or 'no rewrite applies'}")
+for corpus, module in modules:
+    report = out / f"{corpus.name}-{module.stem}.json"
+    proc = subprocess.run(
+        [opt, str(module),
+         "--autoprof-optimize=search=each budget=32 time-budget=0.02 "
+         f"report={report}", "-o", "/dev/null"],
+        capture_output=True, text=True)
+    if proc.returncode != 0 or not report.exists():
+        print(f"FAILED {module.name}: {proc.stderr.strip()[-400:]}")
+        failed += 1
+        continue
+    for kernel in json.loads(report.read_text())["kernels"]:
+        kernels += 1
+        name = f"{module.stem}/{kernel['kernel'].split('::')[1]}"
+        tried = []
+        for candidate in kernel["candidates"]:
+            status = candidate["status"]
+            tried.append(f"{candidate['rewrite']}:{status}")
+            if status == "verified":
+                verified += 1
+            elif status == "rejected":
+                rejected += 1
+                print(f"REJECTED {name} {candidate['rewrite']}: "
+                      f"{candidate.get('reason', '')[:300]}")
+            else:
+                failed += 1
+                print(f"FAILED {name} {candidate['rewrite']}: {status} "
+                      f"{candidate.get('reason', '')[:300]}")
+        print(f"{name}: {' '.join(tried) or 'no rewrite applies'}")
 print(f"{kernels} kernels, {verified} rewrites verified, {rejected} rejected, "
       f"{failed} failed")
