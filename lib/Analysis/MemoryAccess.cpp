@@ -150,8 +150,12 @@ unsigned MemoryAccessAnalysis::getAtom(Value value, IndexAtomKind kind) {
       Value current = worklist.pop_back_val();
       if (!seen.insert(current).second)
         continue;
-      if (current.getDefiningOp<gpu::ThreadIdOp>() ||
-          current.getDefiningOp<gpu::BlockIdOp>()) {
+      Operation *op = current.getDefiningOp();
+      // Ids, and what else differs between the threads of a launch: the
+      // global id, the lane and subgroup ids, NVVM's special registers.
+      if (op && (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::GlobalIdOp,
+                     gpu::LaneIdOp, gpu::SubgroupIdOp>(op) ||
+                 op->getName().getDialectNamespace() == "nvvm")) {
         atom.roots.push_back(current);
         continue;
       }
@@ -160,8 +164,16 @@ unsigned MemoryAccessAnalysis::getAtom(Value value, IndexAtomKind kind) {
           atom.roots.push_back(current);
         continue;
       }
-      if (Operation *op = current.getDefiningOp())
-        llvm::append_range(worklist, op->getOperands());
+      if (!op)
+        continue;
+      llvm::append_range(worklist, op->getOperands());
+      // A value a region yields (scf.if, scf.while) depends on what the
+      // region computes.
+      for (Region &region : op->getRegions())
+        region.walk([&](Operation *nested) {
+          if (nested->hasTrait<OpTrait::IsTerminator>())
+            llvm::append_range(worklist, nested->getOperands());
+        });
     }
   }
   atoms.push_back(std::move(atom));

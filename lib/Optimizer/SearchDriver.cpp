@@ -252,8 +252,9 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
         KernelHandle variant =
             findKernel(*candidate.variant, moduleName, kernelName);
         if (variant.kernel)
-          reassociated = AutoProfDialect::ReassociatedAttrHelper(context)
-                             .isAttrPresent(variant.kernel);
+          reassociated =
+              AutoProfDialect::ReassociatedAttrHelper(context).isAttrPresent(
+                  variant.kernel);
         if (!variant.kernel || !variant.launch)
           emitError(loc, "the variant has no launched kernel @") << kernelName;
         else

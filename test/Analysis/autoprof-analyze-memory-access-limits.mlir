@@ -89,3 +89,40 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// What differs between threads without being a thread or block id: the
+// global id, the lane id, and a value a loop carries from one. None of
+// these addresses is the same for every thread.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-remark @below {{@other_ids: no dimension walks contiguous memory; arg0 not described; arg1 (written) not described; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap}}
+    gpu.func @other_ids(%in: memref<256xf32>, %out: memref<256xf32>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c128 = arith.constant 128 : index
+      %g = gpu.global_id x
+      // expected-remark @below {{load arg0: address = gpu.global_id; not affine in the thread ids: the address depends on a thread or block id through 'gpu.global_id'}}
+      %v = memref.load %in[%g] : memref<256xf32>
+      %lane = gpu.lane_id
+      // expected-remark @below {{store arg1: address = gpu.lane_id; not affine in the thread ids: the address depends on a thread or block id through 'gpu.lane_id'}}
+      memref.store %v, %out[%lane] : memref<256xf32>
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %j = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {
+        %n = arith.addi %acc, %tid : index
+        scf.yield %n : index
+      }
+      // expected-remark @below {{store arg1: address = scf.for; not affine in the thread ids: the address depends on a thread or block id through 'scf.for'}}
+      memref.store %v, %out[%j] : memref<256xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%in: memref<256xf32>, %out: memref<256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    gpu.launch_func @kernels::@other_ids blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%in : memref<256xf32>, %out : memref<256xf32>)
+    return
+  }
+}

@@ -418,3 +418,73 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A store whose address is loaded: the other lanes could read another address than lane 0.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply warp-reduce=32 to @k: outside the loop, 'memref.store' has an address, bound or condition that depends on memory (the other lanes could read it after lane 0 wrote it)}}
+    gpu.func @k(%a: memref<64x256xf32>, %out: memref<64xf32>, %perm: memref<64xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %init = memref.load %out[%i] : memref<64xf32>
+      %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
+        %v = memref.load %a[%i, %k] : memref<64x256xf32>
+        %s = arith.maximumf %acc, %v : f32
+        scf.yield %s : f32
+      }
+      %slot = memref.load %perm[%i] : memref<64xindex>
+      memref.store %r, %out[%slot] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x256xf32>, %out: memref<64xf32>, %perm: memref<64xindex>) {
+    %c1 = arith.constant 1 : index
+    %grid = arith.constant 4 : index
+    %block = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%grid, %c1, %c1) threads in (%block, %c1, %c1) args(%a : memref<64x256xf32>, %out : memref<64xf32>, %perm : memref<64xindex>)
+    return
+  }
+}
+
+// -----
+
+// The exponential of a float sum: the terms' magnitude (the reference on absolute inputs) does not bound its rounding.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply warp-reduce=32 to @k: a stored value is computed with 'math.exp', not only with sums, differences and products of loaded values (the magnitude that bounds a reassociated sum's rounding would not hold)}}
+    gpu.func @k(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %init = memref.load %out[%i] : memref<64xf32>
+      %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
+        %v = memref.load %a[%i, %k] : memref<64x256xf32>
+        %s = arith.addf %acc, %v : f32
+        scf.yield %s : f32
+      }
+      %e = math.exp %r : f32
+      memref.store %e, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x256xf32>, %out: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %grid = arith.constant 4 : index
+    %block = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%grid, %c1, %c1) threads in (%block, %c1, %c1) args(%a : memref<64x256xf32>, %out : memref<64xf32>)
+    return
+  }
+}

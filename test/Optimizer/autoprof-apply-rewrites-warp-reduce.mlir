@@ -114,6 +114,41 @@ module attributes {gpu.container_module} {
   }
 }
 
+// -----
+
+// A minimum whose combination promises no NaN and no infinity (fast): the
+// neutral element is +inf, so the rewritten combinations drop nnan and ninf
+// and keep the other flags.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_min_fast(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %init = memref.load %out[%i] : memref<64xf32>
+      %m = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
+        %v = memref.load %a[%i, %k] : memref<64x256xf32>
+        %s = arith.minimumf %acc, %v fastmath<fast> : f32
+        scf.yield %s : f32
+      }
+      memref.store %m, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x256xf32>, %out: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@row_min_fast blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<64x256xf32>, %out : memref<64xf32>)
+    return
+  }
+}
+
 // Each thread of the 512 is lane t mod 32 of original thread t / 32, which
 // takes the place of the thread id in the index (the literal 16 stays true:
 // there are still 16 original threads per block); lane l starts at
@@ -218,3 +253,10 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: memref.store %[[RESULT]]
 // LANES8-LABEL: gpu.func @matvec
 // LANES8-SAME: autoprof.reassociated
+
+// CHECK-LABEL: gpu.func @row_min_fast
+// CHECK: arith.constant 0x7F800000 : f32
+// CHECK: scf.for
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} fastmath<reassoc,nsz,arcp,contract,afn> : f32
+// CHECK-NOT: fastmath<fast>
+// CHECK: gpu.return

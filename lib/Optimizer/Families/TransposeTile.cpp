@@ -1,4 +1,5 @@
-//===- TransposeTile.cpp - transpose-tile=T: transpose through shared memory ===//
+//===- TransposeTile.cpp - transpose-tile=T: transpose through shared memory
+//===//
 //
 // Part of the AutoProf project.
 //
@@ -64,7 +65,8 @@ getGlobalStrides(const MemoryAccess &access, std::array<int64_t, 3> grid,
     return std::nullopt;
   std::array<int64_t, 3> strides;
   for (int d = 0; d < 3; ++d) {
-    int64_t thread = access.threadStride[d], blockStride = access.blockStride[d];
+    int64_t thread = access.threadStride[d],
+            blockStride = access.blockStride[d];
     if (block[d] > 1 && grid[d] > 1 && blockStride != thread * block[d])
       return std::nullopt;
     strides[d] = block[d] > 1 ? thread : blockStride;
@@ -212,7 +214,8 @@ protected:
       return failure();
     }
     if (totals[plan.otherDim] > 65535 ||
-        (totals[plan.storeDim] + t - 1) / t > 65535) {
+        (totals[plan.storeDim] + t - 1) / t > 65535 ||
+        (totals[plan.loadDim] + t - 1) / t > 2147483647) {
       why = "the new grid would exceed the hardware's limits";
       return failure();
     }
@@ -229,10 +232,10 @@ protected:
       totals[d] = plan.grid[d] * plan.block[d];
     int p = plan.loadDim, q = plan.storeDim, r = plan.otherDim;
     for (gpu::LaunchFuncOp launch : target.launches)
-      setLaunchSizes(rewriter, launch,
-                     {(totals[p] + t - 1) / t, (totals[q] + t - 1) / t,
-                      totals[r]},
-                     {t, kRows, 1});
+      setLaunchSizes(
+          rewriter, launch,
+          {(totals[p] + t - 1) / t, (totals[q] + t - 1) / t, totals[r]},
+          {t, kRows, 1});
 
     Type element = plan.load.getResult().getType();
     auto tileType = MemRefType::get(
@@ -289,9 +292,9 @@ protected:
       for (int d : {p, q}) {
         if (totals[d] % t == 0)
           continue;
-        Value inside = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, global[d],
-            index(totals[d]));
+        Value inside =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  global[d], index(totals[d]));
         guard = guard ? arith::AndIOp::create(rewriter, loc, guard, inside)
                             .getResult()
                       : inside;

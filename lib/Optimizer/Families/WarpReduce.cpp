@@ -155,10 +155,101 @@ static bool writesItself(Operation *op) {
   return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
 }
 
+/// Whether `value` may depend on what the kernel reads from memory: its
+/// definition, through operands and the values regions carry, reaches a
+/// memory read (or an operation whose effects are unknown).
+static bool dependsOnMemory(Value value) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      // A region's argument (an induction variable, an iter_arg) depends on
+      // what its operation takes; the kernel's arguments are values.
+      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
+      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
+        continue;
+      llvm::append_range(work, owner->getOperands());
+      owner->walk([&](scf::YieldOp yield) {
+        llvm::append_range(work, yield.getOperands());
+      });
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def))
+      return true;
+    llvm::append_range(work, def->getOperands());
+    def->walk([&](scf::YieldOp yield) {
+      llvm::append_range(work, yield.getOperands());
+    });
+  }
+  return false;
+}
+
+/// Whether every floating-point value the kernel stores is a sum, difference
+/// or product of loaded values, scalars and constants (through the values
+/// loops, branches and shuffles carry): then the reference on the absolute
+/// values of the inputs bounds each term's magnitude, which is what the
+/// verification of a reassociated sum relies on.
+static bool storesSumsOfProducts(gpu::GPUFuncOp kernel, std::string &why) {
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  SmallVector<Value> work;
+  kernel.walk([&](memref::StoreOp store) {
+    if (isa<FloatType>(store.getValueToStore().getType()))
+      work.push_back(store.getValueToStore());
+  });
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
+      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
+        continue;
+      if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+        llvm::append_range(work, loop.getInitArgs());
+        llvm::append_range(work,
+                           loop.getBody()->getTerminator()->getOperands());
+      }
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (isa<memref::LoadOp, arith::ConstantOp>(def))
+      continue;
+    if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp>(def)) {
+      llvm::append_range(work, def->getOperands());
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      unsigned index = cast<OpResult>(current).getResultNumber();
+      work.push_back(loop.getInitArgs()[index]);
+      work.push_back(loop.getBody()->getTerminator()->getOperand(index));
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      unsigned index = cast<OpResult>(current).getResultNumber();
+      work.push_back(ifOp.thenYield().getOperand(index));
+      if (!ifOp.getElseRegion().empty())
+        work.push_back(ifOp.elseYield().getOperand(index));
+      continue;
+    }
+    why = "a stored value is computed with '" +
+          def->getName().getStringRef().str() +
+          "', not only with sums, differences and products of loaded values "
+          "(the magnitude that bounds a reassociated sum's rounding would not "
+          "hold)";
+    return false;
+  }
+  return true;
+}
+
 /// Whether splitting `loop` across lanes makes its loads walk contiguous
 /// memory: one of them moves by one element per iteration, and none that
 /// moves with the loop is already contiguous across the threads of a block
-/// dimension (splitting would scatter it; coalesce serves it better). By the memory-access analysis of the kernel with `block`.
+/// dimension (splitting would scatter it; coalesce serves it better). By the
+/// memory-access analysis of the kernel with `block`.
 static bool splitCoalesces(gpu::GPUFuncOp kernel, scf::ForOp loop,
                            std::array<int64_t, 3> block, int64_t step,
                            std::string &why) {
@@ -170,8 +261,7 @@ static bool splitCoalesces(gpu::GPUFuncOp kernel, scf::ForOp loop,
       iv = index;
   bool unitStride = false;
   for (const MemoryAccess &access : analysis.getAccesses()) {
-    if (!access.reads || !loop->isProperAncestor(access.op) ||
-        !access.address)
+    if (!access.reads || !loop->isProperAncestor(access.op) || !access.address)
       continue;
     int64_t perIteration = iv ? access.address->coefficientOf(*iv) * step : 0;
     if (perIteration == 1 || perIteration == -1)
@@ -313,6 +403,47 @@ protected:
     });
     if (!ok)
       return failure();
+    // The other lanes run the code around the loop too, without its writes:
+    // what they read after lane 0 wrote may differ from what lane 0 reads,
+    // so no address, bound or branch outside the loop may depend on memory.
+    kernel.walk([&](Operation *op) {
+      if (!ok || loop->isAncestor(op))
+        return;
+      SmallVector<Value> controls;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        llvm::append_range(controls, load.getIndices());
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        llvm::append_range(controls, store.getIndices());
+      else if (auto ifOp = dyn_cast<scf::IfOp>(op))
+        controls.push_back(ifOp.getCondition());
+      else if (auto other = dyn_cast<scf::ForOp>(op))
+        llvm::append_range(controls,
+                           ValueRange{other.getLowerBound(),
+                                      other.getUpperBound(), other.getStep()});
+      else if (op->getNumRegions() != 0 && op != kernel.getOperation())
+        controls.push_back(Value()); // unknown control flow
+      else if (!isMemoryEffectFree(op) &&
+               !op->hasTrait<OpTrait::IsTerminator>())
+        llvm::append_range(controls, op->getOperands());
+      for (Value control : controls)
+        if (!control || dependsOnMemory(control)) {
+          why = "outside the loop, '" + op->getName().getStringRef().str() +
+                "' has an address, bound or condition that depends on memory "
+                "(the other lanes could read it after lane 0 wrote it)";
+          ok = false;
+          return;
+        }
+    });
+    if (!ok)
+      return failure();
+    // The verification of a reassociated float sum bounds its rounding by
+    // the magnitude of its terms, which holds for sums of products.
+    if (llvm::any_of(plan.combiners,
+                     [](Operation *combiner) {
+                       return isa<arith::AddFOp, arith::MulFOp>(combiner);
+                     }) &&
+        !storesSumsOfProducts(kernel, why))
+      return failure();
 
     // Geometry: each original block of B threads needs B*L hardware threads;
     // beyond 1024 it is split along x into several hardware blocks.
@@ -372,7 +503,8 @@ protected:
     if (plan.split > 1) {
       Value split = index(plan.split);
       Value part = arith::RemUIOp::create(rewriter, loc, hwBlock, split);
-      Value first = arith::MulIOp::create(rewriter, loc, part, index(perBlockX));
+      Value first =
+          arith::MulIOp::create(rewriter, loc, part, index(perBlockX));
       thread = arith::AddIOp::create(rewriter, loc, first, thread);
       blockId = arith::DivUIOp::create(rewriter, loc, hwBlock, split);
     }
@@ -404,7 +536,8 @@ protected:
     Value offset = arith::MulIOp::create(rewriter, loc, lane, loop.getStep());
     Value lower =
         arith::AddIOp::create(rewriter, loc, loop.getLowerBound(), offset);
-    Value step = arith::MulIOp::create(rewriter, loc, loop.getStep(), lanesValue);
+    Value step =
+        arith::MulIOp::create(rewriter, loc, loop.getStep(), lanesValue);
     SmallVector<Value> initial(loop.getInitArgs());
     SmallVector<Value> identities;
     for (Operation *combiner : plan.combiners)
@@ -412,11 +545,20 @@ protected:
           rewriter, loc, *getCombinerIdentity(combiner)));
     // Partial results in another order may overflow where the original did
     // not: the combinations promise nothing about overflow.
+    // Likewise, the neutral elements are infinities and NaNs: no fast-math
+    // flag may assume there are none.
     auto dropOverflowFlags = [](Operation *op) {
       if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
         op->setAttr(flags.getIntegerOverflowAttrName(),
                     arith::IntegerOverflowFlagsAttr::get(
                         op->getContext(), arith::IntegerOverflowFlags::none));
+      if (auto flags = dyn_cast<arith::ArithFastMathInterface>(op))
+        op->setAttr(
+            flags.getFastMathAttrName(),
+            arith::FastMathFlagsAttr::get(
+                op->getContext(), flags.getFastMathFlagsAttr().getValue() &
+                                      ~(arith::FastMathFlags::nnan |
+                                        arith::FastMathFlags::ninf)));
     };
     rewriter.modifyOpInPlace(loop, [&] {
       loop.getLowerBoundMutable().assign(lower);
@@ -434,14 +576,15 @@ protected:
       return arith::ConstantIntOp::create(rewriter, loc, i32, value);
     };
     Value laneInWarp = arith::IndexCastUIOp::create(
-        rewriter, loc, i32, gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
+        rewriter, loc, i32,
+        gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
     Value firstLane =
         arith::AndIOp::create(rewriter, loc, laneInWarp, i32Constant(32 - n));
-    Value mask = n == 32 ? i32Constant(-1)
-                         : arith::ShLIOp::create(rewriter, loc,
-                                                 i32Constant((1ll << n) - 1),
-                                                 firstLane)
-                               .getResult();
+    Value mask =
+        n == 32 ? i32Constant(-1)
+                : arith::ShLIOp::create(rewriter, loc,
+                                        i32Constant((1ll << n) - 1), firstLane)
+                      .getResult();
     Value clamp = i32Constant(31);
     auto combine = [&](Operation *combiner, Value lhs, Value rhs) -> Value {
       Operation *op = rewriter.clone(*combiner);

@@ -1919,8 +1919,7 @@ Mismatch classify(const autoprof_param &param, const uint8_t *initial,
       slack = reassociationTolerance(param.dtype) * magnitude;
   }
   return compareFloat(loadElement(candidate, param.dtype, j),
-                      loadElement(reference, param.dtype, j), tolerance,
-                      slack);
+                      loadElement(reference, param.dtype, j), tolerance, slack);
 }
 
 /// How many times the reference's own run-to-run variation a candidate may
@@ -2252,9 +2251,9 @@ extern "C" autoprof_status autoprof_verify(
         if (isFloatType(param.dtype) && reassociated && !magnitudesRun)
           if (autoprof_status s = runMagnitudes())
             return s;
-        const uint8_t *magnitude =
-            reassociated && !magnitudes[i].empty() ? magnitudes[i].data()
-                                                   : nullptr;
+        const uint8_t *magnitude = reassociated && !magnitudes[i].empty()
+                                       ? magnitudes[i].data()
+                                       : nullptr;
         double baseTolerance =
             param.dtype == AUTOPROF_F16 || param.dtype == AUTOPROF_BF16
                 ? tolerance16
@@ -2266,9 +2265,9 @@ extern "C" autoprof_status autoprof_verify(
         Mismatch first = Mismatch::None;
         uint64_t firstElement = 0, bad = 0;
         for (uint64_t j = 0; j < param.count; ++j) {
-          Mismatch m = classify(param, initial, expected.data(),
-                                candidateOut[i].data(), j, tolerance,
-                                magnitude);
+          Mismatch m =
+              classify(param, initial, expected.data(), candidateOut[i].data(),
+                       j, tolerance, magnitude);
           if (m == Mismatch::None)
             continue;
           if (bad++ == 0) {
@@ -2312,16 +2311,16 @@ extern "C" autoprof_status autoprof_verify(
                           where, act.c_str(), exp.c_str(), tolerance,
                           selfDisagreement[i], tail);
           else if (isFloatType(param.dtype) && magnitude)
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "wrong result: %s is %s but the reference computed "
-                          "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
-                          "magnitude of the terms of the reassociated sums; "
-                          "%s)",
-                          where, act.c_str(), exp.c_str(), tolerance,
-                          reassociationTolerance(param.dtype),
-                          formatElement(magnitude, param.dtype, firstElement)
-                              .c_str(),
-                          tail);
+            std::snprintf(
+                out->reason, sizeof(out->reason),
+                "wrong result: %s is %s but the reference computed "
+                "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
+                "magnitude of the terms of the reassociated sums; "
+                "%s)",
+                where, act.c_str(), exp.c_str(), tolerance,
+                reassociationTolerance(param.dtype),
+                formatElement(magnitude, param.dtype, firstElement).c_str(),
+                tail);
           else if (isFloatType(param.dtype))
             std::snprintf(out->reason, sizeof(out->reason),
                           "wrong result: %s is %s but the reference computed "
