@@ -93,29 +93,23 @@ static SmallVector<Operation *> findCombiners(scf::ForOp loop,
   return combiners;
 }
 
-/// Whether `op` (or an operation nested in it) may write memory or has
-/// effects the interface does not describe.
-static bool mayWrite(Operation *op) {
-  bool writes = false;
-  op->walk([&](Operation *nested) {
-    if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested)) {
-      if (!effects.onlyHasEffect<MemoryEffects::Read>() &&
-          !effects.hasNoEffect())
-        writes = true;
-    } else if (!nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
-      writes = true;
-    }
-    return writes ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return writes;
-}
-
 /// Whether `op` itself (not what it nests) writes memory.
 static bool writesItself(Operation *op) {
   if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
     return !effects.onlyHasEffect<MemoryEffects::Read>() &&
            !effects.hasNoEffect();
   return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+}
+
+/// Whether `op` or an operation nested in it may write memory or has effects
+/// the interface does not describe.
+static bool mayWrite(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return writesItself(nested) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 /// Whether `value` may depend on what the kernel reads from memory: its
