@@ -23,7 +23,7 @@ declare -A tiling=(
   [tile32x8]="--scf-parallel-loop-tiling=parallel-loop-tile-sizes=32,8"
 )
 # Rewrites that change a kernel's body (the others only add attributes).
-body_rewrites="form-blocks|coalesce|transpose-tile|register-accumulate|warp-reduce|vectorize|coarsen|distribute-loop|unroll|privatize-atomics|fold-host-loop"
+body_rewrites="form-blocks|coalesce|transpose-tile|register-accumulate|warp-reduce|block-reduce|vectorize|coarsen|distribute-loop|unroll|privatize-atomics|fold-host-loop"
 
 for program in "$programs"/*.mlir; do
   name=$(basename "$program" .mlir)

@@ -1,7 +1,8 @@
 """Applies chains of built-in rewrites, where a later rewrite applies only
 after an earlier one (warp-reduce needs the accumulator that
-register-accumulate puts in a register; on one-thread blocks form-blocks
-comes first), to every kernel of the given corpora where each step of the
+register-accumulate puts in a register, and so does block-reduce; on
+one-thread blocks form-blocks comes first, and a host loop's reduction
+needs fold-host-loop), to every kernel of the given corpora where each step of the
 chain applies, and verifies each result against the original module on the
 GPU (autoprof-verify-kernels, seeds the search does not use). A verifier
 rejection is a compiler bug. Prints one line per kernel and a final
@@ -19,6 +20,9 @@ CHAINS = [
     ["register-accumulate=1", "warp-reduce=8"],
     ["form-blocks=256", "register-accumulate=1", "warp-reduce=32"],
     ["warp-reduce=32"],
+    ["register-accumulate=1", "block-reduce=8"],
+    ["register-accumulate=1", "block-reduce=32"],
+    ["fold-host-loop=1", "register-accumulate=1", "block-reduce=8"],
 ]
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])

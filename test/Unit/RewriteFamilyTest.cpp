@@ -29,14 +29,23 @@ namespace {
 
 /// The built-in families, in the order the ranking breaks ties in.
 constexpr const char *kBuiltinFamilies[] = {
-    "restrict",          "block-size",
-    "vectorize",         "coarsen",
-    "privatize-atomics", "form-blocks",
-    "coalesce",          "transpose-tile",
-    "distribute-loop",   "register-accumulate",
-    "warp-reduce",       "unroll",
-    "max-registers",     "min-blocks",
-    "launch-bounds",     "fold-host-loop",
+    "restrict",
+    "block-size",
+    "vectorize",
+    "coarsen",
+    "privatize-atomics",
+    "form-blocks",
+    "coalesce",
+    "transpose-tile",
+    "distribute-loop",
+    "register-accumulate",
+    "warp-reduce",
+    "block-reduce",
+    "unroll",
+    "max-registers",
+    "min-blocks",
+    "launch-bounds",
+    "fold-host-loop",
 };
 
 /// The attribute the test family sets; its dialect is not loaded, so the

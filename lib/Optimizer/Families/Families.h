@@ -53,6 +53,8 @@ std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 std::unique_ptr<RewriteFamily> createTransposeTileFamily();
 /// warp-reduce=L: L lanes of a warp split a reduction loop.
 std::unique_ptr<RewriteFamily> createWarpReduceFamily();
+/// block-reduce=S: S threads along y split a reduction loop.
+std::unique_ptr<RewriteFamily> createBlockReduceFamily();
 
 /// fold-host-loop=1: a host loop around a launch moves into the kernel.
 std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();

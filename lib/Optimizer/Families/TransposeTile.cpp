@@ -312,35 +312,37 @@ protected:
           rewriter.clone(*op, mapping);
     };
 
-    // Phase 1: lanes along the load's contiguous dimension.
-    for (int64_t step = 0; step < t / kRows; ++step) {
-      OpBuilder::InsertionGuard guard(rewriter);
+    // The element thread (lane, row) handles in `step` of a phase: in the
+    // load phase the lanes run along the load's contiguous dimension, in
+    // the store phase along the store's; its code goes where this leaves the
+    // rewriter. Returns the element's row of the tile's rows of threads.
+    auto enterPhase = [&](int64_t step, bool loading, IRMapping &mapping) {
       Value tileRow =
           arith::AddIOp::create(rewriter, loc, row, index(step * kRows));
       std::array<Value, 3> global;
-      global[p] = arith::AddIOp::create(rewriter, loc, tileP, lane);
-      global[q] = arith::AddIOp::create(rewriter, loc, tileQ, tileRow);
+      global[p] =
+          arith::AddIOp::create(rewriter, loc, tileP, loading ? lane : tileRow);
+      global[q] =
+          arith::AddIOp::create(rewriter, loc, tileQ, loading ? tileRow : lane);
       global[r] = third;
-      IRMapping mapping;
       enter(global, mapping);
+      return tileRow;
+    };
+    for (int64_t step = 0; step < t / kRows; ++step) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      IRMapping mapping;
+      Value tileRow = enterPhase(step, /*loading=*/true, mapping);
       cloneSlice(plan.load, nullptr, mapping);
       Operation *loaded = rewriter.clone(*plan.load, mapping);
       memref::StoreOp::create(rewriter, loc, loaded->getResult(0), tile,
                               ValueRange{tileRow, lane});
     }
     gpu::BarrierOp::create(rewriter, loc);
-    // Phase 2: lanes along the store's contiguous dimension; the element the
-    // original thread loaded comes from the tile.
+    // The element the original thread loaded comes from the tile.
     for (int64_t step = 0; step < t / kRows; ++step) {
       OpBuilder::InsertionGuard guard(rewriter);
-      Value tileRow =
-          arith::AddIOp::create(rewriter, loc, row, index(step * kRows));
-      std::array<Value, 3> global;
-      global[p] = arith::AddIOp::create(rewriter, loc, tileP, tileRow);
-      global[q] = arith::AddIOp::create(rewriter, loc, tileQ, lane);
-      global[r] = third;
       IRMapping mapping;
-      enter(global, mapping);
+      Value tileRow = enterPhase(step, /*loading=*/false, mapping);
       Value staged = memref::LoadOp::create(rewriter, loc, tile,
                                             ValueRange{lane, tileRow});
       mapping.map(plan.load.getResult(), staged);

@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && mkdir -p %t && autoprof-opt %s --autoprof-normalize-kernels --autoprof-lower-to-ptx="ptx-dir=%t" -o /dev/null
 // RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas $f -o $f.cubin || exit 1; done %}
 // CHECK-LABEL: gpu.func @depthwise_conv2d_kernel(
-// CHECK-SAME: autoprof.proposals = [{{.*}}"{{(form-blocks|coalesce|transpose-tile|register-accumulate|warp-reduce|vectorize|coarsen|distribute-loop|unroll|privatize-atomics|fold-host-loop)}}=
+// CHECK-SAME: autoprof.proposals = [{{.*}}"{{(form-blocks|coalesce|transpose-tile|register-accumulate|warp-reduce|block-reduce|vectorize|coarsen|distribute-loop|unroll|privatize-atomics|fold-host-loop)}}=
 
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>

@@ -1,0 +1,231 @@
+//===- BlockReduce.cpp - block-reduce=S: rows of threads split a reduction ===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A thread that reduces a column on its own (y[j] += x[k] * A[k][j], the
+// threads along x reading consecutive elements of each row) has coalesced
+// loads, but a few thousand columns are a few thousand threads: most of the
+// GPU idles while each of them walks a long loop. Here S threads along y
+// share each original thread: thread (x, s) runs iterations s, s+S, ... of
+// the reduction loop from the combining operation's neutral element; the S
+// partial results meet in shared memory, and after a barrier each thread
+// combines them in order and with the loop's initial value. The thread with
+// s = 0 alone writes. As for warp-reduce (ReductionSplit.h), the S threads
+// of one original thread take the same path to the combination and the
+// others have no observable effect; the barrier needs, besides, that every
+// thread of a block reaches it, so no condition around the loop may differ
+// between the threads of a block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+#include "ReductionSplit.h"
+
+#include "../RewriteAnalysis.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+/// Whether `value` may differ between the threads of one block: it depends
+/// on a thread, lane or global id, an NVVM special register, or memory.
+static bool mayDifferInBlock(Value value) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
+      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
+        continue;
+      llvm::append_range(work, owner->getOperands());
+      owner->walk([&](scf::YieldOp yield) {
+        llvm::append_range(work, yield.getOperands());
+      });
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(
+            def) ||
+        def->getName().getDialectNamespace() == "nvvm" ||
+        (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def)))
+      return true;
+    llvm::append_range(work, def->getOperands());
+    def->walk([&](scf::YieldOp yield) {
+      llvm::append_range(work, yield.getOperands());
+    });
+  }
+  return false;
+}
+
+namespace {
+class BlockReduceFamily : public RewriteFamilyWithPlan<ReductionSplit> {
+public:
+  StringRef getName() const override { return "block-reduce"; }
+  StringRef getSummary() const override {
+    return "S threads along y split a reduction loop and combine their "
+           "partial results through shared memory";
+  }
+  std::optional<std::string> checkParameter(int64_t n) const override {
+    if (n != 4 && n != 8 && n != 16 && n != 32)
+      return std::string("the number of threads must be 4, 8, 16 or 32");
+    return std::nullopt;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Too few threads to fill the GPU (fewer than 2^17), or a memory-bound
+    // loop: more threads per column keep more loads in flight.
+    bool worth = evidence.memoryBound ||
+                 evidence.blockThreads * evidence.gridBlocks < (1 << 17);
+    ranked.push_back({worth ? 10.3 : 4.4, 8});
+    ranked.push_back({worth ? 10.2 : 4.3, 32});
+  }
+
+protected:
+  FailureOr<ReductionSplit> matchPlan(const RewriteTarget &target, int64_t n,
+                                      std::string &why) const override {
+    gpu::GPUFuncOp kernel = target.kernel;
+    FailureOr<ReductionSplit> split = matchReductionSplit(target, n, why);
+    if (failed(split))
+      return failure();
+    std::array<int64_t, 3> block = split->block;
+    if (block[1] != 1 || block[2] != 1) {
+      why = "the launches' blocks are not one-dimensional along x";
+      return failure();
+    }
+    if (block[0] * n > 1024) {
+      why = "blocks of " + std::to_string(block[0]) + " threads with " +
+            std::to_string(n) + " along y each would exceed 1024 threads";
+      return failure();
+    }
+    int64_t sharedBytes =
+        static_cast<int64_t>(split->combiners.size()) * block[0] * n * 4;
+    if (sharedBytes > 48 * 1024) {
+      why = "the partial results would not fit in 48 KiB of shared memory";
+      return failure();
+    }
+    // Every thread of a block reaches the barrier.
+    for (Operation *parent = split->loop->getParentOp(); parent != kernel;
+         parent = parent->getParentOp())
+      if (auto ifOp = dyn_cast<scf::IfOp>(parent);
+          ifOp && mayDifferInBlock(ifOp.getCondition())) {
+        why = "the loop is under a condition that the threads of a block "
+              "may not share (they must all reach the barrier)";
+        return failure();
+      }
+    // The loop's loads are contiguous across the threads along x already:
+    // more threads per column keep them coalesced.
+    MemoryAccessAnalysis analysis(kernel, block);
+    bool coalesced = false;
+    for (const MemoryAccess &access : analysis.getAccesses()) {
+      if (!access.reads || !split->loop->isProperAncestor(access.op) ||
+          !access.threadAffine)
+        continue;
+      auto it = llvm::find(access.loops, split->loop);
+      bool varies = it != access.loops.end() &&
+                    access.loopVariant[std::distance(access.loops.begin(), it)];
+      if (varies && block[0] > 1 &&
+          (access.threadStride[0] == 1 || access.threadStride[0] == -1))
+        coalesced = true;
+    }
+    if (!coalesced) {
+      why = "no load of the loop is contiguous across the threads along x "
+            "(warp-reduce serves a loop that walks contiguous memory "
+            "itself)";
+      return failure();
+    }
+    return split;
+  }
+
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t n, ReductionSplit &plan) const override {
+    gpu::GPUFuncOp kernel = target.kernel;
+    Location loc = kernel.getLoc();
+    Block &body = kernel.getBody().front();
+    for (gpu::LaunchFuncOp launch : target.launches)
+      setLaunchSizes(rewriter, launch, {}, {std::nullopt, n, std::nullopt});
+
+    // The y ids the kernel uses now, before new ones are created: with
+    // blocks of one thread along y, the thread id is 0, the block size 1 and
+    // the global id the block id.
+    SmallVector<Operation *> geometry;
+    kernel.walk([&](Operation *op) {
+      if (isa<gpu::ThreadIdOp, gpu::BlockDimOp, gpu::GlobalIdOp>(op) &&
+          op->getAttrOfType<gpu::DimensionAttr>("dimension").getValue() ==
+              gpu::Dimension::y)
+        geometry.push_back(op);
+    });
+    rewriter.setInsertionPointToStart(&body);
+    auto index = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    Value lane = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::y);
+    Value column = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value lanesValue = index(n);
+    Value isFirstLane = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, lane, index(0));
+    for (Operation *op : geometry) {
+      rewriter.setInsertionPoint(op);
+      Value replacement;
+      if (isa<gpu::ThreadIdOp>(op))
+        replacement = index(0);
+      else if (isa<gpu::BlockDimOp>(op))
+        replacement = index(1);
+      else
+        replacement =
+            gpu::BlockIdOp::create(rewriter, op->getLoc(), gpu::Dimension::y);
+      rewriter.replaceOp(op, replacement);
+    }
+
+    rewriter.setInsertionPoint(plan.loop);
+    SplitLoop split = splitReductionLoop(rewriter, plan, lane, lanesValue);
+
+    // Partial results to shared memory, a barrier, then each thread
+    // combines its column's partial results in order.
+    rewriter.setInsertionPointAfter(plan.loop);
+    MLIRContext *context = kernel.getContext();
+    SmallVector<Value> buffers;
+    for (Value partial : plan.loop.getResults()) {
+      auto type = MemRefType::get(
+          {n, plan.block[0]}, partial.getType(), MemRefLayoutAttrInterface(),
+          gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+      Value buffer = kernel.addWorkgroupAttribution(type, loc);
+      memref::StoreOp::create(rewriter, loc, partial, buffer,
+                              ValueRange{lane, column});
+      buffers.push_back(buffer);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> totals;
+    for (auto [buffer, combiner, init] :
+         llvm::zip(buffers, plan.combiners, split.initial)) {
+      Value total = memref::LoadOp::create(rewriter, loc, buffer,
+                                           ValueRange{index(0), column});
+      for (int64_t s = 1; s < n; ++s)
+        total = combinePartials(
+            rewriter, combiner, total,
+            memref::LoadOp::create(rewriter, loc, buffer,
+                                   ValueRange{index(s), column}));
+      totals.push_back(combinePartials(rewriter, combiner, init, total));
+    }
+    finishReductionSplit(rewriter, kernel, plan, split, totals, isFirstLane);
+    return success();
+  }
+};
+} // namespace
+
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createBlockReduceFamily() {
+  return std::make_unique<BlockReduceFamily>();
+}

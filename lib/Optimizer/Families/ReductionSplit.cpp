@@ -1,0 +1,419 @@
+//===- ReductionSplit.cpp - A reduction loop shared by threads ------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReductionSplit.h"
+
+#include "Families.h"
+
+#include "../RewriteAnalysis.h"
+
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+/// The neutral element of `op` (an operation that combines two values of a
+/// reduction), when it is one of the associative and commutative operations
+/// the rewrite combines partial results with and works on f32 or i32.
+static std::optional<TypedAttr> getCombinerIdentity(Operation *op) {
+  if (op->getNumOperands() != 2 || op->getNumResults() != 1)
+    return std::nullopt;
+  Type type = op->getResult(0).getType();
+  Builder b(op->getContext());
+  if (type.isF32()) {
+    float value;
+    if (isa<arith::AddFOp>(op))
+      value = -0.0f; // x + -0 == x, for x == -0 too
+    else if (isa<arith::MulFOp>(op))
+      value = 1.0f;
+    else if (isa<arith::MaximumFOp>(op))
+      value = -std::numeric_limits<float>::infinity();
+    else if (isa<arith::MinimumFOp>(op))
+      value = std::numeric_limits<float>::infinity();
+    else if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
+      value = std::numeric_limits<float>::quiet_NaN();
+    else
+      return std::nullopt;
+    return TypedAttr(b.getF32FloatAttr(value));
+  }
+  if (!type.isInteger(32))
+    return std::nullopt;
+  int64_t value;
+  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(op))
+    value = 0;
+  else if (isa<arith::MulIOp>(op))
+    value = 1;
+  else if (isa<arith::AndIOp, arith::MinUIOp>(op))
+    value = -1;
+  else if (isa<arith::MaxSIOp>(op))
+    value = std::numeric_limits<int32_t>::min();
+  else if (isa<arith::MinSIOp>(op))
+    value = std::numeric_limits<int32_t>::max();
+  else
+    return std::nullopt;
+  return TypedAttr(b.getI32IntegerAttr(value));
+}
+
+/// The combining operations of `loop`'s carried values: each carried value
+/// is used once, by an operation of the body's own block that combines it
+/// with a value not derived from it and whose result only the yield uses, at
+/// the same position. Empty, with `why`, otherwise.
+static SmallVector<Operation *> findCombiners(scf::ForOp loop,
+                                              std::string &why) {
+  SmallVector<Operation *> combiners;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [index, carried] : llvm::enumerate(loop.getRegionIterArgs())) {
+    Value yielded = yield.getOperand(index);
+    Operation *combiner = yielded.getDefiningOp();
+    if (!carried.hasOneUse() || !combiner ||
+        combiner->getBlock() != loop.getBody() ||
+        llvm::count(combiner->getOperands(), carried) != 1 ||
+        !yielded.hasOneUse() || !getCombinerIdentity(combiner)) {
+      why = "the loop's carried value #" + std::to_string(index) +
+            " is not combined once per iteration by an f32 or i32 addition, "
+            "product, minimum, maximum or bitwise operation";
+      return {};
+    }
+    // The other operand must not depend on the carried value (it would not
+    // be a reduction): the carried value has a single use, this one.
+    combiners.push_back(combiner);
+  }
+  return combiners;
+}
+
+/// Whether `op` itself (not what it nests) writes memory.
+static bool writesItself(Operation *op) {
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
+    return !effects.onlyHasEffect<MemoryEffects::Read>() &&
+           !effects.hasNoEffect();
+  return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+}
+
+/// Whether `op` or an operation nested in it may write memory or has effects
+/// the interface does not describe.
+static bool mayWrite(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return writesItself(nested) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `value` may depend on what the kernel reads from memory: its
+/// definition, through operands and the values regions carry, reaches a
+/// memory read (or an operation whose effects are unknown).
+static bool dependsOnMemory(Value value) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      // A region's argument (an induction variable, an iter_arg) depends on
+      // what its operation takes; the kernel's arguments are values.
+      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
+      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
+        continue;
+      llvm::append_range(work, owner->getOperands());
+      owner->walk([&](scf::YieldOp yield) {
+        llvm::append_range(work, yield.getOperands());
+      });
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def))
+      return true;
+    llvm::append_range(work, def->getOperands());
+    def->walk([&](scf::YieldOp yield) {
+      llvm::append_range(work, yield.getOperands());
+    });
+  }
+  return false;
+}
+
+/// Whether every floating-point value the kernel stores is a sum, difference
+/// or product of loaded values, scalars and constants (through the values
+/// loops, branches and shuffles carry): then the reference on the absolute
+/// values of the inputs bounds each term's magnitude, which is what the
+/// verification of a reassociated sum relies on.
+static bool storesSumsOfProducts(gpu::GPUFuncOp kernel, std::string &why) {
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  SmallVector<Value> work;
+  kernel.walk([&](memref::StoreOp store) {
+    if (isa<FloatType>(store.getValueToStore().getType()))
+      work.push_back(store.getValueToStore());
+  });
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
+      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
+        continue;
+      if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+        llvm::append_range(work, loop.getInitArgs());
+        llvm::append_range(work,
+                           loop.getBody()->getTerminator()->getOperands());
+      }
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (isa<memref::LoadOp, arith::ConstantOp>(def))
+      continue;
+    if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp>(def)) {
+      llvm::append_range(work, def->getOperands());
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      unsigned index = cast<OpResult>(current).getResultNumber();
+      work.push_back(loop.getInitArgs()[index]);
+      work.push_back(loop.getBody()->getTerminator()->getOperand(index));
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      unsigned index = cast<OpResult>(current).getResultNumber();
+      work.push_back(ifOp.thenYield().getOperand(index));
+      if (!ifOp.getElseRegion().empty())
+        work.push_back(ifOp.elseYield().getOperand(index));
+      continue;
+    }
+    why = "a stored value is computed with '" +
+          def->getName().getStringRef().str() +
+          "', not only with sums, differences and products of loaded values "
+          "(the magnitude that bounds a reassociated sum's rounding would not "
+          "hold)";
+    return false;
+  }
+  return true;
+}
+
+/// Drops the flags a combination in another order breaks: partial results
+/// may overflow where the original did not, and the neutral elements are
+/// infinities and NaNs.
+static void dropOrderFlags(Operation *op) {
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+    op->setAttr(flags.getIntegerOverflowAttrName(),
+                arith::IntegerOverflowFlagsAttr::get(
+                    op->getContext(), arith::IntegerOverflowFlags::none));
+  if (auto flags = dyn_cast<arith::ArithFastMathInterface>(op))
+    op->setAttr(flags.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(
+                    op->getContext(), flags.getFastMathFlagsAttr().getValue() &
+                                          ~(arith::FastMathFlags::nnan |
+                                            arith::FastMathFlags::ninf)));
+}
+
+FailureOr<ReductionSplit>
+mlir::autoprof::rewrites::matchReductionSplit(const RewriteTarget &target,
+                                              int64_t n, std::string &why) {
+  gpu::GPUFuncOp kernel = target.kernel;
+  ReductionSplit plan;
+  if (std::optional<std::string> reason =
+          checkRemappable(kernel, target.launches, plan.grid, plan.block)) {
+    why = *reason;
+    return failure();
+  }
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    if (loop.getNumResults() != 0)
+      loops.push_back(loop);
+  });
+  if (loops.empty()) {
+    why = "no scf.for carries a reduction in iter_args (register-"
+          "accumulate makes one of an accumulation through memory)";
+    return failure();
+  }
+  if (loops.size() != 1) {
+    why = "the kernel has several loops that carry values";
+    return failure();
+  }
+  scf::ForOp loop = plan.loop = loops.front();
+  plan.combiners = findCombiners(loop, why);
+  if (plan.combiners.empty())
+    return failure();
+
+  // Bounds: lane l starts at lb + l*step and steps by L*step, which must
+  // not overflow past the upper bound.
+  std::optional<int64_t> lb = getConstant(loop.getLowerBound()),
+                         ub = getConstant(loop.getUpperBound()),
+                         step = getConstant(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0 || loop.getUnsignedCmp()) {
+    why = "the loop does not have constant bounds and a positive step";
+    return failure();
+  }
+  std::optional<int64_t> stride = llvm::checkedMul(*step, n);
+  if (!stride || !llvm::checkedAdd(*ub, *stride) ||
+      !llvm::checkedAdd(*lb, *stride)) {
+    why = "the loop's bounds are too close to the index's limits";
+    return failure();
+  }
+
+  // Only reads in the loop: every lane runs its share of the iterations.
+  Operation *effect = nullptr;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!effect && writesItself(op))
+      effect = op;
+  });
+  if (effect) {
+    why = "the loop writes memory ('" + effect->getName().getStringRef().str() +
+          "')";
+    return failure();
+  }
+  // Run once per thread, after no write: the lanes reach the shuffles
+  // together, having read what the original thread read.
+  for (Operation *ancestor = loop; ancestor->getParentOp() != kernel;
+       ancestor = ancestor->getParentOp()) {
+    Operation *parent = ancestor->getParentOp();
+    if (!isa<scf::IfOp>(parent)) {
+      why = "the loop is nested in '" + parent->getName().getStringRef().str() +
+            "' (only scf.if may enclose it)";
+      return failure();
+    }
+  }
+  for (Operation *ancestor = loop; ancestor != kernel;
+       ancestor = ancestor->getParentOp()) {
+    for (Operation *before = ancestor->getPrevNode(); before;
+         before = before->getPrevNode())
+      if (mayWrite(before)) {
+        why = "'" + before->getName().getStringRef().str() +
+              "' may write memory before the loop";
+        return failure();
+      }
+  }
+  // Every other write is left to lane 0; an effect whose result the
+  // kernel uses cannot be.
+  bool ok = true;
+  kernel.walk([&](Operation *op) {
+    if (!ok || op == kernel.getOperation() || loop->isAncestor(op) ||
+        !writesItself(op))
+      return;
+    if (op->getNumResults() != 0 || op->getNumRegions() != 0) {
+      why = "'" + op->getName().getStringRef().str() +
+            "' writes memory and returns a value or holds regions";
+      ok = false;
+      return;
+    }
+    plan.writes.push_back(op);
+  });
+  if (!ok)
+    return failure();
+  // The other lanes run the code around the loop too, without its writes:
+  // what they read after lane 0 wrote may differ from what lane 0 reads,
+  // so no address, bound or branch outside the loop may depend on memory.
+  kernel.walk([&](Operation *op) {
+    if (!ok || loop->isAncestor(op))
+      return;
+    SmallVector<Value> controls;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      llvm::append_range(controls, load.getIndices());
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      llvm::append_range(controls, store.getIndices());
+    else if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      controls.push_back(ifOp.getCondition());
+    else if (auto other = dyn_cast<scf::ForOp>(op))
+      llvm::append_range(controls,
+                         ValueRange{other.getLowerBound(),
+                                    other.getUpperBound(), other.getStep()});
+    else if (op->getNumRegions() != 0 && op != kernel.getOperation())
+      controls.push_back(Value()); // unknown control flow
+    else if (!isMemoryEffectFree(op) && !op->hasTrait<OpTrait::IsTerminator>())
+      llvm::append_range(controls, op->getOperands());
+    for (Value control : controls)
+      if (!control || dependsOnMemory(control)) {
+        why = "outside the loop, '" + op->getName().getStringRef().str() +
+              "' has an address, bound or condition that depends on memory "
+              "(the other lanes could read it after lane 0 wrote it)";
+        ok = false;
+        return;
+      }
+  });
+  if (!ok)
+    return failure();
+  // The verification of a reassociated float sum bounds its rounding by
+  // the magnitude of its terms, which holds for sums of products.
+  if (llvm::any_of(plan.combiners,
+                   [](Operation *combiner) {
+                     return isa<arith::AddFOp, arith::MulFOp>(combiner);
+                   }) &&
+      !storesSumsOfProducts(kernel, why))
+    return failure();
+
+  plan.reassociates = llvm::any_of(plan.combiners, [](Operation *combiner) {
+    return isa<arith::AddFOp, arith::MulFOp>(combiner);
+  });
+  return plan;
+}
+
+SplitLoop
+mlir::autoprof::rewrites::splitReductionLoop(RewriterBase &rewriter,
+                                             const ReductionSplit &split,
+                                             Value lane, Value lanes) {
+  scf::ForOp loop = split.loop;
+  SplitLoop result;
+  for (Value value : loop.getResults()) {
+    SmallVector<OpOperand *> &uses = result.uses.emplace_back();
+    for (OpOperand &use : value.getUses())
+      uses.push_back(&use);
+  }
+  Location loc = loop.getLoc();
+  Value offset = arith::MulIOp::create(rewriter, loc, lane, loop.getStep());
+  Value lower =
+      arith::AddIOp::create(rewriter, loc, loop.getLowerBound(), offset);
+  Value step = arith::MulIOp::create(rewriter, loc, loop.getStep(), lanes);
+  result.initial.assign(loop.getInitArgs().begin(), loop.getInitArgs().end());
+  SmallVector<Value> identities;
+  for (Operation *combiner : split.combiners)
+    identities.push_back(arith::ConstantOp::create(
+        rewriter, loc, *getCombinerIdentity(combiner)));
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.getLowerBoundMutable().assign(lower);
+    loop.getStepMutable().assign(step);
+    loop.getInitArgsMutable().assign(identities);
+  });
+  for (Operation *combiner : split.combiners)
+    rewriter.modifyOpInPlace(combiner, [&] { dropOrderFlags(combiner); });
+  return result;
+}
+
+Value mlir::autoprof::rewrites::combinePartials(RewriterBase &rewriter,
+                                                Operation *combiner, Value lhs,
+                                                Value rhs) {
+  Operation *op = rewriter.clone(*combiner);
+  op->setOperands({lhs, rhs});
+  dropOrderFlags(op);
+  return op->getResult(0);
+}
+
+void mlir::autoprof::rewrites::finishReductionSplit(
+    RewriterBase &rewriter, gpu::GPUFuncOp kernel, const ReductionSplit &split,
+    const SplitLoop &loop, ValueRange totals, Value isFirstLane) {
+  for (auto [uses, total] : llvm::zip(loop.uses, totals))
+    for (OpOperand *use : uses)
+      rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(total); });
+  // Floating-point sums and products now add their terms in another order.
+  if (split.reassociates)
+    AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
+        .setAttr(kernel, rewriter.getUnitAttr());
+  // The first thread of each group alone writes.
+  for (Operation *write : split.writes) {
+    rewriter.setInsertionPoint(write);
+    auto ifOp = scf::IfOp::create(rewriter, write->getLoc(), isFirstLane,
+                                  /*withElseRegion=*/false);
+    rewriter.moveOpBefore(write, ifOp.thenBlock()->getTerminator());
+  }
+}

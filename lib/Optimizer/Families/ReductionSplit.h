@@ -1,0 +1,85 @@
+//===- ReductionSplit.h - A reduction loop shared by threads ----*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the families that split one thread's reduction loop among several
+// threads (warp-reduce through shuffles, block-reduce through shared memory)
+// prove and change alike: the loop, the operations that combine its carried
+// values and their neutral elements, the writes the first of the threads
+// performs alone, and the conditions under which the threads of one original
+// thread follow the same path to the combination and the others have no
+// observable effect. Internal to the optimizer library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LIB_OPTIMIZER_FAMILIES_REDUCTIONSPLIT_H
+#define AUTOPROF_LIB_OPTIMIZER_FAMILIES_REDUCTIONSPLIT_H
+
+#include "autoprof/Optimizer/RewriteFamily.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <array>
+#include <string>
+
+namespace mlir::autoprof::rewrites {
+
+/// A reduction loop that several threads can share.
+struct ReductionSplit {
+  scf::ForOp loop;
+  /// For each value the loop carries, the operation of its body that
+  /// combines it with the iteration's contribution.
+  SmallVector<Operation *> combiners;
+  /// Operations outside the loop that write memory: the first thread of
+  /// each group runs them.
+  SmallVector<Operation *> writes;
+  /// The geometry every launch shares.
+  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
+  /// A combination is a floating-point sum or product: splitting
+  /// reassociates it.
+  bool reassociates = false;
+};
+
+/// The reduction loop of `target` that `lanes` threads can split, or why
+/// there is none: the thread-remapping conditions; exactly one scf.for
+/// carries values, each combined once per iteration by an associative and
+/// commutative operation of f32 or i32; constant bounds that lanes * step
+/// does not overflow; no write in the loop; only scf.if around it and no
+/// write before it; every write outside it returns no value; no address,
+/// bound or condition outside it depends on memory; and for a float sum or
+/// product, stored floats that are sums of products of loaded values.
+FailureOr<ReductionSplit> matchReductionSplit(const RewriteTarget &target,
+                                              int64_t lanes, std::string &why);
+
+/// What the loop carried in and where its results were used, before the
+/// split: the totals combine the former with the partial results and
+/// replace the latter.
+struct SplitLoop {
+  SmallVector<Value> initial;
+  SmallVector<SmallVector<OpOperand *>> uses;
+};
+
+/// Makes thread `lane` of `lanes` (an index) run iterations lane,
+/// lane+lanes, ... of the loop from the combinations' neutral elements (at
+/// the rewriter's insertion point, which must dominate the loop).
+SplitLoop splitReductionLoop(RewriterBase &rewriter,
+                             const ReductionSplit &split, Value lane,
+                             Value lanes);
+
+/// `combiner` applied to `lhs` and `rhs`, without the flags a combination
+/// in another order breaks (no overflow, no NaN, no infinity).
+Value combinePartials(RewriterBase &rewriter, Operation *combiner, Value lhs,
+                      Value rhs);
+
+/// Replaces the former uses of the loop's results by `totals`, marks the
+/// kernel reassociated where it is, and puts every write under
+/// `isFirstLane`.
+void finishReductionSplit(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                          const ReductionSplit &split, const SplitLoop &loop,
+                          ValueRange totals, Value isFirstLane);
+
+} // namespace mlir::autoprof::rewrites
+
+#endif // AUTOPROF_LIB_OPTIMIZER_FAMILIES_REDUCTIONSPLIT_H

@@ -1,0 +1,157 @@
+// block-reduce refuses, with the reason, kernels whose loop its threads
+// cannot share or would not gain from sharing; the kernel is left alone.
+// (The conditions it shares with warp-reduce are refused in
+// autoprof-apply-rewrites-warp-reduce-invalid.mlir.)
+// RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-apply-rewrites="rewrites=block-reduce=8" -o /dev/null
+
+// Blocks of 16 x 2 threads: the rows along y are taken.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply block-reduce=8 to @k: the launches' blocks are not one-dimensional along x}}
+    gpu.func @k(%x: memref<512xf32>, %a: memref<512x64xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c512 = arith.constant 512 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %j = arith.addi %base, %tid : index
+      %init = memref.load %y[%j] : memref<64xf32>
+      %sum = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x_k = memref.load %x[%k] : memref<512xf32>
+        %a_kj = memref.load %a[%k, %j] : memref<512x64xf32>
+        %p = arith.mulf %x_k, %a_kj : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %y[%j] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<512xf32>, %a: memref<512x64xf32>, %y: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %g0 = arith.constant 4 : index
+    %g1 = arith.constant 1 : index
+    %b0 = arith.constant 16 : index
+    %b1 = arith.constant 2 : index
+    gpu.launch_func @kernels::@k blocks in (%g0, %g1, %c1) threads in (%b0, %b1, %c1) args(%x : memref<512xf32>, %a : memref<512x64xf32>, %y : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+// 256 threads per block, 8 rows of them: 2048 threads.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply block-reduce=8 to @k: blocks of 256 threads with 8 along y each would exceed 1024 threads}}
+    gpu.func @k(%x: memref<512xf32>, %a: memref<512x256xf32>, %y: memref<256xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c512 = arith.constant 512 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %j = arith.addi %base, %tid : index
+      %init = memref.load %y[%j] : memref<256xf32>
+      %sum = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x_k = memref.load %x[%k] : memref<512xf32>
+        %a_kj = memref.load %a[%k, %j] : memref<512x256xf32>
+        %p = arith.mulf %x_k, %a_kj : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %y[%j] : memref<256xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<512xf32>, %a: memref<512x256xf32>, %y: memref<256xf32>) {
+    %c1 = arith.constant 1 : index
+    %g0 = arith.constant 1 : index
+    %g1 = arith.constant 1 : index
+    %b0 = arith.constant 256 : index
+    %b1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%g0, %g1, %c1) threads in (%b0, %b1, %c1) args(%x : memref<512xf32>, %a : memref<512x256xf32>, %y : memref<256xf32>)
+    return
+  }
+}
+
+// -----
+
+// A guard on the thread id: some threads of a block would skip the barrier.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply block-reduce=8 to @k: the loop is under a condition that the threads of a block may not share (they must all reach the barrier)}}
+    gpu.func @k(%x: memref<512xf32>, %a: memref<512x64xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c512 = arith.constant 512 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %j = arith.addi %base, %tid : index
+      %c32 = arith.constant 32 : index
+      %low = arith.cmpi ult, %tid, %c32 : index
+      scf.if %low {
+        %init = memref.load %y[%j] : memref<64xf32>
+        %sum = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+          %x_k = memref.load %x[%k] : memref<512xf32>
+          %a_kj = memref.load %a[%k, %j] : memref<512x64xf32>
+          %p = arith.mulf %x_k, %a_kj : f32
+          %s = arith.addf %acc, %p : f32
+          scf.yield %s : f32
+        }
+        memref.store %sum, %y[%j] : memref<64xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<512xf32>, %a: memref<512x64xf32>, %y: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %g0 = arith.constant 4 : index
+    %g1 = arith.constant 1 : index
+    %b0 = arith.constant 16 : index
+    %b1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%g0, %g1, %c1) threads in (%b0, %b1, %c1) args(%x : memref<512xf32>, %a : memref<512x64xf32>, %y : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A row sum: the loop walks contiguous memory itself, not across the threads.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply block-reduce=8 to @k: no load of the loop is contiguous across the threads along x (warp-reduce serves a loop that walks contiguous memory itself)}}
+    gpu.func @k(%x: memref<512xf32>, %a: memref<64x512xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c512 = arith.constant 512 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %j = arith.addi %base, %tid : index
+      %init = memref.load %y[%j] : memref<64xf32>
+      %sum = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+        %a_jk = memref.load %a[%j, %k] : memref<64x512xf32>
+        %s = arith.addf %acc, %a_jk : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %y[%j] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<512xf32>, %a: memref<64x512xf32>, %y: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %g0 = arith.constant 4 : index
+    %g1 = arith.constant 1 : index
+    %b0 = arith.constant 16 : index
+    %b1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%g0, %g1, %c1) threads in (%b0, %b1, %c1) args(%x : memref<512xf32>, %a : memref<64x512xf32>, %y : memref<64xf32>)
+    return
+  }
+}
