@@ -1,6 +1,7 @@
 """Applies chains of built-in rewrites, where a later rewrite applies only
 after an earlier one (warp-reduce needs the accumulator that
-register-accumulate puts in a register, and so does block-reduce; on
+register-accumulate puts in a register, and so do block-reduce and
+contraction-tile; on
 one-thread blocks form-blocks comes first, and a host loop's reduction
 needs fold-host-loop), to every kernel of the given corpora where each step of the
 chain applies, and verifies each result against the original module on the
@@ -23,6 +24,10 @@ CHAINS = [
     ["register-accumulate=1", "block-reduce=8"],
     ["register-accumulate=1", "block-reduce=32"],
     ["fold-host-loop=1", "register-accumulate=1", "block-reduce=8"],
+    ["register-accumulate=1", "contraction-tile=64"],
+    ["register-accumulate=1", "contraction-tile=32"],
+    ["register-accumulate=1", "contraction-tile=16"],
+    ["form-blocks=256", "register-accumulate=1", "contraction-tile=32"],
 ]
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])

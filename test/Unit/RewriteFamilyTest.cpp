@@ -37,6 +37,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "form-blocks",
     "coalesce",
     "transpose-tile",
+    "contraction-tile",
     "distribute-loop",
     "register-accumulate",
     "warp-reduce",

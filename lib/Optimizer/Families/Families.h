@@ -17,6 +17,8 @@
 
 #include "../ThreadRemap.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include <variant>
 
 namespace mlir::autoprof::rewrites {
@@ -55,6 +57,10 @@ std::unique_ptr<RewriteFamily> createTransposeTileFamily();
 std::unique_ptr<RewriteFamily> createWarpReduceFamily();
 /// block-reduce=S: S threads along y split a reduction loop.
 std::unique_ptr<RewriteFamily> createBlockReduceFamily();
+
+/// contraction-tile=S: a contraction staged through shared-memory tiles,
+/// an S x S block of results per block of threads.
+std::unique_ptr<RewriteFamily> createContractionTileFamily();
 
 /// fold-host-loop=1: a host loop around a launch moves into the kernel.
 std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();
@@ -121,6 +127,27 @@ double remapBonus(const RewriteEvidence &evidence);
 void setLaunchSizes(RewriterBase &rewriter, gpu::LaunchFuncOp launch,
                     std::array<std::optional<int64_t>, 3> grid,
                     std::array<std::optional<int64_t>, 3> block);
+
+/// Whether `op` reads the launch geometry: a thread, block or global id, a
+/// block or grid size.
+bool isGeometryOp(Operation *op);
+
+/// Maps each of `geometry` (operations that isGeometryOp accepts, of a kernel
+/// launched with `grid` x `block`) in `mapping` to its value in the original
+/// thread whose global index along each dimension is `global` (block id *
+/// block size + thread id), built at the rewriter's insertion point: the
+/// block and grid sizes become constants, the thread and block ids the
+/// remainder and quotient of the global index by the block size.
+void mapGeometry(RewriterBase &rewriter, Location loc,
+                 ArrayRef<Operation *> geometry, std::array<Value, 3> global,
+                 std::array<int64_t, 3> grid, std::array<int64_t, 3> block,
+                 IRMapping &mapping);
+
+/// The operations `target` depends on through operands, in an order that
+/// clones them in dominance order (a pre-order walk of their common kernel),
+/// not looking through `stop` (mapped instead) nor through the operations of
+/// the launch geometry (mapped by mapGeometry).
+SmallVector<Operation *> getGeometrySlice(Operation *target, Operation *stop);
 
 } // namespace mlir::autoprof::rewrites
 

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -141,4 +142,63 @@ mlir::autoprof::rewrites::planRemap(RemapKind kind, int64_t parameter,
   int64_t perBlock =
       kind == RemapKind::Coalesce ? std::max(threads, parameter) : parameter;
   return planThreadRemap(grid, block, fastest, parameter, perBlock, why);
+}
+
+bool mlir::autoprof::rewrites::isGeometryOp(Operation *op) {
+  return isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
+             gpu::GlobalIdOp>(op);
+}
+
+void mlir::autoprof::rewrites::mapGeometry(RewriterBase &rewriter, Location loc,
+                                           ArrayRef<Operation *> geometry,
+                                           std::array<Value, 3> global,
+                                           std::array<int64_t, 3> grid,
+                                           std::array<int64_t, 3> block,
+                                           IRMapping &mapping) {
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  for (Operation *op : geometry) {
+    int d = static_cast<int>(
+        op->getAttrOfType<gpu::DimensionAttr>("dimension").getValue());
+    Value value;
+    if (isa<gpu::GlobalIdOp>(op))
+      value = global[d];
+    else if (isa<gpu::BlockDimOp>(op))
+      value = index(block[d]);
+    else if (isa<gpu::GridDimOp>(op))
+      value = index(grid[d]);
+    else if (block[d] == 1)
+      value = isa<gpu::ThreadIdOp>(op) ? index(0) : global[d];
+    else if (isa<gpu::ThreadIdOp>(op))
+      value = arith::RemUIOp::create(rewriter, loc, global[d], index(block[d]));
+    else
+      value = arith::DivUIOp::create(rewriter, loc, global[d], index(block[d]));
+    mapping.map(op->getResult(0), value);
+  }
+}
+
+SmallVector<Operation *>
+mlir::autoprof::rewrites::getGeometrySlice(Operation *target, Operation *stop) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> work = {target};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def == stop || isGeometryOp(def) || slice.contains(def))
+        continue;
+      slice.insert(def);
+      work.push_back(def);
+    }
+  }
+  SmallVector<Operation *> ordered;
+  if (slice.empty())
+    return ordered;
+  auto kernel = target->getParentOfType<gpu::GPUFuncOp>();
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (slice.contains(op))
+      ordered.push_back(op);
+  });
+  return ordered;
 }

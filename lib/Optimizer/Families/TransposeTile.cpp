@@ -34,7 +34,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -86,32 +85,6 @@ static int getContiguousDim(std::array<int64_t, 3> strides,
       found = d;
     }
   return found;
-}
-
-static bool isGeometryOp(Operation *op) {
-  return isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
-             gpu::GlobalIdOp>(op);
-}
-
-/// The operations of `body` that `target` depends on, in program order,
-/// not looking through `stop` (which is mapped instead).
-static SmallVector<Operation *> getSlice(Operation *target, Operation *stop) {
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Operation *> work = {target};
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (!def || def == stop || slice.contains(def))
-        continue;
-      slice.insert(def);
-      work.push_back(def);
-    }
-  }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ordered;
 }
 
 namespace {
@@ -247,6 +220,8 @@ protected:
     SmallVector<Operation *> original;
     for (Operation &op : body.without_terminator())
       original.push_back(&op);
+    SmallVector<Operation *> geometry =
+        llvm::filter_to_vector(original, isGeometryOp);
 
     rewriter.setInsertionPointToStart(&body);
     auto index = [&](int64_t value) -> Value {
@@ -266,28 +241,8 @@ protected:
     // `global` (one per original dimension), and guards the elements past
     // the problem's edge; the caller's code goes in the returned block.
     auto enter = [&](std::array<Value, 3> global, IRMapping &mapping) {
-      for (Operation *op : original) {
-        if (!isGeometryOp(op))
-          continue;
-        int d = static_cast<int>(
-            op->getAttrOfType<gpu::DimensionAttr>("dimension").getValue());
-        Value value;
-        if (isa<gpu::GlobalIdOp>(op))
-          value = global[d];
-        else if (isa<gpu::BlockDimOp>(op))
-          value = index(plan.block[d]);
-        else if (isa<gpu::GridDimOp>(op))
-          value = index(plan.grid[d]);
-        else if (plan.block[d] == 1)
-          value = isa<gpu::ThreadIdOp>(op) ? index(0) : global[d];
-        else if (isa<gpu::ThreadIdOp>(op))
-          value = arith::RemUIOp::create(rewriter, loc, global[d],
-                                         index(plan.block[d]));
-        else
-          value = arith::DivUIOp::create(rewriter, loc, global[d],
-                                         index(plan.block[d]));
-        mapping.map(op->getResult(0), value);
-      }
+      mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
+                  mapping);
       Value guard;
       for (int d : {p, q}) {
         if (totals[d] % t == 0)
@@ -307,9 +262,8 @@ protected:
     };
     auto cloneSlice = [&](Operation *target, Operation *stop,
                           IRMapping &mapping) {
-      for (Operation *op : getSlice(target, stop))
-        if (!isGeometryOp(op))
-          rewriter.clone(*op, mapping);
+      for (Operation *op : getGeometrySlice(target, stop))
+        rewriter.clone(*op, mapping);
     };
 
     // The element thread (lane, row) handles in `step` of a phase: in the

@@ -1,0 +1,614 @@
+//===- ContractionTile.cpp - contraction-tile=S: shared and register tiles ===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A contraction that each thread computes alone, C[i][j] = sum_k A[i][k] *
+// B[k][j] with the sum in a register (after register-accumulate), reads
+// every element of A and B once per result that uses it: a block of
+// threads loads the same rows and columns again and again, and only the
+// caches stand between the kernel and memory. This family gives each block
+// of 16 x 16 threads an S x S block of results (S = 16, 32 or 64, so each
+// thread computes (S/16)^2 of them, 16 apart along each dimension) and runs
+// the loop in stages of 16 iterations: the block first copies, for each load
+// of the loop that only one of the two result dimensions moves (a "row"
+// load like A[i][k] or a "column" load like B[k][j], in any layout), the
+// 16 x S elements the stage needs into shared memory (padded by one element
+// per row against bank conflicts; the lanes run along whichever of k and
+// the result dimension walks contiguous memory), waits at a barrier, and
+// then each thread runs the 16 iterations for each of its results from the
+// tiles: every element loaded from memory serves S results.
+//
+// The kernel's own code computes everything: the operations before and after
+// the loop are copied once per result with the original thread, block and
+// size ids recomputed from the result's global index (as a thread remap does,
+// ThreadRemap.h), the loop body once per result and iteration with the
+// staged loads replaced by reads of the tiles, and the staging copies the
+// backward slice of each staged load with the ids of the element it fetches.
+// Each result is therefore computed by the same operations in the same
+// order as before: the results are exact.
+//
+// A kernel that register-accumulate versioned (the accumulating loop runs
+// under a run-time check that the buffers do not overlap, the original loop
+// otherwise) keeps both branches: the tiled loop in the first, and the
+// original code of each result, one after the other, in the second.
+//
+// Memory order: nothing before or in the loop may write memory, and the
+// barrier that ends the last stage precedes every write, so every load
+// reads what it read before; a staged element is one that a result of the
+// same block reads in the same iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include "../RewriteAnalysis.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+namespace {
+/// A load of the loop staged through a shared tile.
+struct StagedLoad {
+  memref::LoadOp load;
+  /// Whether the result dimension it moves with is the row one (else the
+  /// column one).
+  bool row = true;
+  /// Whether consecutive iterations read consecutive elements (the lanes
+  /// that copy it then run along the loop).
+  bool alongLoop = false;
+};
+
+/// What contraction-tile changes in a kernel.
+struct ContractionPlan {
+  scf::ForOp loop;
+  /// The top-level scf.if whose first branch holds the loop, if any.
+  scf::IfOp versioned;
+  SmallVector<StagedLoad> staged;
+  /// Original dimensions: the rows of the results (along y of the new
+  /// blocks), their columns (along x) and the remaining one (along z).
+  int rowDim = 0, columnDim = 1, batchDim = 2;
+  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
+  int64_t lower = 0, step = 1, trips = 0;
+};
+
+/// Threads of a new block along x and y, and iterations per stage.
+constexpr int64_t kThreads = 16;
+constexpr int64_t kDepth = 16;
+} // namespace
+
+/// Whether `value` may differ between threads or depends on memory: its
+/// backward slice reaches a geometry operation, an operation with effects
+/// or regions, or a value a region defines.
+static bool dependsOnThreadsOrMemory(Value value) {
+  SmallVector<Value> work = {value};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      if (!isa<gpu::GPUFuncOp>(
+              cast<BlockArgument>(current).getOwner()->getParentOp()))
+        return true;
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (isGeometryOp(def) || !isMemoryEffectFree(def) ||
+        def->getNumRegions() != 0)
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// Why the operations of `block` before `end` (all of them when null) could
+/// write memory or hold regions, or nothing.
+static std::optional<std::string> checkReadOnly(Block &block, Operation *end) {
+  for (Operation &op : block) {
+    if (&op == end || op.hasTrait<OpTrait::IsTerminator>())
+      break;
+    if (op.getNumRegions() != 0)
+      return "the code before the loop has a region ('" +
+             op.getName().getStringRef().str() + "')";
+    if (!isMemoryEffectFree(&op) && !isa<memref::LoadOp>(op))
+      return "the code before the loop may write memory ('" +
+             op.getName().getStringRef().str() + "')";
+  }
+  return std::nullopt;
+}
+
+namespace {
+class ContractionTileFamily : public RewriteFamilyWithPlan<ContractionPlan> {
+public:
+  StringRef getName() const override { return "contraction-tile"; }
+  StringRef getSummary() const override {
+    return "blocks of 16 x 16 threads compute S x S results of a "
+           "contraction from row and column tiles staged in shared memory";
+  }
+  std::optional<std::string> checkParameter(int64_t s) const override {
+    if (s != 16 && s != 32 && s != 64)
+      return std::string("the tile of results must be 16, 32 or 64");
+    return std::nullopt;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Each staged element serves S results, which the static intensity
+    // (bytes per access, not per distinct element) does not see: ahead of
+    // unroll whatever it says. Larger tiles keep more results per thread in
+    // registers but leave fewer blocks: 64 x 64 tiles first only where they
+    // still make two waves of a large GPU (about 260 blocks).
+    double threads = evidence.blockThreads * evidence.gridBlocks;
+    bool manyBlocks = threads / (64.0 * 64.0) >= 260;
+    ranked.push_back({manyBlocks ? 11.3 : 11.1, 64});
+    ranked.push_back({11.2, 32});
+    ranked.push_back({11, 16});
+  }
+
+protected:
+  FailureOr<ContractionPlan> matchPlan(const RewriteTarget &target, int64_t s,
+                                       std::string &why) const override {
+    gpu::GPUFuncOp kernel = target.kernel;
+    ContractionPlan plan;
+    if (std::optional<std::string> reason =
+            checkRemappable(kernel, target.launches, plan.grid, plan.block)) {
+      why = *reason;
+      return failure();
+    }
+    Block &body = kernel.getBody().front();
+    SmallVector<scf::ForOp> carrying;
+    kernel.walk([&](scf::ForOp loop) {
+      if (loop.getNumRegionIterArgs() != 0)
+        carrying.push_back(loop);
+    });
+    if (carrying.size() > 1 && llvm::any_of(carrying, [&](scf::ForOp loop) {
+          return loop->getParentOfType<scf::ForOp>() != nullptr;
+        })) {
+      why = "the contraction runs over several nested loops (a convolution's "
+            "window)";
+      return failure();
+    }
+    if (carrying.size() != 1) {
+      why = "the kernel does not have exactly one loop that carries values "
+            "(register-accumulate makes one of C[i][j] += ...)";
+      return failure();
+    }
+    plan.loop = carrying.front();
+    Block *home = plan.loop->getBlock();
+    Block *fallback = nullptr;
+    if (home != &body) {
+      auto ifOp = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
+      if (!ifOp || ifOp->getBlock() != &body || home != ifOp.thenBlock() ||
+          ifOp.getNumResults() != 0) {
+        why = "the loop is neither in the kernel's body nor in the first "
+              "branch of a condition there";
+        return failure();
+      }
+      if (dependsOnThreadsOrMemory(ifOp.getCondition())) {
+        why = "the condition around the loop may differ between threads "
+              "(every thread of a block must reach the barriers)";
+        return failure();
+      }
+      plan.versioned = ifOp;
+      fallback = ifOp.elseBlock();
+    }
+    std::optional<std::string> nested;
+    kernel.walk([&](Operation *op) {
+      Block *block = op->getBlock();
+      if (!nested && isGeometryOp(op) && block != &body && block != home &&
+          block != fallback)
+        nested = std::string("a thread or block id is read inside a loop "
+                             "or a nested branch");
+    });
+    if (nested) {
+      why = *nested;
+      return failure();
+    }
+    if (std::optional<std::string> reason =
+            checkReadOnly(body, plan.versioned ? plan.versioned.getOperation()
+                                               : plan.loop.getOperation())) {
+      why = *reason;
+      return failure();
+    }
+    if (plan.versioned)
+      if (std::optional<std::string> reason = checkReadOnly(*home, plan.loop)) {
+        why = *reason;
+        return failure();
+      }
+
+    std::optional<int64_t> lower = getConstant(plan.loop.getLowerBound()),
+                           upper = getConstant(plan.loop.getUpperBound()),
+                           step = getConstant(plan.loop.getStep());
+    if (!lower || !upper || !step || *step <= 0) {
+      why = "the loop's bounds are not constants with a positive step";
+      return failure();
+    }
+    plan.lower = *lower;
+    plan.step = *step;
+    plan.trips = *upper > *lower ? (*upper - *lower + *step - 1) / *step : 0;
+    if (plan.trips < 1) {
+      why = "the loop runs no iteration";
+      return failure();
+    }
+
+    SmallVector<memref::LoadOp> loads;
+    for (Operation &op : plan.loop.getBody()->without_terminator()) {
+      if (op.getNumRegions() != 0) {
+        why = "the loop's body holds a region ('" +
+              op.getName().getStringRef().str() +
+              "'): the contraction runs over several loops";
+        return failure();
+      }
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        auto buffer = dyn_cast<BlockArgument>(load.getMemRef());
+        if (!buffer || buffer.getOwner() != &body) {
+          why = "a load of the loop does not read a buffer the kernel is "
+                "passed";
+          return failure();
+        }
+        loads.push_back(load);
+        continue;
+      }
+      if (!isMemoryEffectFree(&op)) {
+        why = "the loop's body may write memory ('" +
+              op.getName().getStringRef().str() + "')";
+        return failure();
+      }
+    }
+
+    std::array<int64_t, 3> totals;
+    for (int d = 0; d < 3; ++d)
+      totals[d] = plan.grid[d] * plan.block[d];
+    MemoryAccessAnalysis analysis(kernel, plan.block);
+    Value iv = plan.loop.getInductionVar();
+    std::optional<unsigned> ivAtom;
+    for (auto [index, atom] : llvm::enumerate(analysis.getAtoms()))
+      if (atom.value == iv)
+        ivAtom = index;
+    // Per load: the dimensions it moves with and its stride along the loop.
+    SmallVector<std::array<bool, 3>> moves;
+    SmallVector<int64_t> loopStrides;
+    for (memref::LoadOp load : loads) {
+      const MemoryAccess *access = nullptr;
+      for (const MemoryAccess &candidate : analysis.getAccesses())
+        if (candidate.op == load)
+          access = &candidate;
+      if (!access || !access->address || !access->threadAffine) {
+        why = "the analysis does not express the address of a load of the "
+              "loop as an affine form of the thread and block ids" +
+              (access && !access->unknownReason.empty()
+                   ? " (" + access->unknownReason + ")"
+                   : std::string());
+        return failure();
+      }
+      for (Operation *op : getGeometrySlice(load, nullptr))
+        for (Value operand : op->getOperands())
+          if (auto arg = dyn_cast<BlockArgument>(operand);
+              arg && arg.getOwner() == plan.loop.getBody() && arg != iv) {
+            why = "the address of a load depends on a value the loop "
+                  "carries";
+            return failure();
+          }
+      std::array<bool, 3> moving;
+      for (int d = 0; d < 3; ++d)
+        moving[d] = totals[d] > 1 && (access->threadStride[d] != 0 ||
+                                      access->blockStride[d] != 0);
+      moves.push_back(moving);
+      loopStrides.push_back(ivAtom ? access->address->coefficientOf(*ivAtom)
+                                   : 0);
+    }
+
+    // The result dimensions: each load moves with at most one of them, and
+    // each of them with at least one load. Columns go along x; prefer the
+    // one along which a store after the loop walks contiguous memory.
+    std::optional<int> storeContiguous;
+    for (const MemoryAccess &access : analysis.getAccesses())
+      if (access.writes && access.threadAffine &&
+          !plan.loop->isAncestor(access.op))
+        for (int d = 0; d < 3; ++d)
+          if (totals[d] > 1 && plan.block[d] > 1 &&
+              (access.threadStride[d] == 1 || access.threadStride[d] == -1))
+            storeContiguous = d;
+    std::optional<std::pair<int, int>> chosen;
+    for (int q = 0; q < 3; ++q)
+      for (int p = 0; p < 3; ++p) {
+        if (p == q || totals[p] < 2 || totals[q] < 2)
+          continue;
+        bool rows = false, columns = false, valid = true;
+        for (const std::array<bool, 3> &moving : moves) {
+          if (moving[p] && moving[q])
+            valid = false;
+          rows |= moving[p];
+          columns |= moving[q];
+        }
+        if (!valid || !rows || !columns)
+          continue;
+        if (!chosen || (storeContiguous && q == *storeContiguous &&
+                        chosen->second != *storeContiguous))
+          chosen = {p, q};
+      }
+    if (!chosen) {
+      why = "no two thread dimensions split the loop's loads into ones that "
+            "only the first moves and ones that only the second moves (the "
+            "rows and columns of a contraction)";
+      return failure();
+    }
+    plan.rowDim = chosen->first;
+    plan.columnDim = chosen->second;
+    plan.batchDim = 3 - plan.rowDim - plan.columnDim;
+    int64_t sharedBytes = 0;
+    for (auto [load, moving, stride] : llvm::zip(loads, moves, loopStrides)) {
+      if (!moving[plan.rowDim] && !moving[plan.columnDim])
+        continue;
+      plan.staged.push_back(
+          {load, moving[plan.rowDim], stride == 1 || stride == -1});
+      Type element = load.getResult().getType();
+      if (!element.isIntOrFloat()) {
+        why = "a staged load reads elements of type other than an integer "
+              "or a float";
+        return failure();
+      }
+      sharedBytes +=
+          kDepth * (s + 1) * ((element.getIntOrFloatBitWidth() + 7) / 8);
+    }
+    for (int d : {plan.rowDim, plan.columnDim})
+      if (totals[d] % s != 0) {
+        why = "the result dimensions (" + std::to_string(totals[plan.rowDim]) +
+              " x " + std::to_string(totals[plan.columnDim]) +
+              ") are not multiples of the tile of " + std::to_string(s);
+        return failure();
+      }
+    if (totals[plan.rowDim] / s > 65535 || totals[plan.batchDim] > 65535) {
+      why = "the new grid would exceed the hardware's limits";
+      return failure();
+    }
+    if (sharedBytes > 48 * 1024) {
+      why = "the tiles would not fit in 48 KiB of shared memory";
+      return failure();
+    }
+    return plan;
+  }
+
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t s, ContractionPlan &plan) const override {
+    gpu::GPUFuncOp kernel = target.kernel;
+    Location loc = kernel.getLoc();
+    MLIRContext *context = kernel.getContext();
+    int p = plan.rowDim, q = plan.columnDim, b = plan.batchDim;
+    int64_t per = s / kThreads, outputs = per * per;
+    std::array<int64_t, 3> totals;
+    for (int d = 0; d < 3; ++d)
+      totals[d] = plan.grid[d] * plan.block[d];
+    for (gpu::LaunchFuncOp launch : target.launches)
+      setLaunchSizes(rewriter, launch,
+                     {totals[q] / s, totals[p] / s, totals[b]},
+                     {kThreads, kThreads, 1});
+
+    Block &body = kernel.getBody().front();
+    SmallVector<Operation *> original;
+    for (Operation &op : body.without_terminator())
+      original.push_back(&op);
+    SmallVector<Operation *> geometry;
+    kernel.walk([&](Operation *op) {
+      if (isGeometryOp(op))
+        geometry.push_back(op);
+    });
+    SmallVector<Value> tiles;
+    for (StagedLoad &staged : plan.staged) {
+      auto type = MemRefType::get(
+          {kDepth, s + 1}, staged.load.getResult().getType(),
+          MemRefLayoutAttrInterface(),
+          gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+      tiles.push_back(kernel.addWorkgroupAttribution(type, loc));
+    }
+
+    rewriter.setInsertionPointToStart(&body);
+    auto index = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    auto add = [&](Value lhs, Value rhs) -> Value {
+      return arith::AddIOp::create(rewriter, loc, lhs, rhs);
+    };
+    auto offset = [&](Value value, int64_t by) -> Value {
+      return by == 0 ? value : add(value, index(by));
+    };
+    auto mul = [&](Value lhs, int64_t rhs) -> Value {
+      return arith::MulIOp::create(rewriter, loc, lhs, index(rhs));
+    };
+    Value lane = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value row = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::y);
+    Value columnBase =
+        mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x), s);
+    Value rowBase =
+        mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y), s);
+    Value batch = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
+    Value linear = add(mul(row, kThreads), lane);
+
+    // Result (r, c) of this thread: row rowBase + row + 16 r, column
+    // columnBase + lane + 16 c, with the original ids of its thread.
+    SmallVector<IRMapping> maps(outputs);
+    for (int64_t r = 0; r < per; ++r)
+      for (int64_t c = 0; c < per; ++c) {
+        std::array<Value, 3> global;
+        global[p] = add(rowBase, offset(row, r * kThreads));
+        global[q] = add(columnBase, offset(lane, c * kThreads));
+        global[b] = batch;
+        mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
+                    maps[r * per + c]);
+      }
+    auto clonePerResult = [&](ArrayRef<Operation *> ops) {
+      for (IRMapping &mapping : maps)
+        for (Operation *op : ops)
+          if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
+            rewriter.clone(*op, mapping);
+    };
+    // The operations of `block` before `end` and after `start` (in the
+    // kernel's body: of the original ones).
+    auto before = [](Block &block, Operation *end) {
+      SmallVector<Operation *> ops;
+      for (Operation &op : block) {
+        if (&op == end)
+          break;
+        ops.push_back(&op);
+      }
+      return ops;
+    };
+    auto after = [](Operation *start) {
+      SmallVector<Operation *> ops;
+      for (Operation *op = start->getNextNode(); op; op = op->getNextNode())
+        ops.push_back(op);
+      return ops;
+    };
+
+    Operation *anchor = plan.versioned ? plan.versioned.getOperation()
+                                       : plan.loop.getOperation();
+    clonePerResult(ArrayRef<Operation *>(original).take_until(
+        [&](Operation *op) { return op == anchor; }));
+    scf::IfOp versioned;
+    if (plan.versioned) {
+      Value condition =
+          maps.front().lookupOrDefault(plan.versioned.getCondition());
+      versioned = scf::IfOp::create(rewriter, loc, condition,
+                                    /*withElseRegion=*/true);
+      rewriter.setInsertionPoint(versioned.thenBlock()->getTerminator());
+      clonePerResult(before(*plan.loop->getBlock(), plan.loop));
+    }
+
+    // The stages.
+    unsigned carried = plan.loop.getNumRegionIterArgs();
+    SmallVector<Value> inits;
+    for (IRMapping &mapping : maps)
+      for (Value init : plan.loop.getInitArgs())
+        inits.push_back(mapping.lookupOrDefault(init));
+    auto stages = scf::ForOp::create(rewriter, loc, index(0), index(plan.trips),
+                                     index(kDepth), inits);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(stages.getBody());
+      Value first = stages.getInductionVar();
+      auto iterationValue = [&](Value iteration) -> Value {
+        return add(index(plan.lower), mul(iteration, plan.step));
+      };
+      // Copy each staged load's elements of this stage: element (k, e) of
+      // the tile is the load at iteration first + k for the result row (or
+      // column) base + e.
+      for (auto [staged, tile] : llvm::zip(plan.staged, tiles)) {
+        for (int64_t m = 0; m < per; ++m) {
+          Value element = offset(linear, m * kThreads * kThreads);
+          Value depth, position;
+          if (staged.alongLoop) {
+            depth =
+                arith::RemUIOp::create(rewriter, loc, element, index(kDepth));
+            position =
+                arith::DivUIOp::create(rewriter, loc, element, index(kDepth));
+          } else {
+            depth = arith::DivUIOp::create(rewriter, loc, element, index(s));
+            position = arith::RemUIOp::create(rewriter, loc, element, index(s));
+          }
+          Value iteration = add(first, depth);
+          if (plan.trips % kDepth != 0)
+            iteration = arith::MinUIOp::create(rewriter, loc, iteration,
+                                               index(plan.trips - 1));
+          std::array<Value, 3> global;
+          global[p] = staged.row ? add(rowBase, position) : rowBase;
+          global[q] = staged.row ? columnBase : add(columnBase, position);
+          global[b] = batch;
+          IRMapping mapping;
+          mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
+                      mapping);
+          mapping.map(plan.loop.getInductionVar(), iterationValue(iteration));
+          for (Operation *op : getGeometrySlice(staged.load, nullptr))
+            rewriter.clone(*op, mapping);
+          Value loaded = rewriter.clone(*staged.load, mapping)->getResult(0);
+          memref::StoreOp::create(rewriter, loc, loaded, tile,
+                                  ValueRange{depth, position});
+        }
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+      Value depthBound = index(kDepth);
+      if (plan.trips % kDepth != 0)
+        depthBound = arith::MinUIOp::create(
+            rewriter, loc, depthBound,
+            arith::SubIOp::create(rewriter, loc, index(plan.trips), first));
+      auto inner = scf::ForOp::create(rewriter, loc, index(0), depthBound,
+                                      index(1), stages.getRegionIterArgs());
+      {
+        OpBuilder::InsertionGuard innerGuard(rewriter);
+        rewriter.setInsertionPointToStart(inner.getBody());
+        Value k = inner.getInductionVar();
+        // The tiles' values this thread's results use.
+        SmallVector<SmallVector<Value>> values;
+        for (auto [staged, tile] : llvm::zip(plan.staged, tiles)) {
+          SmallVector<Value> perIndex;
+          for (int64_t i = 0; i < per; ++i)
+            perIndex.push_back(memref::LoadOp::create(
+                rewriter, loc, tile,
+                ValueRange{k, offset(staged.row ? row : lane, i * kThreads)}));
+          values.push_back(perIndex);
+        }
+        Value iv = iterationValue(add(first, k));
+        SmallVector<Value> yielded;
+        for (int64_t r = 0; r < per; ++r)
+          for (int64_t c = 0; c < per; ++c) {
+            int64_t o = r * per + c;
+            IRMapping mapping = maps[o];
+            mapping.map(plan.loop.getInductionVar(), iv);
+            for (unsigned i = 0; i < carried; ++i)
+              mapping.map(plan.loop.getRegionIterArgs()[i],
+                          inner.getRegionIterArgs()[o * carried + i]);
+            for (auto [staged, perIndex] : llvm::zip(plan.staged, values))
+              mapping.map(staged.load.getResult(),
+                          perIndex[staged.row ? r : c]);
+            for (Operation &op : plan.loop.getBody()->without_terminator())
+              if (!llvm::any_of(plan.staged, [&](StagedLoad &staged) {
+                    return staged.load == &op;
+                  }))
+                rewriter.clone(op, mapping);
+            for (Value value :
+                 plan.loop.getBody()->getTerminator()->getOperands())
+              yielded.push_back(mapping.lookupOrDefault(value));
+          }
+        scf::YieldOp::create(rewriter, loc, yielded);
+        // The copies of the staged loads' address computations are unused.
+        SmallVector<Operation *> innerOps;
+        for (Operation &op : inner.getBody()->without_terminator())
+          innerOps.push_back(&op);
+        for (Operation *op : llvm::reverse(innerOps))
+          if (isOpTriviallyDead(op))
+            rewriter.eraseOp(op);
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+      scf::YieldOp::create(rewriter, loc, inner.getResults());
+    }
+    for (auto [o, mapping] : llvm::enumerate(maps))
+      for (unsigned i = 0; i < carried; ++i)
+        mapping.map(plan.loop.getResult(i), stages.getResult(o * carried + i));
+
+    if (plan.versioned) {
+      clonePerResult(after(plan.loop));
+      rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
+      clonePerResult(before(*plan.versioned.elseBlock(), nullptr));
+      rewriter.setInsertionPointAfter(versioned);
+    }
+    clonePerResult(after(anchor));
+    for (Operation *op : llvm::reverse(original))
+      rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createContractionTileFamily() {
+  return std::make_unique<ContractionTileFamily>();
+}

@@ -1,0 +1,188 @@
+// contraction-tile=S stages the rows and columns a block of results needs in
+// shared memory, 16 iterations at a time, and gives each thread of a 16 x 16
+// block (S/16)^2 results; every result is computed by the kernel's own
+// operations in the original order.
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=32" | FileCheck %s
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=16" | FileCheck %s --check-prefix=ONE
+
+// C[i][j] += sum_k A[i][k] * B[k][j] over 40 iterations (not a multiple of
+// 16: the last stage runs 8), rows along x as upstream's 16x16 tiling maps
+// them, results stored along y.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @matmul(
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>)
+    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
+    // CHECK: %[[TX:.*]] = gpu.thread_id x
+    // CHECK: %[[TY:.*]] = gpu.thread_id y
+    // Four accumulators per thread, loaded before the stages.
+    // CHECK-COUNT-4: memref.load %{{.*}} : memref<64x64xf32>
+    // CHECK: scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+    // The stage's rows of A (lanes along k) and columns of B (lanes along j).
+    // CHECK: arith.minui
+    // CHECK: memref.load %{{.*}} : memref<64x40xf32>
+    // CHECK: memref.store %{{.*}}, %[[AS]]
+    // CHECK: memref.load %{{.*}} : memref<64x40xf32>
+    // CHECK: memref.store %{{.*}}, %[[AS]]
+    // CHECK: memref.load %{{.*}} : memref<40x64xf32>
+    // CHECK: memref.store %{{.*}}, %[[BS]]
+    // CHECK: memref.load %{{.*}} : memref<40x64xf32>
+    // CHECK: memref.store %{{.*}}, %[[BS]]
+    // CHECK: gpu.barrier
+    // The last stage is shorter.
+    // CHECK: %[[LEFT:.*]] = arith.subi
+    // CHECK: %[[DEPTH:.*]] = arith.minui %{{.*}}, %[[LEFT]]
+    // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[DEPTH]] step
+    // CHECK: memref.load %[[AS]][%[[K]], %[[TY]]]
+    // CHECK: memref.load %[[AS]][%[[K]], %{{.*}}]
+    // CHECK: memref.load %[[BS]][%[[K]], %[[TX]]]
+    // CHECK: memref.load %[[BS]][%[[K]], %{{.*}}]
+    // CHECK-COUNT-4: arith.mulf
+    // CHECK: scf.yield
+    // CHECK: gpu.barrier
+    // CHECK: scf.yield
+    // CHECK-COUNT-4: memref.store %{{.*}} : memref<64x64xf32>
+    // CHECK-NOT: memref.store
+    // CHECK: gpu.return
+    gpu.func @matmul(%a: memref<64x40xf32>, %b: memref<40x64xf32>, %c: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c40 = arith.constant 40 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %i = arith.addi %0, %tx : index
+      %j = arith.addi %1, %ty : index
+      %init = memref.load %c[%i, %j] : memref<64x64xf32>
+      %sum = scf.for %k = %c0 to %c40 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<64x40xf32>
+        %y = memref.load %b[%k, %j] : memref<40x64xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x40xf32>, %b: memref<40x64xf32>, %c: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@matmul blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x40xf32>, %b : memref<40x64xf32>, %c : memref<64x64xf32>)
+    return
+  }
+}
+
+// ONE-LABEL: gpu.func @matmul(
+// ONE-SAME: workgroup(%{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>>)
+// ONE: scf.for {{.*}} -> (f32) {
+// ONE-COUNT-1: arith.mulf
+// ONE-NOT: arith.mulf
+// ONE: gpu.return
+
+// -----
+
+// A batched product (batch along z of one-thread blocks, as upstream's
+// mapping of parallel loops to blocks gives): the batch moves both loads,
+// B is read transposed (contiguous along k: its lanes run along k too).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @bmm(
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>)
+    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 3>
+    // CHECK: %[[BZ:.*]] = gpu.block_id z
+    // CHECK: scf.for
+    // CHECK: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
+    // CHECK: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
+    // CHECK: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
+    // CHECK: gpu.barrier
+    // CHECK-NOT: arith.minui
+    // CHECK: scf.for
+    // CHECK-COUNT-4: arith.mulf
+    // CHECK: gpu.barrier
+    // CHECK-COUNT-4: memref.store %{{.*}} : memref<3x32x32xf32>
+    gpu.func @bmm(%a: memref<3x32x16xf32>, %bt: memref<3x32x16xf32>, %c: memref<3x32x32xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %zero = arith.constant 0.0 : f32
+      %n = gpu.block_id x
+      %i = gpu.block_id y
+      %j = gpu.block_id z
+      %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %a[%n, %i, %k] : memref<3x32x16xf32>
+        %y = memref.load %bt[%n, %j, %k] : memref<3x32x16xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%n, %i, %j] : memref<3x32x32xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<3x32x16xf32>, %bt: memref<3x32x16xf32>, %c: memref<3x32x32xf32>) {
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@bmm blocks in (%c3, %c32, %c32) threads in (%c1, %c1, %c1) args(%a : memref<3x32x16xf32>, %bt : memref<3x32x16xf32>, %c : memref<3x32x32xf32>)
+    return
+  }
+}
+
+// -----
+
+// The loop under a condition every thread shares (register-accumulate's
+// check that the buffers do not overlap): the first branch is tiled, the
+// second runs the original code once per result.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @versioned(
+    // CHECK: scf.if
+    // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
+    // CHECK: gpu.barrier
+    // CHECK: } else {
+    // CHECK-NOT: gpu.barrier
+    // CHECK-COUNT-4: memref.store %{{.*}} : memref<32x32xf32>
+    // CHECK-NOT: memref.store
+    // CHECK: gpu.return
+    gpu.func @versioned(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<32x32xf32>, %apart: i1) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c32 = arith.constant 32 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      scf.if %apart {
+        %init = memref.load %c[%by, %bx] : memref<32x32xf32>
+        %sum = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %init) -> (f32) {
+          %x = memref.load %a[%by, %k] : memref<32x32xf32>
+          %y = memref.load %b[%k, %bx] : memref<32x32xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          scf.yield %s : f32
+        }
+        memref.store %sum, %c[%by, %bx] : memref<32x32xf32>
+      } else {
+        scf.for %k = %c0 to %c32 step %c1 {
+          %x = memref.load %a[%by, %k] : memref<32x32xf32>
+          %y = memref.load %b[%k, %bx] : memref<32x32xf32>
+          %z = memref.load %c[%by, %bx] : memref<32x32xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %z, %p : f32
+          memref.store %s, %c[%by, %bx] : memref<32x32xf32>
+        }
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<32x32xf32>, %apart: i1) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@versioned blocks in (%c32, %c32, %c1) threads in (%c1, %c1, %c1) args(%a : memref<32x32xf32>, %b : memref<32x32xf32>, %c : memref<32x32xf32>, %apart : i1)
+    return
+  }
+}
