@@ -200,20 +200,23 @@ bool runsAtLeastOnce(scf::ForOp loop, gpu::GPUFuncOp kernel,
   });
 }
 
+/// Whether `loop` holds a barrier, an atomic, a call or an NVVM operation.
+static bool hasUnsafeOps(scf::ForOp loop) {
+  bool unsafe = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<gpu::BarrierOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp,
+            func::CallOp>(op) ||
+        op->getName().getStringRef().starts_with("nvvm."))
+      unsafe = true;
+  });
+  return unsafe;
+}
+
 SmallVector<Accumulation>
 findAccumulations(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches) {
   SmallVector<Accumulation> found;
   kernel.walk([&](scf::ForOp loop) {
-    if (!runsAtLeastOnce(loop, kernel, launches))
-      return;
-    bool unsafe = false;
-    loop.getBody()->walk([&](Operation *op) {
-      if (isa<gpu::BarrierOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp,
-              func::CallOp>(op) ||
-          op->getName().getStringRef().starts_with("nvvm."))
-        unsafe = true;
-    });
-    if (unsafe)
+    if (!runsAtLeastOnce(loop, kernel, launches) || hasUnsafeOps(loop))
       return;
     for (auto load : loop.getBody()->getOps<memref::LoadOp>()) {
       auto arg = dyn_cast<BlockArgument>(load.getMemRef());
@@ -228,6 +231,12 @@ findAccumulations(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches) {
       bool otherUse = llvm::any_of(arg.getUsers(), [](Operation *user) {
         return !isa<memref::LoadOp, memref::StoreOp>(user);
       });
+      auto usedIn = [&](scf::ForOp around) {
+        return llvm::any_of(arg.getUsers(), [&](Operation *user) {
+          return around->isProperAncestor(user) &&
+                 user != load.getOperation() && user != store.getOperation();
+        });
+      };
       for (Operation *user : arg.getUsers()) {
         if (!loop->isProperAncestor(user) || user == load.getOperation())
           continue;
@@ -239,8 +248,20 @@ findAccumulations(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches) {
         else
           otherUse = true;
       }
-      if (store && !otherUse)
-        found.push_back({loop, load, store});
+      if (!store || otherUse)
+        continue;
+      Accumulation accumulation{loop, load, store};
+      for (auto around = dyn_cast<scf::ForOp>(loop->getParentOp()); around;
+           around = dyn_cast<scf::ForOp>(around->getParentOp())) {
+        if (!runsAtLeastOnce(around, kernel, launches) ||
+            hasUnsafeOps(around) || usedIn(around) ||
+            !llvm::all_of(load.getIndices(), [&](Value index) {
+              return around.isDefinedOutsideOfLoop(index);
+            }))
+          break;
+        ++accumulation.enclosing;
+      }
+      found.push_back(accumulation);
     }
   });
   return found;

@@ -59,6 +59,11 @@ struct Accumulation {
   scf::ForOp loop;
   memref::LoadOp load;
   memref::StoreOp store;
+  /// How many loops around `loop` (each directly enclosing the previous)
+  /// the element can be carried through as well: they run at least once,
+  /// nothing else in them touches the buffer, and the indices do not change
+  /// in them either.
+  unsigned enclosing = 0;
 };
 
 /// Whether `loop` runs at least once in every launch: constant lower bound
@@ -70,7 +75,7 @@ bool runsAtLeastOnce(scf::ForOp loop, gpu::GPUFuncOp kernel,
 /// Loops that load and store one element of a global kernel buffer every
 /// iteration (C[i][j] += ... in a naive matmul): nothing else in the loop
 /// touches that buffer, the indices are loop-invariant, and the loop has no
-/// barriers, atomics or calls.
+/// barriers, atomics or calls; with the enclosing loops that qualify alike.
 SmallVector<Accumulation>
 findAccumulations(gpu::GPUFuncOp kernel, ArrayRef<gpu::LaunchFuncOp> launches);
 

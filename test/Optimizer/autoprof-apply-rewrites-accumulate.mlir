@@ -156,3 +156,78 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A convolution's window: the element is carried through both window loops
+// (one load before the outer one, one store after it). The inner loop of the
+// second nest may not run and the outer loop of the third stores the element
+// itself: the element stays in memory around those.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @window
+    // CHECK-NOT: scf.if
+    // CHECK: %[[INIT:.*]] = memref.load %[[OUT:.*]][%[[I:.*]]] : memref<64xf32>
+    // CHECK: %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[OUTER:.*]] = %[[INIT]]) -> (f32)
+    // CHECK: %[[INNER:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %[[OUTER]]) -> (f32)
+    // CHECK-NOT: memref.load %[[OUT]]
+    // CHECK: arith.addf %[[ACC]]
+    // CHECK: scf.yield
+    // CHECK: scf.yield %[[INNER]]
+    // CHECK: memref.store %[[SUM]], %[[OUT]][%[[I]]] : memref<64xf32>
+    // The second nest: the inner bound is an argument, nothing is carried.
+    // CHECK: scf.for
+    // CHECK: scf.for
+    // CHECK: memref.load %{{.*}} : memref<64xf32>
+    // CHECK: memref.store
+    // The third: only the inner loop carries it.
+    // CHECK: scf.for
+    // CHECK: memref.store %{{.*}} : memref<64xf32>
+    // CHECK: memref.load %{{.*}} : memref<64xf32>
+    // CHECK: scf.for %{{.*}} iter_args
+    // CHECK: memref.store %{{.*}} : memref<64xf32>
+    // CHECK: gpu.return
+    gpu.func @window(%in: memref<72x72xf32>, %out: memref<64xf32>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %zero = arith.constant 0.0 : f32
+      %i = gpu.thread_id x
+      scf.for %a = %c0 to %c3 step %c1 {
+        scf.for %b = %c0 to %c3 step %c1 {
+          %r = arith.addi %i, %a : index
+          %x = memref.load %in[%r, %b] : memref<72x72xf32>
+          %o = memref.load %out[%i] : memref<64xf32>
+          %s = arith.addf %o, %x : f32
+          memref.store %s, %out[%i] : memref<64xf32>
+        }
+      }
+      scf.for %a = %c0 to %c3 step %c1 {
+        scf.for %b = %c0 to %n step %c1 {
+          %x = memref.load %in[%a, %b] : memref<72x72xf32>
+          %o = memref.load %out[%i] : memref<64xf32>
+          %s = arith.addf %o, %x : f32
+          memref.store %s, %out[%i] : memref<64xf32>
+        }
+      }
+      scf.for %a = %c0 to %c3 step %c1 {
+        memref.store %zero, %out[%i] : memref<64xf32>
+        scf.for %b = %c0 to %c3 step %c1 {
+          %x = memref.load %in[%a, %b] : memref<72x72xf32>
+          %o = memref.load %out[%i] : memref<64xf32>
+          %s = arith.addf %o, %x : f32
+          memref.store %s, %out[%i] : memref<64xf32>
+        }
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%n: index) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %in = memref.alloc() : memref<72x72xf32>
+    %out = memref.alloc() : memref<64xf32>
+    gpu.launch_func @kernels::@window blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%in : memref<72x72xf32>, %out : memref<64xf32>, %n : index)
+    return
+  }
+}

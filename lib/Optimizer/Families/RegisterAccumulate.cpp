@@ -8,9 +8,12 @@
 // ... in a naive matmul) in a register: one load before the loop, the value
 // carried through iter_args, one store after it. The loop must run at least
 // once (so the original stores too) and nothing else in it may touch the
-// buffer. When the launches are not proved to pass distinct buffers, the
-// kernel is versioned: a run-time check of the buffers' address ranges picks
-// the rewritten body, or the original one when they overlap.
+// buffer. Loops around it that run at least once, leave the indices alone
+// and touch the buffer nowhere else carry the element too (a convolution's
+// window loops: one load and one store per result). When the launches are
+// not proved to pass distinct buffers, the kernel is versioned: a run-time
+// check of the buffers' address ranges picks the rewritten body, or the
+// original one when they overlap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,30 +126,43 @@ protected:
     // Load before the loop, carry the value through iter_args, store once
     // after it. The loop runs at least once, so the final store happens in
     // the original too; no other access of the buffer is in the loop.
+    // Through each enclosing loop that qualifies too, from the innermost
+    // out: the load and store the previous step left around the inner loop
+    // are then those of the enclosing one.
     for (Accumulation acc : accumulations) {
-      rewriter.setInsertionPoint(acc.loop);
-      Value initial =
-          memref::LoadOp::create(rewriter, acc.load.getLoc(),
-                                 acc.load.getMemRef(), acc.load.getIndices());
-      Value stored = acc.store.getValueToStore();
-      FailureOr<LoopLikeOpInterface> replaced =
-          cast<LoopLikeOpInterface>(acc.loop.getOperation())
-              .replaceWithAdditionalYields(
-                  rewriter, initial, /*replaceInitOperandUsesInLoop=*/false,
-                  [&](OpBuilder &, Location, ArrayRef<BlockArgument>)
-                      -> SmallVector<Value> { return {stored}; });
-      if (failed(replaced))
-        return emitError(kernel.getLoc(), "cannot carry the accumulation of @")
-               << kernel.getName() << " through its loop";
-      auto newLoop = cast<scf::ForOp>(replaced->getOperation());
-      rewriter.replaceAllUsesWith(acc.load.getResult(),
-                                  newLoop.getRegionIterArgs().back());
-      rewriter.setInsertionPointAfter(newLoop);
-      memref::StoreOp::create(rewriter, acc.store.getLoc(),
-                              newLoop.getResults().back(),
-                              acc.store.getMemRef(), acc.store.getIndices());
-      rewriter.eraseOp(acc.store);
-      rewriter.eraseOp(acc.load);
+      scf::ForOp loop = acc.loop;
+      memref::LoadOp load = acc.load;
+      memref::StoreOp store = acc.store;
+      for (unsigned step = 0; step <= acc.enclosing; ++step) {
+        auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+        rewriter.setInsertionPoint(loop);
+        auto initial = memref::LoadOp::create(
+            rewriter, load.getLoc(), load.getMemRef(), load.getIndices());
+        Value stored = store.getValueToStore();
+        FailureOr<LoopLikeOpInterface> replaced =
+            cast<LoopLikeOpInterface>(loop.getOperation())
+                .replaceWithAdditionalYields(
+                    rewriter, initial.getResult(),
+                    /*replaceInitOperandUsesInLoop=*/false,
+                    [&](OpBuilder &, Location, ArrayRef<BlockArgument>)
+                        -> SmallVector<Value> { return {stored}; });
+        if (failed(replaced))
+          return emitError(kernel.getLoc(),
+                           "cannot carry the accumulation of @")
+                 << kernel.getName() << " through its loop";
+        auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+        rewriter.replaceAllUsesWith(load.getResult(),
+                                    newLoop.getRegionIterArgs().back());
+        rewriter.setInsertionPointAfter(newLoop);
+        auto final = memref::StoreOp::create(
+            rewriter, store.getLoc(), newLoop.getResults().back(),
+            store.getMemRef(), store.getIndices());
+        rewriter.eraseOp(store);
+        rewriter.eraseOp(load);
+        loop = outer;
+        load = initial;
+        store = final;
+      }
     }
     return success();
   }
