@@ -15,20 +15,22 @@ module attributes {gpu.container_module} {
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
     // CHECK: %[[TX:.*]] = gpu.thread_id x
     // CHECK: %[[TY:.*]] = gpu.thread_id y
-    // Four accumulators per thread, loaded before the stages.
+    // Four accumulators per thread and the first stage's elements of the
+    // rows of A (lanes along k) and the columns of B (lanes along j), loaded
+    // before the stages.
     // CHECK-COUNT-4: memref.load %{{.*}} : memref<64x64xf32>
-    // CHECK: scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
-    // The stage's rows of A (lanes along k) and columns of B (lanes along j).
     // CHECK: arith.minui
     // CHECK: memref.load %{{.*}} : memref<64x40xf32>
-    // CHECK: memref.store %{{.*}}, %[[AS]]
     // CHECK: memref.load %{{.*}} : memref<64x40xf32>
-    // CHECK: memref.store %{{.*}}, %[[AS]]
     // CHECK: memref.load %{{.*}} : memref<40x64xf32>
-    // CHECK: memref.store %{{.*}}, %[[BS]]
     // CHECK: memref.load %{{.*}} : memref<40x64xf32>
-    // CHECK: memref.store %{{.*}}, %[[BS]]
+    // CHECK: scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
+    // CHECK-COUNT-2: memref.store %{{.*}}, %[[AS]]
+    // CHECK-COUNT-2: memref.store %{{.*}}, %[[BS]]
     // CHECK: gpu.barrier
+    // The next stage's elements, loaded while this one computes.
+    // CHECK-COUNT-2: memref.load %{{.*}} : memref<64x40xf32>
+    // CHECK-COUNT-2: memref.load %{{.*}} : memref<40x64xf32>
     // The last stage is shorter.
     // CHECK: %[[LEFT:.*]] = arith.subi
     // CHECK: %[[DEPTH:.*]] = arith.minui %{{.*}}, %[[LEFT]]
@@ -80,7 +82,7 @@ module attributes {gpu.container_module} {
 
 // ONE-LABEL: gpu.func @matmul(
 // ONE-SAME: workgroup(%{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>>)
-// ONE: scf.for {{.*}} -> (f32) {
+// ONE: scf.for {{.*}} -> (f32, f32, f32) {
 // ONE-COUNT-1: arith.mulf
 // ONE-NOT: arith.mulf
 // ONE: gpu.return
@@ -96,12 +98,12 @@ module attributes {gpu.container_module} {
     // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>)
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 3>
     // CHECK: %[[BZ:.*]] = gpu.block_id z
+    // CHECK-COUNT-4: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
     // CHECK: scf.for
-    // CHECK: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
-    // CHECK: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
-    // CHECK: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
     // CHECK: gpu.barrier
-    // CHECK-NOT: arith.minui
+    // CHECK-COUNT-4: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
+    // Every stage runs 16 iterations.
+    // CHECK-NOT: arith.subi
     // CHECK: scf.for
     // CHECK-COUNT-4: arith.mulf
     // CHECK: gpu.barrier
@@ -143,7 +145,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @versioned(
     // CHECK: scf.if
-    // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
+    // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
     // CHECK: gpu.barrier
     // CHECK: } else {
     // CHECK-NOT: gpu.barrier

@@ -16,9 +16,11 @@
 // load like A[i][k] or a "column" load like B[k][j], in any layout), the
 // 16 x S elements the stage needs into shared memory (padded by one element
 // per row against bank conflicts; the lanes run along whichever of k and
-// the result dimension walks contiguous memory), waits at a barrier, and
-// then each thread runs the 16 iterations for each of its results from the
-// tiles: every element loaded from memory serves S results.
+// the result dimension walks contiguous memory), waits at a barrier, loads
+// its elements of the next stage into registers, and then each thread runs
+// the 16 iterations for each of its results from the tiles: every element
+// loaded from memory serves S results, and the next stage's loads are in
+// flight while this one computes.
 //
 // The kernel's own code computes everything: the operations before and after
 // the loop are copied once per result with the original thread, block and
@@ -484,41 +486,35 @@ protected:
       clonePerResult(before(*plan.loop->getBlock(), plan.loop));
     }
 
-    // The stages.
-    unsigned carried = plan.loop.getNumRegionIterArgs();
-    SmallVector<Value> inits;
-    for (IRMapping &mapping : maps)
-      for (Value init : plan.loop.getInitArgs())
-        inits.push_back(mapping.lookupOrDefault(init));
-    auto stages = scf::ForOp::create(rewriter, loc, index(0), index(plan.trips),
-                                     index(kDepth), inits);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(stages.getBody());
-      Value first = stages.getInductionVar();
-      auto iterationValue = [&](Value iteration) -> Value {
-        return add(index(plan.lower), mul(iteration, plan.step));
-      };
-      // Copy each staged load's elements of this stage: element (k, e) of
-      // the tile is the load at iteration first + k for the result row (or
-      // column) base + e.
-      for (auto [staged, tile] : llvm::zip(plan.staged, tiles)) {
+    // Where each thread copies the elements of a stage: element (k, e) of a
+    // tile is the staged load at iteration first + k for the result row (or
+    // column) base + e; thread t copies elements t, t + 256, ...
+    auto iterationValue = [&](Value iteration) -> Value {
+      return add(index(plan.lower), mul(iteration, plan.step));
+    };
+    SmallVector<std::pair<Value, Value>> copies; // (k, e) per staged load, m
+    for (StagedLoad &staged : plan.staged)
+      for (int64_t m = 0; m < per; ++m) {
+        Value element = offset(linear, m * kThreads * kThreads);
+        if (staged.alongLoop)
+          copies.push_back(
+              {arith::RemUIOp::create(rewriter, loc, element, index(kDepth)),
+               arith::DivUIOp::create(rewriter, loc, element, index(kDepth))});
+        else
+          copies.push_back(
+              {arith::DivUIOp::create(rewriter, loc, element, index(s)),
+               arith::RemUIOp::create(rewriter, loc, element, index(s))});
+      }
+    // Loads this thread's elements of the stage that starts at iteration
+    // `first` (past the last iteration, the last one's: the prefetch after
+    // the last stage reads what the loop read and is not used).
+    auto fetch = [&](Value first) {
+      SmallVector<Value> fetched;
+      for (auto [n, staged] : llvm::enumerate(plan.staged))
         for (int64_t m = 0; m < per; ++m) {
-          Value element = offset(linear, m * kThreads * kThreads);
-          Value depth, position;
-          if (staged.alongLoop) {
-            depth =
-                arith::RemUIOp::create(rewriter, loc, element, index(kDepth));
-            position =
-                arith::DivUIOp::create(rewriter, loc, element, index(kDepth));
-          } else {
-            depth = arith::DivUIOp::create(rewriter, loc, element, index(s));
-            position = arith::RemUIOp::create(rewriter, loc, element, index(s));
-          }
-          Value iteration = add(first, depth);
-          if (plan.trips % kDepth != 0)
-            iteration = arith::MinUIOp::create(rewriter, loc, iteration,
-                                               index(plan.trips - 1));
+          auto [depth, position] = copies[n * per + m];
+          Value iteration = arith::MinUIOp::create(
+              rewriter, loc, add(first, depth), index(plan.trips - 1));
           std::array<Value, 3> global;
           global[p] = staged.row ? add(rowBase, position) : rowBase;
           global[q] = staged.row ? columnBase : add(columnBase, position);
@@ -529,19 +525,44 @@ protected:
           mapping.map(plan.loop.getInductionVar(), iterationValue(iteration));
           for (Operation *op : getGeometrySlice(staged.load, nullptr))
             rewriter.clone(*op, mapping);
-          Value loaded = rewriter.clone(*staged.load, mapping)->getResult(0);
-          memref::StoreOp::create(rewriter, loc, loaded, tile,
+          fetched.push_back(
+              rewriter.clone(*staged.load, mapping)->getResult(0));
+        }
+      return fetched;
+    };
+
+    // The stages: the accumulators and this thread's elements of the next
+    // stage, loaded while the current one computes.
+    unsigned carried = plan.loop.getNumRegionIterArgs();
+    SmallVector<Value> inits;
+    for (IRMapping &mapping : maps)
+      for (Value init : plan.loop.getInitArgs())
+        inits.push_back(mapping.lookupOrDefault(init));
+    unsigned accumulators = inits.size();
+    llvm::append_range(inits, fetch(index(0)));
+    auto stages = scf::ForOp::create(rewriter, loc, index(0), index(plan.trips),
+                                     index(kDepth), inits);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(stages.getBody());
+      Value first = stages.getInductionVar();
+      ValueRange fetched = stages.getRegionIterArgs().drop_front(accumulators);
+      for (auto [n, staged] : llvm::enumerate(plan.staged))
+        for (int64_t m = 0; m < per; ++m) {
+          auto [depth, position] = copies[n * per + m];
+          memref::StoreOp::create(rewriter, loc, fetched[n * per + m], tiles[n],
                                   ValueRange{depth, position});
         }
-      }
       gpu::BarrierOp::create(rewriter, loc);
+      SmallVector<Value> next = fetch(add(first, index(kDepth)));
       Value depthBound = index(kDepth);
       if (plan.trips % kDepth != 0)
         depthBound = arith::MinUIOp::create(
             rewriter, loc, depthBound,
             arith::SubIOp::create(rewriter, loc, index(plan.trips), first));
-      auto inner = scf::ForOp::create(rewriter, loc, index(0), depthBound,
-                                      index(1), stages.getRegionIterArgs());
+      auto inner = scf::ForOp::create(
+          rewriter, loc, index(0), depthBound, index(1),
+          stages.getRegionIterArgs().take_front(accumulators));
       {
         OpBuilder::InsertionGuard innerGuard(rewriter);
         rewriter.setInsertionPointToStart(inner.getBody());
@@ -588,7 +609,9 @@ protected:
             rewriter.eraseOp(op);
       }
       gpu::BarrierOp::create(rewriter, loc);
-      scf::YieldOp::create(rewriter, loc, inner.getResults());
+      SmallVector<Value> yielded(inner.getResults());
+      llvm::append_range(yielded, next);
+      scf::YieldOp::create(rewriter, loc, yielded);
     }
     for (auto [o, mapping] : llvm::enumerate(maps))
       for (unsigned i = 0; i < carried; ++i)
