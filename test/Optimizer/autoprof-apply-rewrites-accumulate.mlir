@@ -231,3 +231,50 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Two accumulations of one loop nest: C through both loops, D through the
+// outer one, next to the inner loop. Both end in registers.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @two
+    // CHECK: %[[C0:.*]] = memref.load %[[C:.*]][%[[I:.*]]] : memref<64xf32>
+    // CHECK: %[[D0:.*]] = memref.load %[[D:.*]][%[[I]]] : memref<64xf32>
+    // CHECK: %[[R:.*]]:2 = scf.for %{{.*}} iter_args(%[[CA:.*]] = %[[C0]], %[[DA:.*]] = %[[D0]]) -> (f32, f32)
+    // CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[CA]]) -> (f32)
+    // CHECK-NOT: memref.load %[[C]]
+    // CHECK-NOT: memref.load %[[D]]
+    // CHECK: arith.mulf %[[DA]]
+    // CHECK-DAG: memref.store %[[R]]#0, %[[C]][%[[I]]]
+    // CHECK-DAG: memref.store %[[R]]#1, %[[D]][%[[I]]]
+    gpu.func @two(%a: memref<64x8x8xf32>, %c: memref<64xf32>, %d: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %tx = gpu.thread_id x
+      scf.for %r = %c0 to %c8 step %c1 {
+        scf.for %s = %c0 to %c8 step %c1 {
+          %x = memref.load %a[%tx, %r, %s] : memref<64x8x8xf32>
+          %v = memref.load %c[%tx] : memref<64xf32>
+          %w = arith.addf %v, %x : f32
+          memref.store %w, %c[%tx] : memref<64xf32>
+        }
+        %y = memref.load %a[%tx, %r, %c0] : memref<64x8x8xf32>
+        %u = memref.load %d[%tx] : memref<64xf32>
+        %z = arith.mulf %u, %y : f32
+        memref.store %z, %d[%tx] : memref<64xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %a = gpu.alloc () : memref<64x8x8xf32>
+    %c = gpu.alloc () : memref<64xf32>
+    %d = gpu.alloc () : memref<64xf32>
+    gpu.launch_func @kernels::@two blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64x8x8xf32>, %c : memref<64xf32>, %d : memref<64xf32>)
+    return
+  }
+}

@@ -370,3 +370,127 @@ module attributes {gpu.container_module} {
   }
 }
 
+
+// -----
+
+// A load whose index the loop carries (it starts from the column id): not a row load.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply contraction-tile=32 to @k: the address of a load depends on a value the loop carries}}
+    gpu.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %i = arith.addi %0, %tx : index
+      %j = arith.addi %1, %ty : index
+      %sum:2 = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero, %p = %j) -> (f32, index) {
+        %x = memref.load %a[%i, %p] : memref<64x64xf32>
+        %y = memref.load %b[%k, %j] : memref<64x64xf32>
+        %pr = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %pr : f32
+        scf.yield %s, %k : f32, index
+      }
+      memref.store %sum#0, %c[%i, %j] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A loop over i32: the stages count in indices.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply contraction-tile=32 to @k: the loop does not count in signed indices}}
+    gpu.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %i = arith.addi %0, %tx : index
+      %j = arith.addi %1, %ty : index
+      %z32 = arith.constant 0 : i32
+      %o32 = arith.constant 1 : i32
+      %n32 = arith.constant 64 : i32
+      %sum = scf.for %k32 = %z32 to %n32 step %o32 iter_args(%acc = %zero) -> (f32) : i32 {
+        %k = arith.index_cast %k32 : i32 to index
+        %x = memref.load %a[%i, %k] : memref<64x64xf32>
+        %y = memref.load %b[%k, %j] : memref<64x64xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>)
+    return
+  }
+}
+
+// -----
+
+// An unsigned loop: its trip count is not the signed one the stages use.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply contraction-tile=32 to @k: the loop does not count in signed indices}}
+    gpu.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %i = arith.addi %0, %tx : index
+      %j = arith.addi %1, %ty : index
+      %sum = scf.for unsigned %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<64x64xf32>
+        %y = memref.load %b[%k, %j] : memref<64x64xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>)
+    return
+  }
+}

@@ -188,3 +188,43 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The loop under a condition every thread shares, without a second branch:
+// the condition stays, around the tiled loop only.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @conditional(
+    // CHECK: scf.if %{{.*}} {
+    // CHECK: gpu.barrier
+    // CHECK-COUNT-4: memref.store %{{.*}} : memref<32x32xf32>
+    // CHECK-NOT: else
+    // CHECK: gpu.return
+    gpu.func @conditional(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<32x32xf32>, %flag: i1) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c32 = arith.constant 32 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      scf.if %flag {
+        %init = memref.load %c[%by, %bx] : memref<32x32xf32>
+        %sum = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %init) -> (f32) {
+          %x = memref.load %a[%by, %k] : memref<32x32xf32>
+          %y = memref.load %b[%k, %bx] : memref<32x32xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          scf.yield %s : f32
+        }
+        memref.store %sum, %c[%by, %bx] : memref<32x32xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<32x32xf32>, %flag: i1) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@conditional blocks in (%c32, %c32, %c1) threads in (%c1, %c1, %c1) args(%a : memref<32x32xf32>, %b : memref<32x32xf32>, %c : memref<32x32xf32>, %flag : i1)
+    return
+  }
+}

@@ -235,6 +235,16 @@ protected:
       why = "the loop's bounds are not constants with a positive step";
       return failure();
     }
+    if (!plan.loop.getInductionVar().getType().isIndex() ||
+        plan.loop.getUnsignedCmp()) {
+      why = "the loop does not count in signed indices";
+      return failure();
+    }
+    if (std::abs(*lower) > (int64_t(1) << 40) ||
+        std::abs(*upper) > (int64_t(1) << 40) || *step > (int64_t(1) << 40)) {
+      why = "the loop's bounds are too large to tile";
+      return failure();
+    }
     plan.lower = *lower;
     plan.step = *step;
     plan.trips = *upper > *lower ? (*upper - *lower + *step - 1) / *step : 0;
@@ -293,7 +303,9 @@ protected:
                    : std::string());
         return failure();
       }
-      for (Operation *op : getGeometrySlice(load, nullptr))
+      SmallVector<Operation *> slice = getGeometrySlice(load, nullptr);
+      slice.push_back(load);
+      for (Operation *op : slice)
         for (Value operand : op->getOperands())
           if (auto arg = dyn_cast<BlockArgument>(operand);
               arg && arg.getOwner() == plan.loop.getBody() && arg != iv) {
@@ -352,8 +364,9 @@ protected:
     for (auto [load, moving, stride] : llvm::zip(loads, moves, loopStrides)) {
       if (!moving[plan.rowDim] && !moving[plan.columnDim])
         continue;
+      int64_t perIteration = stride * plan.step;
       plan.staged.push_back(
-          {load, moving[plan.rowDim], stride == 1 || stride == -1});
+          {load, moving[plan.rowDim], perIteration == 1 || perIteration == -1});
       Type element = load.getResult().getType();
       if (!element.isIntOrFloat()) {
         why = "a staged load reads elements of type other than an integer "
@@ -370,7 +383,8 @@ protected:
               ") are not multiples of the tile of " + std::to_string(s);
         return failure();
       }
-    if (totals[plan.rowDim] / s > 65535 || totals[plan.batchDim] > 65535) {
+    if (totals[plan.columnDim] / s > 2147483647 ||
+        totals[plan.rowDim] / s > 65535 || totals[plan.batchDim] > 65535) {
       why = "the new grid would exceed the hardware's limits";
       return failure();
     }
@@ -480,8 +494,9 @@ protected:
     if (plan.versioned) {
       Value condition =
           maps.front().lookupOrDefault(plan.versioned.getCondition());
-      versioned = scf::IfOp::create(rewriter, loc, condition,
-                                    /*withElseRegion=*/true);
+      versioned = scf::IfOp::create(
+          rewriter, loc, condition,
+          /*withElseRegion=*/plan.versioned.elseBlock() != nullptr);
       rewriter.setInsertionPoint(versioned.thenBlock()->getTerminator());
       clonePerResult(before(*plan.loop->getBlock(), plan.loop));
     }
@@ -619,8 +634,10 @@ protected:
 
     if (plan.versioned) {
       clonePerResult(after(plan.loop));
-      rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
-      clonePerResult(before(*plan.versioned.elseBlock(), nullptr));
+      if (Block *fallback = plan.versioned.elseBlock()) {
+        rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
+        clonePerResult(before(*fallback, nullptr));
+      }
       rewriter.setInsertionPointAfter(versioned);
     }
     clonePerResult(after(anchor));

@@ -130,7 +130,9 @@ protected:
     // out: the load and store the previous step left around the inner loop
     // are then those of the enclosing one.
     for (Accumulation acc : accumulations) {
-      scf::ForOp loop = acc.loop;
+      // An earlier accumulation of the same loop nest replaced the loops it
+      // went through: the load is still in its loop's body.
+      auto loop = cast<scf::ForOp>(acc.load->getParentOp());
       memref::LoadOp load = acc.load;
       memref::StoreOp store = acc.store;
       for (unsigned step = 0; step <= acc.enclosing; ++step) {
