@@ -494,3 +494,46 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The row index is half the thread's: arithmetic the analysis cannot
+// express as an affine form, so it cannot prove what the loads move with.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply contraction-tile=32 to @k: the analysis does not express the address of a load of the loop as an affine form of the thread and block ids}}
+    gpu.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %i = arith.addi %0, %tx : index
+      %j = arith.addi %1, %ty : index
+      %h = arith.divui %i, %c2 : index
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %a[%h, %k] : memref<64x64xf32>
+        %y = memref.load %b[%k, %j] : memref<64x64xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>)
+    return
+  }
+}

@@ -228,3 +228,51 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The geometry through gpu.block_dim and the sizes the kernel promises
+// (known_block_size, as normalization records them): the block size becomes
+// the old constant in the copies, and the promise the new one.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @geometry(
+    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
+    // CHECK-NOT: gpu.block_dim
+    // CHECK: gpu.barrier
+    // CHECK-COUNT-4: memref.store %{{.*}} : memref<64x64xf32>
+    gpu.func @geometry(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel attributes {known_block_size = array<i32: 8, 32, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %dx = gpu.block_dim x
+      %dy = gpu.block_dim y
+      %0 = arith.muli %bx, %dx : index
+      %1 = arith.muli %by, %dy : index
+      %i = arith.addi %0, %tx : index
+      %j = arith.addi %1, %ty : index
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %a[%j, %k] : memref<64x64xf32>
+        %y = memref.load %b[%k, %i] : memref<64x64xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%j, %i] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@geometry blocks in (%c8, %c2, %c1) threads in (%c8, %c32, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>)
+    return
+  }
+}
