@@ -112,10 +112,8 @@ static bool mayWrite(Operation *op) {
       .wasInterrupted();
 }
 
-/// Whether `value` may depend on what the kernel reads from memory: its
-/// definition, through operands and the values regions carry, reaches a
-/// memory read (or an operation whose effects are unknown).
-static bool dependsOnMemory(Value value) {
+bool mlir::autoprof::rewrites::sliceReaches(
+    Value value, function_ref<bool(Operation *)> isLeaf) {
   llvm::SmallPtrSet<Operation *, 16> seen;
   SmallVector<Value> work = {value};
   while (!work.empty()) {
@@ -135,7 +133,7 @@ static bool dependsOnMemory(Value value) {
     }
     if (!seen.insert(def).second)
       continue;
-    if (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def))
+    if (isLeaf(def))
       return true;
     llvm::append_range(work, def->getOperands());
     def->walk([&](scf::YieldOp yield) {
@@ -143,6 +141,15 @@ static bool dependsOnMemory(Value value) {
     });
   }
   return false;
+}
+
+/// Whether `value` may depend on what the kernel reads from memory: its
+/// definition, through operands and the values regions carry, reaches a
+/// memory read (or an operation whose effects are unknown).
+static bool dependsOnMemory(Value value) {
+  return sliceReaches(value, [](Operation *op) {
+    return !isMemoryEffectFree(op) && !isa<scf::ForOp, scf::IfOp>(op);
+  });
 }
 
 /// Whether every floating-point value the kernel stores is a sum, difference
