@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -38,12 +39,34 @@ using namespace mlir::autoprof::rewrites;
 /// Whether `value` may differ between the threads of one block: it depends
 /// on a thread, lane or global id, an NVVM special register, or memory.
 static bool mayDifferInBlock(Value value) {
-  return sliceReaches(value, [](Operation *op) {
-    return isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp,
-               gpu::SubgroupIdOp>(op) ||
-           op->getName().getDialectNamespace() == "nvvm" ||
-           (!isMemoryEffectFree(op) && !isa<scf::ForOp, scf::IfOp>(op));
-  });
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
+      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
+        continue;
+      llvm::append_range(work, owner->getOperands());
+      owner->walk([&](scf::YieldOp yield) {
+        llvm::append_range(work, yield.getOperands());
+      });
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(
+            def) ||
+        def->getName().getDialectNamespace() == "nvvm" ||
+        (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def)))
+      return true;
+    llvm::append_range(work, def->getOperands());
+    def->walk([&](scf::YieldOp yield) {
+      llvm::append_range(work, yield.getOperands());
+    });
+  }
+  return false;
 }
 
 namespace {

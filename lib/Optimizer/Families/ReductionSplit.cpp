@@ -112,8 +112,10 @@ static bool mayWrite(Operation *op) {
       .wasInterrupted();
 }
 
-bool mlir::autoprof::rewrites::sliceReaches(
-    Value value, function_ref<bool(Operation *)> isLeaf) {
+/// Whether `value` may depend on what the kernel reads from memory: its
+/// definition, through operands and the values regions carry, reaches a
+/// memory read (or an operation whose effects are unknown).
+static bool dependsOnMemory(Value value) {
   llvm::SmallPtrSet<Operation *, 16> seen;
   SmallVector<Value> work = {value};
   while (!work.empty()) {
@@ -133,7 +135,7 @@ bool mlir::autoprof::rewrites::sliceReaches(
     }
     if (!seen.insert(def).second)
       continue;
-    if (isLeaf(def))
+    if (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def))
       return true;
     llvm::append_range(work, def->getOperands());
     def->walk([&](scf::YieldOp yield) {
@@ -141,15 +143,6 @@ bool mlir::autoprof::rewrites::sliceReaches(
     });
   }
   return false;
-}
-
-/// Whether `value` may depend on what the kernel reads from memory: its
-/// definition, through operands and the values regions carry, reaches a
-/// memory read (or an operation whose effects are unknown).
-static bool dependsOnMemory(Value value) {
-  return sliceReaches(value, [](Operation *op) {
-    return !isMemoryEffectFree(op) && !isa<scf::ForOp, scf::IfOp>(op);
-  });
 }
 
 /// Whether every floating-point value the kernel stores is a sum, difference

@@ -42,11 +42,6 @@ struct ReductionSplit {
   bool reassociates = false;
 };
 
-/// Whether the backward slice of `value` reaches an operation for which
-/// `isLeaf` holds: through operands, and from a region's argument or result
-/// to its operation's operands and the values its regions yield.
-bool sliceReaches(Value value, function_ref<bool(Operation *)> isLeaf);
-
 /// The reduction loop of `target` that `lanes` threads can split, or why
 /// there is none: the thread-remapping conditions; exactly one scf.for
 /// carries values, each combined once per iteration by an associative and
