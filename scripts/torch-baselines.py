@@ -163,44 +163,48 @@ def _layernorm_reference(t, x, *unused):
     return (x - mean) * t.rsqrt(var + 1e-5)
 
 
+# The programs' sizes (test/Corpus/Upstream/programs).
 N = 4096
-ELEMENTWISE = (N, N)
+WIDE = 8192      # rows of the f32 elementwise programs; both sizes of the
+                 # lighter ones (f16, bf16, i8 inputs; fill, outer product)
+ROWS = 16384     # rows of the row reductions, softmax and layernorm
+COLS = 16384     # columns of the column reductions
 NO_ACCUMULATION = ("without combining the result with the output's initial "
                    "value (one kernel fewer): what a user writes whose "
                    "output starts empty")
 
 BASELINES = {
     "add": Baseline(
-        (mat("a", N, N), mat("b", N, N), mat("c", N, N)),
+        (mat("a", WIDE, N), mat("b", WIDE, N), mat("c", WIDE, N)),
         lambda t, F, a, b, c: t.add(a, b, out=c),
         lambda t, a, b, c: a + b,
         "torch.add(a, b, out=c): one elementwise kernel"),
     "add_f16": Baseline(
-        (mat("a", N, N, dtype="f16"), mat("b", N, N, dtype="f16"),
-         mat("c", N, N, dtype="f16")),
+        (mat("a", WIDE, WIDE, dtype="f16"), mat("b", WIDE, WIDE, dtype="f16"),
+         mat("c", WIDE, WIDE, dtype="f16")),
         lambda t, F, a, b, c: t.add(a, b, out=c),
         lambda t, a, b, c: a + b,
         "torch.add(a, b, out=c) on f16: one elementwise kernel"),
     "batch_matmul": Baseline(
-        (mat("a", 32, 128, 128), mat("b", 32, 128, 128),
-         mat("c", 32, 128, 128)),
+        (mat("a", 128, 128, 128), mat("b", 128, 128, 128),
+         mat("c", 128, 128, 128)),
         lambda t, F, a, b, c: c.baddbmm_(a, b),
         lambda t, a, b, c: c + t.einsum("bik,bkj->bij", a, b),
         "C += A B per batch: c.baddbmm_(a, b) (cuBLAS strided batched GEMM "
         "with beta = 1), TF32 off",
         accumulates=("c",)),
     "bias_add": Baseline(
-        (mat("a", N, N), mat("bias", N), mat("out", N, N)),
+        (mat("a", WIDE, N), mat("bias", N), mat("out", WIDE, N)),
         lambda t, F, a, bias, out: t.add(a, bias, out=out),
         lambda t, a, bias, out: a + bias[None, :],
         "torch.add(a, bias, out=out), bias broadcast along rows: one kernel"),
     "col_scale": Baseline(
-        (mat("a", N, N), mat("s", N), mat("out", N, N)),
+        (mat("a", WIDE, N), mat("s", WIDE), mat("out", WIDE, N)),
         lambda t, F, a, s, out: t.mul(a, s[:, None], out=out),
         lambda t, a, s, out: a * s[:, None],
         "torch.mul(a, s[:, None], out=out): one kernel"),
     "col_sum": Baseline(
-        (mat("a", N, N), mat("out", N)),
+        (mat("a", N, COLS), mat("out", COLS)),
         lambda t, F, a, out: out.add_(a.sum(0)),
         lambda t, a, out: out + a.sum(0),
         "out += sum over rows: out.add_(a.sum(0)), a column reduction and a "
@@ -209,7 +213,7 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, a, out: t.sum(a, 0, out=out), NO_ACCUMULATION)}),
     "conv1d": Baseline(
-        (mat("in", 4194312), mat("k", 9), mat("out", 4194304)),
+        (mat("in", 16777224), mat("k", 9), mat("out", 16777216)),
         lambda t, F, x, k, out: out.add_(_conv1d(t, F, x, k)),
         lambda t, x, k, out: out + _shifted_sum(t, x, k, out.shape),
         "out += F.conv1d on (1, 1, W) views (cross-correlation, as "
@@ -218,7 +222,7 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, x, k, out: _conv1d(t, F, x, k), NO_ACCUMULATION)}),
     "conv2d": Baseline(
-        (mat("in", 2050, 2050), mat("k", 3, 3), mat("out", 2048, 2048)),
+        (mat("in", 4098, 4098), mat("k", 3, 3), mat("out", 4096, 4096)),
         lambda t, F, x, k, out: out.add_(_conv2d(t, F, x, k)),
         lambda t, x, k, out: out + _shifted_sum(t, x, k, out.shape),
         "out += F.conv2d on (1, 1, H, W) views (one channel, so NCHW is the "
@@ -228,48 +232,48 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, x, k, out: _conv2d(t, F, x, k), NO_ACCUMULATION)}),
     "copy": Baseline(
-        (mat("a", N, N), mat("out", N, N)),
+        (mat("a", WIDE, N), mat("out", WIDE, N)),
         lambda t, F, a, out: out.copy_(a),
         lambda t, a, out: a,
         "out.copy_(a): a device-to-device copy"),
     "depthwise_conv2d": Baseline(
-        (mat("in", 258, 258, 32), mat("k", 3, 3, 32), mat("out", 256, 256, 32)),
+        (mat("in", 514, 514, 64), mat("k", 3, 3, 64), mat("out", 512, 512, 64)),
         lambda t, F, x, w, out: out.add_(_depthwise(t, F, x, w)),
         _depthwise_reference,
-        "out += F.conv2d(groups=32): the program is HWC, so the input is "
+        "out += F.conv2d(groups=64): the program is HWC, so the input is "
         "passed as the NCHW-shaped channels-last view of the same memory "
-        "(no copy) and the result comes back channels-last; the 3x3x32 "
-        "filter is laid out once as PyTorch's (32, 1, 3, 3) before timing; "
+        "(no copy) and the result comes back channels-last; the 3x3x64 "
+        "filter is laid out once as PyTorch's (64, 1, 3, 3) before timing; "
         "cuDNN and an elementwise add; TF32 off",
         accumulates=("out",),
         prepare=_depthwise_prepare,
         variants={"no_accumulation": (
             lambda t, F, x, w, out: _depthwise(t, F, x, w), NO_ACCUMULATION)}),
     "dequant_i8": Baseline(
-        (mat("q", N, N, dtype="i8"), mat("scale", N), mat("out", N, N)),
+        (mat("q", WIDE, WIDE, dtype="i8"), mat("scale", WIDE), mat("out", WIDE, WIDE)),
         lambda t, F, q, scale, out: t.mul(q, scale, out=out),
         lambda t, q, scale, out: q * scale[None, :],
         "torch.mul(q, scale, out=out): int8 promoted to f32 inside one "
         "kernel"),
     "exp_tanh": Baseline(
-        (mat("a", N, N), mat("out", N, N)),
+        (mat("a", WIDE, N), mat("out", WIDE, N)),
         lambda t, F, a, out: t.tanh(t.exp(-a), out=out),
         lambda t, a, out: t.tanh(t.exp(-a)),
         "torch.tanh(torch.exp(-a), out=out): eager PyTorch runs three "
         "elementwise kernels (neg, exp, tanh)"),
     "fill": Baseline(
-        (mat("out", N, N),),
+        (mat("out", WIDE, WIDE),),
         lambda t, F, out: out.fill_(1.5),
         lambda t, out: t.full_like(out, 1.5),
         "out.fill_(1.5): one kernel"),
     "fused_relu_fma": Baseline(
-        (mat("a", N, N), mat("b", N, N), mat("c", N, N), mat("out", N, N)),
+        (mat("a", WIDE, N), mat("b", WIDE, N), mat("c", WIDE, N), mat("out", WIDE, N)),
         lambda t, F, a, b, c, out: t.addcmul(c, a, b, out=out).relu_(),
         lambda t, a, b, c, out: t.clamp(a * b + c, min=0),
         "torch.addcmul(c, a, b, out=out).relu_(): two elementwise kernels "
         "(eager PyTorch does not fuse the max with the multiply-add)"),
     "layernorm": Baseline(
-        (mat("x", N, 1024), mat("sum", N), mat("sq", N), mat("out", N, 1024)),
+        (mat("x", ROWS, 1024), mat("sum", ROWS), mat("sq", ROWS), mat("out", ROWS, 1024)),
         lambda t, F, x, s, sq, out: F.layer_norm(x, (x.shape[1],), eps=1e-5),
         _layernorm_reference,
         "F.layer_norm(x, (1024,), eps=1e-5), no affine, biased variance: "
@@ -277,20 +281,20 @@ BASELINES = {
         "deviations (sum, sq), intermediates a PyTorch user does not keep; "
         "they are taken as starting from zero"),
     "matmul": Baseline(
-        (mat("a", 512, 512), mat("b", 512, 512), mat("c", 512, 512)),
+        (mat("a", 768, 768), mat("b", 768, 768), mat("c", 768, 768)),
         lambda t, F, a, b, c: c.addmm_(a, b),
         lambda t, a, b, c: c + a @ b,
         "C += A B: c.addmm_(a, b) (cuBLAS GEMM with beta = 1), TF32 off",
         accumulates=("c",)),
     "matvec": Baseline(
-        (mat("a", N, N), mat("x", N), mat("y", N)),
+        (mat("a", ROWS, N), mat("x", N), mat("y", ROWS)),
         lambda t, F, a, x, y: y.addmv_(a, x),
         lambda t, a, x, y: y + t.einsum("ij,j->i", a, x),
         "y += A x: y.addmv_(a, x) (cuBLAS GEMV with beta = 1)",
         accumulates=("y",)),
     "maxpool": Baseline(
-        (mat("in", 1024, 1024, 16), mat("window", 2, 2),
-         mat("out", 512, 512, 16)),
+        (mat("in", 1024, 1024, 32), mat("window", 2, 2),
+         mat("out", 512, 512, 32)),
         lambda t, F, x, window, out: t.maximum(out, _maxpool(t, F, x),
                                                out=out),
         _maxpool_reference,
@@ -307,18 +311,18 @@ BASELINES = {
                 NO_ACCUMULATION),
             "amax": (
                 lambda t, F, x, window, out: t.amax(
-                    x[0].permute(1, 2, 0).view(512, 2, 512, 2, 16),
+                    x[0].permute(1, 2, 0).view(512, 2, 512, 2, 32),
                     dim=(1, 3), out=out),
-                "torch.amax over the 2x2 windows of a (512, 2, 512, 2, 16) "
+                "torch.amax over the 2x2 windows of a (512, 2, 512, 2, 32) "
                 "view, out=out: one reduction kernel, no indices, no "
                 "accumulation")}),
     "outer_product": Baseline(
-        (mat("x", N), mat("y", N), mat("out", N, N)),
+        (mat("x", WIDE), mat("y", WIDE), mat("out", WIDE, WIDE)),
         lambda t, F, x, y, out: t.outer(x, y, out=out),
         lambda t, x, y, out: x[:, None] * y[None, :],
         "torch.outer(x, y, out=out): one elementwise kernel"),
     "row_max": Baseline(
-        (mat("a", N, N), mat("out", N)),
+        (mat("a", ROWS, N), mat("out", ROWS)),
         lambda t, F, a, out: t.maximum(out, a.amax(1), out=out),
         lambda t, a, out: t.maximum(out, a.max(1).values),
         "out = max(out, row max): torch.maximum(out, a.amax(1), out=out), "
@@ -327,7 +331,7 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, a, out: t.amax(a, 1, out=out), NO_ACCUMULATION)}),
     "row_sum": Baseline(
-        (mat("a", N, N), mat("out", N)),
+        (mat("a", ROWS, N), mat("out", ROWS)),
         lambda t, F, a, out: out.add_(a.sum(1)),
         lambda t, a, out: out + a.sum(1),
         "out += row sums: out.add_(a.sum(1)), a row reduction and a "
@@ -336,7 +340,7 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, a, out: t.sum(a, 1, out=out), NO_ACCUMULATION)}),
     "scale_bf16": Baseline(
-        (mat("a", N, N, dtype="bf16"), mat("out", N, N, dtype="bf16")),
+        (mat("a", WIDE, WIDE, dtype="bf16"), mat("out", WIDE, WIDE, dtype="bf16")),
         lambda t, F, a, out: t.add(a * 0.5, 1.0, out=out),
         lambda t, a, out: a * 0.5 + 1,
         "torch.add(a * 0.5, 1.0, out=out) on bf16: two elementwise kernels, "
@@ -347,8 +351,8 @@ BASELINES = {
             "torch.add(torch.tensor(1.0), a, alpha=0.5, out=out): 1 + 0.5 a "
             "in one kernel (a CPU 0-dim tensor is a scalar operand)")}),
     "softmax": Baseline(
-        (mat("x", N, 1024), mat("max", N), mat("sum", N), mat("e", N, 1024),
-         mat("out", N, 1024)),
+        (mat("x", ROWS, 1024), mat("max", ROWS), mat("sum", ROWS), mat("e", ROWS, 1024),
+         mat("out", ROWS, 1024)),
         lambda t, F, x, m, s, e, out: t.softmax(x, 1),
         _softmax_reference,
         "torch.softmax(x, 1): one kernel; the program's four steps (row "
@@ -356,8 +360,8 @@ BASELINES = {
         "it also writes max, sum and e, intermediates a PyTorch user does "
         "not keep; they are taken as starting from -inf and zero"),
     "sumpool": Baseline(
-        (mat("in", 32, 514, 514), mat("window", 3, 3),
-         mat("out", 32, 512, 512)),
+        (mat("in", 64, 514, 514), mat("window", 3, 3),
+         mat("out", 64, 512, 512)),
         lambda t, F, x, window, out: out.add_(_sumpool(t, F, x)),
         _sumpool_reference,
         "out += F.avg_pool2d(x[None], 3, stride=1, divisor_override=1) (a "
@@ -368,25 +372,25 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, x, window, out: _sumpool(t, F, x), NO_ACCUMULATION)}),
     "transpose2d": Baseline(
-        (mat("a", N, N), mat("out", N, N)),
+        (mat("a", WIDE, N), mat("out", N, WIDE)),
         lambda t, F, a, out: out.copy_(a.t()),
         lambda t, a, out: a.t(),
         "out.copy_(a.t()) (what a.t().contiguous() runs): one strided copy "
         "kernel"),
     "transpose3d": Baseline(
-        (mat("a", 64, 512, 512), mat("out", 64, 512, 512)),
+        (mat("a", 128, 512, 512), mat("out", 128, 512, 512)),
         lambda t, F, a, out: out.copy_(a.transpose(1, 2)),
         lambda t, a, out: a.permute(0, 2, 1),
         "out.copy_(a.transpose(1, 2)) (permutation [0, 2, 1]): one strided "
         "copy kernel"),
     "truncf_f16": Baseline(
-        (mat("a", N, N), mat("out", N, N, dtype="f16")),
+        (mat("a", WIDE, WIDE), mat("out", WIDE, WIDE, dtype="f16")),
         lambda t, F, a, out: out.copy_(a),
         lambda t, a, out: a,
         "out.copy_(a) into f16 (round to nearest even, as arith.truncf): "
         "one conversion kernel"),
     "vecmat": Baseline(
-        (mat("x", N), mat("a", N, N), mat("y", N)),
+        (mat("x", N), mat("a", N, COLS), mat("y", COLS)),
         lambda t, F, x, a, y: y.addmv_(a.t(), x),
         lambda t, x, a, y: y + t.einsum("i,ij->j", x, a),
         "y += x A: y.addmv_(a.t(), x) (cuBLAS GEMV on the transposed view, "

@@ -10,20 +10,19 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @batch_matmul(%arg0: memref<32x128x128xf32>, %arg1: memref<32x128x128xf32>, %arg2: memref<32x128x128xf32>) {
+  func.func @batch_matmul(%arg0: memref<128x128x128xf32>, %arg1: memref<128x128x128xf32>, %arg2: memref<128x128x128xf32>) {
     %c0 = arith.constant 0 : index
-    %c32 = arith.constant 32 : index
-    %c1 = arith.constant 1 : index
     %c128 = arith.constant 128 : index
+    %c1 = arith.constant 1 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c32)[%c0, %c1]
+    %0 = affine.apply #map(%c128)[%c0, %c1]
     %1 = affine.apply #map(%c128)[%c0, %c1]
     %2 = affine.apply #map(%c128)[%c0, %c1]
-    gpu.launch_func  @batch_matmul_kernel::@batch_matmul_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<32x128x128xf32>, %arg1 : memref<32x128x128xf32>, %arg2 : memref<32x128x128xf32>, %c128 : index)
+    gpu.launch_func  @batch_matmul_kernel::@batch_matmul_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<128x128x128xf32>, %arg1 : memref<128x128x128xf32>, %arg2 : memref<128x128x128xf32>, %c128 : index)
     return
   }
   gpu.module @batch_matmul_kernel {
-    gpu.func @batch_matmul_kernel(%arg0: index, %arg1: index, %arg2: memref<32x128x128xf32>, %arg3: memref<32x128x128xf32>, %arg4: memref<32x128x128xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @batch_matmul_kernel(%arg0: index, %arg1: index, %arg2: memref<128x128x128xf32>, %arg3: memref<128x128x128xf32>, %arg4: memref<128x128x128xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -40,12 +39,12 @@ module attributes {gpu.container_module} {
       %1 = affine.apply #map1(%block_id_y)[%arg0, %arg1]
       %2 = affine.apply #map1(%block_id_z)[%arg0, %arg1]
       scf.for %arg6 = %arg1 to %arg5 step %arg0 {
-        %3 = memref.load %arg2[%0, %1, %arg6] : memref<32x128x128xf32>
-        %4 = memref.load %arg3[%0, %arg6, %2] : memref<32x128x128xf32>
-        %5 = memref.load %arg4[%0, %1, %2] : memref<32x128x128xf32>
+        %3 = memref.load %arg2[%0, %1, %arg6] : memref<128x128x128xf32>
+        %4 = memref.load %arg3[%0, %arg6, %2] : memref<128x128x128xf32>
+        %5 = memref.load %arg4[%0, %1, %2] : memref<128x128x128xf32>
         %6 = arith.mulf %3, %4 : f32
         %7 = arith.addf %5, %6 : f32
-        memref.store %7, %arg4[%0, %1, %2] : memref<32x128x128xf32>
+        memref.store %7, %arg4[%0, %1, %2] : memref<128x128x128xf32>
       }
       gpu.return
     }

@@ -10,11 +10,10 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @batch_matmul(%arg0: memref<32x128x128xf32>, %arg1: memref<32x128x128xf32>, %arg2: memref<32x128x128xf32>) {
+  func.func @batch_matmul(%arg0: memref<128x128x128xf32>, %arg1: memref<128x128x128xf32>, %arg2: memref<128x128x128xf32>) {
     %c0 = arith.constant 0 : index
-    %c32 = arith.constant 32 : index
-    %c1 = arith.constant 1 : index
     %c128 = arith.constant 128 : index
+    %c1 = arith.constant 1 : index
     %c0_0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index
     %c16_1 = arith.constant 16 : index
@@ -23,17 +22,17 @@ module attributes {gpu.container_module} {
     %1 = arith.muli %c1, %c16_1 : index
     %2 = arith.muli %c1, %c1_2 : index
     %c1_3 = arith.constant 1 : index
-    %3 = affine.apply #map(%c32)[%c0, %0]
+    %3 = affine.apply #map(%c128)[%c0, %0]
     %4 = affine.apply #map(%c128)[%c0, %1]
     %5 = affine.apply #map(%c128)[%c0, %2]
     %6 = affine.apply #map(%0)[%c0_0, %c1]
     %7 = affine.apply #map(%1)[%c0_0, %c1]
     %8 = affine.apply #map(%2)[%c0_0, %c1]
-    gpu.launch_func  @batch_matmul_kernel::@batch_matmul_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<32x128x128xf32>, %arg1 : memref<32x128x128xf32>, %arg2 : memref<32x128x128xf32>, %c128 : index)
+    gpu.launch_func  @batch_matmul_kernel::@batch_matmul_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<128x128x128xf32>, %arg1 : memref<128x128x128xf32>, %arg2 : memref<128x128x128xf32>, %c128 : index)
     return
   }
   gpu.module @batch_matmul_kernel {
-    gpu.func @batch_matmul_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<32x128x128xf32>, %arg7: memref<32x128x128xf32>, %arg8: memref<32x128x128xf32>, %arg9: index) kernel {
+    gpu.func @batch_matmul_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<128x128x128xf32>, %arg7: memref<128x128x128xf32>, %arg8: memref<128x128x128xf32>, %arg9: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -56,12 +55,12 @@ module attributes {gpu.container_module} {
       %7 = arith.addi %4, %1 : index
       %8 = arith.addi %5, %2 : index
       scf.for %arg10 = %arg1 to %arg9 step %arg4 {
-        %9 = memref.load %arg6[%6, %7, %arg10] : memref<32x128x128xf32>
-        %10 = memref.load %arg7[%6, %arg10, %8] : memref<32x128x128xf32>
-        %11 = memref.load %arg8[%6, %7, %8] : memref<32x128x128xf32>
+        %9 = memref.load %arg6[%6, %7, %arg10] : memref<128x128x128xf32>
+        %10 = memref.load %arg7[%6, %arg10, %8] : memref<128x128x128xf32>
+        %11 = memref.load %arg8[%6, %7, %8] : memref<128x128x128xf32>
         %12 = arith.mulf %9, %10 : f32
         %13 = arith.addf %11, %12 : f32
-        memref.store %13, %arg8[%6, %7, %8] : memref<32x128x128xf32>
+        memref.store %13, %arg8[%6, %7, %8] : memref<128x128x128xf32>
       }
       gpu.return
     }

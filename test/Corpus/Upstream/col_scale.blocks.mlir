@@ -10,18 +10,19 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @col_scale(%arg0: memref<4096x4096xf32>, %arg1: memref<4096xf32>, %arg2: memref<4096x4096xf32>) {
+  func.func @col_scale(%arg0: memref<8192x4096xf32>, %arg1: memref<8192xf32>, %arg2: memref<8192x4096xf32>) {
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c8192 = arith.constant 8192 : index
     %c1 = arith.constant 1 : index
+    %c4096 = arith.constant 4096 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c4096)[%c0, %c1]
+    %0 = affine.apply #map(%c8192)[%c0, %c1]
     %1 = affine.apply #map(%c4096)[%c0, %c1]
-    gpu.launch_func  @col_scale_kernel::@col_scale_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<4096x4096xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<4096x4096xf32>)
+    gpu.launch_func  @col_scale_kernel::@col_scale_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<8192x4096xf32>, %arg1 : memref<8192xf32>, %arg2 : memref<8192x4096xf32>)
     return
   }
   gpu.module @col_scale_kernel {
-    gpu.func @col_scale_kernel(%arg0: index, %arg1: index, %arg2: memref<4096x4096xf32>, %arg3: memref<4096xf32>, %arg4: memref<4096x4096xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @col_scale_kernel(%arg0: index, %arg1: index, %arg2: memref<8192x4096xf32>, %arg3: memref<8192xf32>, %arg4: memref<8192x4096xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -36,10 +37,10 @@ module attributes {gpu.container_module} {
       %block_dim_z = gpu.block_dim  z
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       %1 = affine.apply #map1(%block_id_y)[%arg0, %arg1]
-      %2 = memref.load %arg2[%0, %1] : memref<4096x4096xf32>
-      %3 = memref.load %arg3[%0] : memref<4096xf32>
+      %2 = memref.load %arg2[%0, %1] : memref<8192x4096xf32>
+      %3 = memref.load %arg3[%0] : memref<8192xf32>
       %4 = arith.mulf %2, %3 : f32
-      memref.store %4, %arg4[%0, %1] : memref<4096x4096xf32>
+      memref.store %4, %arg4[%0, %1] : memref<8192x4096xf32>
       gpu.return
     }
   }

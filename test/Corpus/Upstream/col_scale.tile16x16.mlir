@@ -10,25 +10,26 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @col_scale(%arg0: memref<4096x4096xf32>, %arg1: memref<4096xf32>, %arg2: memref<4096x4096xf32>) {
+  func.func @col_scale(%arg0: memref<8192x4096xf32>, %arg1: memref<8192xf32>, %arg2: memref<8192x4096xf32>) {
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c8192 = arith.constant 8192 : index
     %c1 = arith.constant 1 : index
+    %c4096 = arith.constant 4096 : index
     %c0_0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index
     %c16_1 = arith.constant 16 : index
     %0 = arith.muli %c1, %c16 : index
     %1 = arith.muli %c1, %c16_1 : index
     %c1_2 = arith.constant 1 : index
-    %2 = affine.apply #map(%c4096)[%c0, %0]
+    %2 = affine.apply #map(%c8192)[%c0, %0]
     %3 = affine.apply #map(%c4096)[%c0, %1]
     %4 = affine.apply #map(%0)[%c0_0, %c1]
     %5 = affine.apply #map(%1)[%c0_0, %c1]
-    gpu.launch_func  @col_scale_kernel::@col_scale_kernel blocks in (%2, %3, %c1_2) threads in (%4, %5, %c1_2)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<4096x4096xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<4096x4096xf32>)
+    gpu.launch_func  @col_scale_kernel::@col_scale_kernel blocks in (%2, %3, %c1_2) threads in (%4, %5, %c1_2)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<8192x4096xf32>, %arg1 : memref<8192xf32>, %arg2 : memref<8192x4096xf32>)
     return
   }
   gpu.module @col_scale_kernel {
-    gpu.func @col_scale_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<4096x4096xf32>, %arg6: memref<4096xf32>, %arg7: memref<4096x4096xf32>) kernel {
+    gpu.func @col_scale_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<8192x4096xf32>, %arg6: memref<8192xf32>, %arg7: memref<8192x4096xf32>) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -47,10 +48,10 @@ module attributes {gpu.container_module} {
       %3 = affine.apply #map1(%thread_id_y)[%arg3, %arg4]
       %4 = arith.addi %2, %0 : index
       %5 = arith.addi %3, %1 : index
-      %6 = memref.load %arg5[%4, %5] : memref<4096x4096xf32>
-      %7 = memref.load %arg6[%4] : memref<4096xf32>
+      %6 = memref.load %arg5[%4, %5] : memref<8192x4096xf32>
+      %7 = memref.load %arg6[%4] : memref<8192xf32>
       %8 = arith.mulf %6, %7 : f32
-      memref.store %8, %arg7[%4, %5] : memref<4096x4096xf32>
+      memref.store %8, %arg7[%4, %5] : memref<8192x4096xf32>
       gpu.return
     }
   }

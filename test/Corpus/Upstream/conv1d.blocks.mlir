@@ -11,18 +11,18 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 + d1)>
 module attributes {gpu.container_module} {
-  func.func @conv1d(%arg0: memref<4194312xf32>, %arg1: memref<9xf32>, %arg2: memref<4194304xf32>) {
+  func.func @conv1d(%arg0: memref<16777224xf32>, %arg1: memref<9xf32>, %arg2: memref<16777216xf32>) {
     %c0 = arith.constant 0 : index
-    %c4194304 = arith.constant 4194304 : index
+    %c16777216 = arith.constant 16777216 : index
     %c1 = arith.constant 1 : index
     %c9 = arith.constant 9 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c4194304)[%c0, %c1]
-    gpu.launch_func  @conv1d_kernel::@conv1d_kernel blocks in (%0, %c1_0, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<4194312xf32>, %arg1 : memref<9xf32>, %arg2 : memref<4194304xf32>, %c9 : index)
+    %0 = affine.apply #map(%c16777216)[%c0, %c1]
+    gpu.launch_func  @conv1d_kernel::@conv1d_kernel blocks in (%0, %c1_0, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<16777224xf32>, %arg1 : memref<9xf32>, %arg2 : memref<16777216xf32>, %c9 : index)
     return
   }
   gpu.module @conv1d_kernel {
-    gpu.func @conv1d_kernel(%arg0: index, %arg1: index, %arg2: memref<4194312xf32>, %arg3: memref<9xf32>, %arg4: memref<4194304xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @conv1d_kernel(%arg0: index, %arg1: index, %arg2: memref<16777224xf32>, %arg3: memref<9xf32>, %arg4: memref<16777216xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -38,12 +38,12 @@ module attributes {gpu.container_module} {
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       scf.for %arg6 = %arg1 to %arg5 step %arg0 {
         %1 = affine.apply #map2(%0, %arg6)
-        %2 = memref.load %arg2[%1] : memref<4194312xf32>
+        %2 = memref.load %arg2[%1] : memref<16777224xf32>
         %3 = memref.load %arg3[%arg6] : memref<9xf32>
-        %4 = memref.load %arg4[%0] : memref<4194304xf32>
+        %4 = memref.load %arg4[%0] : memref<16777216xf32>
         %5 = arith.mulf %2, %3 : f32
         %6 = arith.addf %4, %5 : f32
-        memref.store %6, %arg4[%0] : memref<4194304xf32>
+        memref.store %6, %arg4[%0] : memref<16777216xf32>
       }
       gpu.return
     }

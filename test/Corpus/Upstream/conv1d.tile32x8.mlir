@@ -11,22 +11,22 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 + d1)>
 module attributes {gpu.container_module} {
-  func.func @conv1d(%arg0: memref<4194312xf32>, %arg1: memref<9xf32>, %arg2: memref<4194304xf32>) {
+  func.func @conv1d(%arg0: memref<16777224xf32>, %arg1: memref<9xf32>, %arg2: memref<16777216xf32>) {
     %c0 = arith.constant 0 : index
-    %c4194304 = arith.constant 4194304 : index
+    %c16777216 = arith.constant 16777216 : index
     %c1 = arith.constant 1 : index
     %c9 = arith.constant 9 : index
     %c0_0 = arith.constant 0 : index
     %c32 = arith.constant 32 : index
     %0 = arith.muli %c1, %c32 : index
     %c1_1 = arith.constant 1 : index
-    %1 = affine.apply #map(%c4194304)[%c0, %0]
+    %1 = affine.apply #map(%c16777216)[%c0, %0]
     %2 = affine.apply #map(%0)[%c0_0, %c1]
-    gpu.launch_func  @conv1d_kernel::@conv1d_kernel blocks in (%1, %c1_1, %c1_1) threads in (%2, %c1_1, %c1_1)  args(%0 : index, %c0 : index, %c1 : index, %c0_0 : index, %arg0 : memref<4194312xf32>, %arg1 : memref<9xf32>, %arg2 : memref<4194304xf32>, %c9 : index)
+    gpu.launch_func  @conv1d_kernel::@conv1d_kernel blocks in (%1, %c1_1, %c1_1) threads in (%2, %c1_1, %c1_1)  args(%0 : index, %c0 : index, %c1 : index, %c0_0 : index, %arg0 : memref<16777224xf32>, %arg1 : memref<9xf32>, %arg2 : memref<16777216xf32>, %c9 : index)
     return
   }
   gpu.module @conv1d_kernel {
-    gpu.func @conv1d_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<4194312xf32>, %arg5: memref<9xf32>, %arg6: memref<4194304xf32>, %arg7: index) kernel {
+    gpu.func @conv1d_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<16777224xf32>, %arg5: memref<9xf32>, %arg6: memref<16777216xf32>, %arg7: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -44,12 +44,12 @@ module attributes {gpu.container_module} {
       %2 = arith.addi %1, %0 : index
       scf.for %arg8 = %arg1 to %arg7 step %arg2 {
         %3 = affine.apply #map2(%2, %arg8)
-        %4 = memref.load %arg4[%3] : memref<4194312xf32>
+        %4 = memref.load %arg4[%3] : memref<16777224xf32>
         %5 = memref.load %arg5[%arg8] : memref<9xf32>
-        %6 = memref.load %arg6[%2] : memref<4194304xf32>
+        %6 = memref.load %arg6[%2] : memref<16777216xf32>
         %7 = arith.mulf %4, %5 : f32
         %8 = arith.addf %6, %7 : f32
-        memref.store %8, %arg6[%2] : memref<4194304xf32>
+        memref.store %8, %arg6[%2] : memref<16777216xf32>
       }
       gpu.return
     }

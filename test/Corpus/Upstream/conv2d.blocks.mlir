@@ -11,19 +11,19 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 + d1)>
 module attributes {gpu.container_module} {
-  func.func @conv2d(%arg0: memref<2050x2050xf32>, %arg1: memref<3x3xf32>, %arg2: memref<2048x2048xf32>) {
+  func.func @conv2d(%arg0: memref<4098x4098xf32>, %arg1: memref<3x3xf32>, %arg2: memref<4096x4096xf32>) {
     %c0 = arith.constant 0 : index
-    %c2048 = arith.constant 2048 : index
+    %c4096 = arith.constant 4096 : index
     %c1 = arith.constant 1 : index
     %c3 = arith.constant 3 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c2048)[%c0, %c1]
-    %1 = affine.apply #map(%c2048)[%c0, %c1]
-    gpu.launch_func  @conv2d_kernel::@conv2d_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<2050x2050xf32>, %arg1 : memref<3x3xf32>, %arg2 : memref<2048x2048xf32>, %c3 : index)
+    %0 = affine.apply #map(%c4096)[%c0, %c1]
+    %1 = affine.apply #map(%c4096)[%c0, %c1]
+    gpu.launch_func  @conv2d_kernel::@conv2d_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<4098x4098xf32>, %arg1 : memref<3x3xf32>, %arg2 : memref<4096x4096xf32>, %c3 : index)
     return
   }
   gpu.module @conv2d_kernel {
-    gpu.func @conv2d_kernel(%arg0: index, %arg1: index, %arg2: memref<2050x2050xf32>, %arg3: memref<3x3xf32>, %arg4: memref<2048x2048xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @conv2d_kernel(%arg0: index, %arg1: index, %arg2: memref<4098x4098xf32>, %arg3: memref<3x3xf32>, %arg4: memref<4096x4096xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -42,12 +42,12 @@ module attributes {gpu.container_module} {
         scf.for %arg7 = %arg1 to %arg5 step %arg0 {
           %2 = affine.apply #map2(%0, %arg6)
           %3 = affine.apply #map2(%1, %arg7)
-          %4 = memref.load %arg2[%2, %3] : memref<2050x2050xf32>
+          %4 = memref.load %arg2[%2, %3] : memref<4098x4098xf32>
           %5 = memref.load %arg3[%arg6, %arg7] : memref<3x3xf32>
-          %6 = memref.load %arg4[%0, %1] : memref<2048x2048xf32>
+          %6 = memref.load %arg4[%0, %1] : memref<4096x4096xf32>
           %7 = arith.mulf %4, %5 : f32
           %8 = arith.addf %6, %7 : f32
-          memref.store %8, %arg4[%0, %1] : memref<2048x2048xf32>
+          memref.store %8, %arg4[%0, %1] : memref<4096x4096xf32>
         }
       }
       gpu.return

@@ -11,9 +11,9 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 + d1)>
 module attributes {gpu.container_module} {
-  func.func @conv2d(%arg0: memref<2050x2050xf32>, %arg1: memref<3x3xf32>, %arg2: memref<2048x2048xf32>) {
+  func.func @conv2d(%arg0: memref<4098x4098xf32>, %arg1: memref<3x3xf32>, %arg2: memref<4096x4096xf32>) {
     %c0 = arith.constant 0 : index
-    %c2048 = arith.constant 2048 : index
+    %c4096 = arith.constant 4096 : index
     %c1 = arith.constant 1 : index
     %c3 = arith.constant 3 : index
     %c0_0 = arith.constant 0 : index
@@ -22,15 +22,15 @@ module attributes {gpu.container_module} {
     %0 = arith.muli %c1, %c16 : index
     %1 = arith.muli %c1, %c16_1 : index
     %c1_2 = arith.constant 1 : index
-    %2 = affine.apply #map(%c2048)[%c0, %0]
-    %3 = affine.apply #map(%c2048)[%c0, %1]
+    %2 = affine.apply #map(%c4096)[%c0, %0]
+    %3 = affine.apply #map(%c4096)[%c0, %1]
     %4 = affine.apply #map(%0)[%c0_0, %c1]
     %5 = affine.apply #map(%1)[%c0_0, %c1]
-    gpu.launch_func  @conv2d_kernel::@conv2d_kernel blocks in (%2, %3, %c1_2) threads in (%4, %5, %c1_2)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<2050x2050xf32>, %arg1 : memref<3x3xf32>, %arg2 : memref<2048x2048xf32>, %c3 : index)
+    gpu.launch_func  @conv2d_kernel::@conv2d_kernel blocks in (%2, %3, %c1_2) threads in (%4, %5, %c1_2)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<4098x4098xf32>, %arg1 : memref<3x3xf32>, %arg2 : memref<4096x4096xf32>, %c3 : index)
     return
   }
   gpu.module @conv2d_kernel {
-    gpu.func @conv2d_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<2050x2050xf32>, %arg6: memref<3x3xf32>, %arg7: memref<2048x2048xf32>, %arg8: index) kernel {
+    gpu.func @conv2d_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<4098x4098xf32>, %arg6: memref<3x3xf32>, %arg7: memref<4096x4096xf32>, %arg8: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -53,12 +53,12 @@ module attributes {gpu.container_module} {
         scf.for %arg10 = %arg1 to %arg8 step %arg3 {
           %6 = affine.apply #map2(%4, %arg9)
           %7 = affine.apply #map2(%5, %arg10)
-          %8 = memref.load %arg5[%6, %7] : memref<2050x2050xf32>
+          %8 = memref.load %arg5[%6, %7] : memref<4098x4098xf32>
           %9 = memref.load %arg6[%arg9, %arg10] : memref<3x3xf32>
-          %10 = memref.load %arg7[%4, %5] : memref<2048x2048xf32>
+          %10 = memref.load %arg7[%4, %5] : memref<4096x4096xf32>
           %11 = arith.mulf %8, %9 : f32
           %12 = arith.addf %10, %11 : f32
-          memref.store %12, %arg7[%4, %5] : memref<2048x2048xf32>
+          memref.store %12, %arg7[%4, %5] : memref<4096x4096xf32>
         }
       }
       gpu.return

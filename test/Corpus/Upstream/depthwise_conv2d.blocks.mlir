@@ -11,21 +11,21 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 + d1)>
 module attributes {gpu.container_module} {
-  func.func @depthwise_conv2d(%arg0: memref<258x258x32xf32>, %arg1: memref<3x3x32xf32>, %arg2: memref<256x256x32xf32>) {
+  func.func @depthwise_conv2d(%arg0: memref<514x514x64xf32>, %arg1: memref<3x3x64xf32>, %arg2: memref<512x512x64xf32>) {
     %c0 = arith.constant 0 : index
-    %c256 = arith.constant 256 : index
+    %c512 = arith.constant 512 : index
     %c1 = arith.constant 1 : index
-    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
     %c3 = arith.constant 3 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c256)[%c0, %c1]
-    %1 = affine.apply #map(%c256)[%c0, %c1]
-    %2 = affine.apply #map(%c32)[%c0, %c1]
-    gpu.launch_func  @depthwise_conv2d_kernel::@depthwise_conv2d_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<258x258x32xf32>, %arg1 : memref<3x3x32xf32>, %arg2 : memref<256x256x32xf32>, %c3 : index)
+    %0 = affine.apply #map(%c512)[%c0, %c1]
+    %1 = affine.apply #map(%c512)[%c0, %c1]
+    %2 = affine.apply #map(%c64)[%c0, %c1]
+    gpu.launch_func  @depthwise_conv2d_kernel::@depthwise_conv2d_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<514x514x64xf32>, %arg1 : memref<3x3x64xf32>, %arg2 : memref<512x512x64xf32>, %c3 : index)
     return
   }
   gpu.module @depthwise_conv2d_kernel {
-    gpu.func @depthwise_conv2d_kernel(%arg0: index, %arg1: index, %arg2: memref<258x258x32xf32>, %arg3: memref<3x3x32xf32>, %arg4: memref<256x256x32xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @depthwise_conv2d_kernel(%arg0: index, %arg1: index, %arg2: memref<514x514x64xf32>, %arg3: memref<3x3x64xf32>, %arg4: memref<512x512x64xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -45,12 +45,12 @@ module attributes {gpu.container_module} {
         scf.for %arg7 = %arg1 to %arg5 step %arg0 {
           %3 = affine.apply #map2(%0, %arg6)
           %4 = affine.apply #map2(%1, %arg7)
-          %5 = memref.load %arg2[%3, %4, %2] : memref<258x258x32xf32>
-          %6 = memref.load %arg3[%arg6, %arg7, %2] : memref<3x3x32xf32>
-          %7 = memref.load %arg4[%0, %1, %2] : memref<256x256x32xf32>
+          %5 = memref.load %arg2[%3, %4, %2] : memref<514x514x64xf32>
+          %6 = memref.load %arg3[%arg6, %arg7, %2] : memref<3x3x64xf32>
+          %7 = memref.load %arg4[%0, %1, %2] : memref<512x512x64xf32>
           %8 = arith.mulf %5, %6 : f32
           %9 = arith.addf %7, %8 : f32
-          memref.store %9, %arg4[%0, %1, %2] : memref<256x256x32xf32>
+          memref.store %9, %arg4[%0, %1, %2] : memref<512x512x64xf32>
         }
       }
       gpu.return

@@ -10,19 +10,19 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @fill(%arg0: memref<4096x4096xf32>) {
+  func.func @fill(%arg0: memref<8192x8192xf32>) {
     %cst = arith.constant 1.500000e+00 : f32
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c8192 = arith.constant 8192 : index
     %c1 = arith.constant 1 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c4096)[%c0, %c1]
-    %1 = affine.apply #map(%c4096)[%c0, %c1]
-    gpu.launch_func  @fill_kernel::@fill_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %cst : f32, %arg0 : memref<4096x4096xf32>)
+    %0 = affine.apply #map(%c8192)[%c0, %c1]
+    %1 = affine.apply #map(%c8192)[%c0, %c1]
+    gpu.launch_func  @fill_kernel::@fill_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %cst : f32, %arg0 : memref<8192x8192xf32>)
     return
   }
   gpu.module @fill_kernel {
-    gpu.func @fill_kernel(%arg0: index, %arg1: index, %arg2: f32, %arg3: memref<4096x4096xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @fill_kernel(%arg0: index, %arg1: index, %arg2: f32, %arg3: memref<8192x8192xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -37,7 +37,7 @@ module attributes {gpu.container_module} {
       %block_dim_z = gpu.block_dim  z
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       %1 = affine.apply #map1(%block_id_y)[%arg0, %arg1]
-      memref.store %arg2, %arg3[%0, %1] : memref<4096x4096xf32>
+      memref.store %arg2, %arg3[%0, %1] : memref<8192x8192xf32>
       gpu.return
     }
   }

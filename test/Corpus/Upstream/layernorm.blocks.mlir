@@ -14,27 +14,27 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @layernorm(%arg0: memref<4096x1024xf32>, %arg1: memref<4096xf32>, %arg2: memref<4096xf32>, %arg3: memref<4096x1024xf32>) {
+  func.func @layernorm(%arg0: memref<16384x1024xf32>, %arg1: memref<16384xf32>, %arg2: memref<16384xf32>, %arg3: memref<16384x1024xf32>) {
     %cst = arith.constant 9.99999974E-6 : f32
     %cst_0 = arith.constant 9.765625E-4 : f32
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c16384 = arith.constant 16384 : index
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
     %c1_1 = arith.constant 1 : index
-    %0 = affine.apply #map(%c4096)[%c0, %c1]
-    gpu.launch_func  @layernorm_kernel::@layernorm_kernel blocks in (%0, %c1_1, %c1_1) threads in (%c1_1, %c1_1, %c1_1)  args(%c1 : index, %c0 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %c1024 : index)
+    %0 = affine.apply #map(%c16384)[%c0, %c1]
+    gpu.launch_func  @layernorm_kernel::@layernorm_kernel blocks in (%0, %c1_1, %c1_1) threads in (%c1_1, %c1_1, %c1_1)  args(%c1 : index, %c0 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %c1024 : index)
     %c1_2 = arith.constant 1 : index
-    %1 = affine.apply #map(%c4096)[%c0, %c1]
-    gpu.launch_func  @layernorm_kernel_0::@layernorm_kernel blocks in (%1, %c1_2, %c1_2) threads in (%c1_2, %c1_2, %c1_2)  args(%c1 : index, %c0 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<4096xf32>, %cst_0 : f32, %c1024 : index)
+    %1 = affine.apply #map(%c16384)[%c0, %c1]
+    gpu.launch_func  @layernorm_kernel_0::@layernorm_kernel blocks in (%1, %c1_2, %c1_2) threads in (%c1_2, %c1_2, %c1_2)  args(%c1 : index, %c0 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %arg2 : memref<16384xf32>, %cst_0 : f32, %c1024 : index)
     %c1_3 = arith.constant 1 : index
-    %2 = affine.apply #map(%c4096)[%c0, %c1]
+    %2 = affine.apply #map(%c16384)[%c0, %c1]
     %3 = affine.apply #map(%c1024)[%c0, %c1]
-    gpu.launch_func  @layernorm_kernel_1::@layernorm_kernel blocks in (%2, %3, %c1_3) threads in (%c1_3, %c1_3, %c1_3)  args(%c1 : index, %c0 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<4096xf32>, %cst_0 : f32, %cst : f32, %arg3 : memref<4096x1024xf32>)
+    gpu.launch_func  @layernorm_kernel_1::@layernorm_kernel blocks in (%2, %3, %c1_3) threads in (%c1_3, %c1_3, %c1_3)  args(%c1 : index, %c0 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %arg2 : memref<16384xf32>, %cst_0 : f32, %cst : f32, %arg3 : memref<16384x1024xf32>)
     return
   }
   gpu.module @layernorm_kernel {
-    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: memref<4096x1024xf32>, %arg3: memref<4096xf32>, %arg4: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: memref<16384x1024xf32>, %arg3: memref<16384xf32>, %arg4: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -49,16 +49,16 @@ module attributes {gpu.container_module} {
       %block_dim_z = gpu.block_dim  z
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       scf.for %arg5 = %arg1 to %arg4 step %arg0 {
-        %1 = memref.load %arg2[%0, %arg5] : memref<4096x1024xf32>
-        %2 = memref.load %arg3[%0] : memref<4096xf32>
+        %1 = memref.load %arg2[%0, %arg5] : memref<16384x1024xf32>
+        %2 = memref.load %arg3[%0] : memref<16384xf32>
         %3 = arith.addf %1, %2 : f32
-        memref.store %3, %arg3[%0] : memref<4096xf32>
+        memref.store %3, %arg3[%0] : memref<16384xf32>
       }
       gpu.return
     }
   }
   gpu.module @layernorm_kernel_0 {
-    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: memref<4096x1024xf32>, %arg3: memref<4096xf32>, %arg4: memref<4096xf32>, %arg5: f32, %arg6: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: memref<16384x1024xf32>, %arg3: memref<16384xf32>, %arg4: memref<16384xf32>, %arg5: f32, %arg6: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -73,20 +73,20 @@ module attributes {gpu.container_module} {
       %block_dim_z = gpu.block_dim  z
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       scf.for %arg7 = %arg1 to %arg6 step %arg0 {
-        %1 = memref.load %arg2[%0, %arg7] : memref<4096x1024xf32>
-        %2 = memref.load %arg3[%0] : memref<4096xf32>
-        %3 = memref.load %arg4[%0] : memref<4096xf32>
+        %1 = memref.load %arg2[%0, %arg7] : memref<16384x1024xf32>
+        %2 = memref.load %arg3[%0] : memref<16384xf32>
+        %3 = memref.load %arg4[%0] : memref<16384xf32>
         %4 = arith.mulf %2, %arg5 : f32
         %5 = arith.subf %1, %4 : f32
         %6 = arith.mulf %5, %5 : f32
         %7 = arith.addf %3, %6 : f32
-        memref.store %7, %arg4[%0] : memref<4096xf32>
+        memref.store %7, %arg4[%0] : memref<16384xf32>
       }
       gpu.return
     }
   }
   gpu.module @layernorm_kernel_1 {
-    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: memref<4096x1024xf32>, %arg3: memref<4096xf32>, %arg4: memref<4096xf32>, %arg5: f32, %arg6: f32, %arg7: memref<4096x1024xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: memref<16384x1024xf32>, %arg3: memref<16384xf32>, %arg4: memref<16384xf32>, %arg5: f32, %arg6: f32, %arg7: memref<16384x1024xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -101,16 +101,16 @@ module attributes {gpu.container_module} {
       %block_dim_z = gpu.block_dim  z
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       %1 = affine.apply #map1(%block_id_y)[%arg0, %arg1]
-      %2 = memref.load %arg2[%0, %1] : memref<4096x1024xf32>
-      %3 = memref.load %arg3[%0] : memref<4096xf32>
-      %4 = memref.load %arg4[%0] : memref<4096xf32>
+      %2 = memref.load %arg2[%0, %1] : memref<16384x1024xf32>
+      %3 = memref.load %arg3[%0] : memref<16384xf32>
+      %4 = memref.load %arg4[%0] : memref<16384xf32>
       %5 = arith.mulf %3, %arg5 : f32
       %6 = arith.mulf %4, %arg5 : f32
       %7 = arith.addf %6, %arg6 : f32
       %8 = math.rsqrt %7 : f32
       %9 = arith.subf %2, %5 : f32
       %10 = arith.mulf %9, %8 : f32
-      memref.store %10, %arg7[%0, %1] : memref<4096x1024xf32>
+      memref.store %10, %arg7[%0, %1] : memref<16384x1024xf32>
       gpu.return
     }
   }

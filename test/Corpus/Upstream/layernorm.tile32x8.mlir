@@ -14,42 +14,42 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @layernorm(%arg0: memref<4096x1024xf32>, %arg1: memref<4096xf32>, %arg2: memref<4096xf32>, %arg3: memref<4096x1024xf32>) {
+  func.func @layernorm(%arg0: memref<16384x1024xf32>, %arg1: memref<16384xf32>, %arg2: memref<16384xf32>, %arg3: memref<16384x1024xf32>) {
     %cst = arith.constant 9.99999974E-6 : f32
     %cst_0 = arith.constant 9.765625E-4 : f32
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c16384 = arith.constant 16384 : index
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
     %c0_1 = arith.constant 0 : index
     %c32 = arith.constant 32 : index
     %0 = arith.muli %c1, %c32 : index
     %c1_2 = arith.constant 1 : index
-    %1 = affine.apply #map(%c4096)[%c0, %0]
+    %1 = affine.apply #map(%c16384)[%c0, %0]
     %2 = affine.apply #map(%0)[%c0_1, %c1]
-    gpu.launch_func  @layernorm_kernel::@layernorm_kernel blocks in (%1, %c1_2, %c1_2) threads in (%2, %c1_2, %c1_2)  args(%0 : index, %c0 : index, %c1 : index, %c0_1 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %c1024 : index)
+    gpu.launch_func  @layernorm_kernel::@layernorm_kernel blocks in (%1, %c1_2, %c1_2) threads in (%2, %c1_2, %c1_2)  args(%0 : index, %c0 : index, %c1 : index, %c0_1 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %c1024 : index)
     %c0_3 = arith.constant 0 : index
     %c32_4 = arith.constant 32 : index
     %3 = arith.muli %c1, %c32_4 : index
     %c1_5 = arith.constant 1 : index
-    %4 = affine.apply #map(%c4096)[%c0, %3]
+    %4 = affine.apply #map(%c16384)[%c0, %3]
     %5 = affine.apply #map(%3)[%c0_3, %c1]
-    gpu.launch_func  @layernorm_kernel_0::@layernorm_kernel blocks in (%4, %c1_5, %c1_5) threads in (%5, %c1_5, %c1_5)  args(%3 : index, %c0 : index, %c1 : index, %c0_3 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<4096xf32>, %cst_0 : f32, %c1024 : index)
+    gpu.launch_func  @layernorm_kernel_0::@layernorm_kernel blocks in (%4, %c1_5, %c1_5) threads in (%5, %c1_5, %c1_5)  args(%3 : index, %c0 : index, %c1 : index, %c0_3 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %arg2 : memref<16384xf32>, %cst_0 : f32, %c1024 : index)
     %c0_6 = arith.constant 0 : index
     %c32_7 = arith.constant 32 : index
     %c8 = arith.constant 8 : index
     %6 = arith.muli %c1, %c32_7 : index
     %7 = arith.muli %c1, %c8 : index
     %c1_8 = arith.constant 1 : index
-    %8 = affine.apply #map(%c4096)[%c0, %6]
+    %8 = affine.apply #map(%c16384)[%c0, %6]
     %9 = affine.apply #map(%c1024)[%c0, %7]
     %10 = affine.apply #map(%6)[%c0_6, %c1]
     %11 = affine.apply #map(%7)[%c0_6, %c1]
-    gpu.launch_func  @layernorm_kernel_1::@layernorm_kernel blocks in (%8, %9, %c1_8) threads in (%10, %11, %c1_8)  args(%6 : index, %c0 : index, %7 : index, %c1 : index, %c0_6 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<4096xf32>, %cst_0 : f32, %cst : f32, %arg3 : memref<4096x1024xf32>)
+    gpu.launch_func  @layernorm_kernel_1::@layernorm_kernel blocks in (%8, %9, %c1_8) threads in (%10, %11, %c1_8)  args(%6 : index, %c0 : index, %7 : index, %c1 : index, %c0_6 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %arg2 : memref<16384xf32>, %cst_0 : f32, %cst : f32, %arg3 : memref<16384x1024xf32>)
     return
   }
   gpu.module @layernorm_kernel {
-    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<4096x1024xf32>, %arg5: memref<4096xf32>, %arg6: index) kernel {
+    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<16384x1024xf32>, %arg5: memref<16384xf32>, %arg6: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -66,16 +66,16 @@ module attributes {gpu.container_module} {
       %1 = affine.apply #map1(%thread_id_x)[%arg2, %arg3]
       %2 = arith.addi %1, %0 : index
       scf.for %arg7 = %arg1 to %arg6 step %arg2 {
-        %3 = memref.load %arg4[%2, %arg7] : memref<4096x1024xf32>
-        %4 = memref.load %arg5[%2] : memref<4096xf32>
+        %3 = memref.load %arg4[%2, %arg7] : memref<16384x1024xf32>
+        %4 = memref.load %arg5[%2] : memref<16384xf32>
         %5 = arith.addf %3, %4 : f32
-        memref.store %5, %arg5[%2] : memref<4096xf32>
+        memref.store %5, %arg5[%2] : memref<16384xf32>
       }
       gpu.return
     }
   }
   gpu.module @layernorm_kernel_0 {
-    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<4096x1024xf32>, %arg5: memref<4096xf32>, %arg6: memref<4096xf32>, %arg7: f32, %arg8: index) kernel {
+    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<16384x1024xf32>, %arg5: memref<16384xf32>, %arg6: memref<16384xf32>, %arg7: f32, %arg8: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -92,20 +92,20 @@ module attributes {gpu.container_module} {
       %1 = affine.apply #map1(%thread_id_x)[%arg2, %arg3]
       %2 = arith.addi %1, %0 : index
       scf.for %arg9 = %arg1 to %arg8 step %arg2 {
-        %3 = memref.load %arg4[%2, %arg9] : memref<4096x1024xf32>
-        %4 = memref.load %arg5[%2] : memref<4096xf32>
-        %5 = memref.load %arg6[%2] : memref<4096xf32>
+        %3 = memref.load %arg4[%2, %arg9] : memref<16384x1024xf32>
+        %4 = memref.load %arg5[%2] : memref<16384xf32>
+        %5 = memref.load %arg6[%2] : memref<16384xf32>
         %6 = arith.mulf %4, %arg7 : f32
         %7 = arith.subf %3, %6 : f32
         %8 = arith.mulf %7, %7 : f32
         %9 = arith.addf %5, %8 : f32
-        memref.store %9, %arg6[%2] : memref<4096xf32>
+        memref.store %9, %arg6[%2] : memref<16384xf32>
       }
       gpu.return
     }
   }
   gpu.module @layernorm_kernel_1 {
-    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<4096x1024xf32>, %arg6: memref<4096xf32>, %arg7: memref<4096xf32>, %arg8: f32, %arg9: f32, %arg10: memref<4096x1024xf32>) kernel {
+    gpu.func @layernorm_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<16384x1024xf32>, %arg6: memref<16384xf32>, %arg7: memref<16384xf32>, %arg8: f32, %arg9: f32, %arg10: memref<16384x1024xf32>) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -124,16 +124,16 @@ module attributes {gpu.container_module} {
       %3 = affine.apply #map1(%thread_id_y)[%arg3, %arg4]
       %4 = arith.addi %2, %0 : index
       %5 = arith.addi %3, %1 : index
-      %6 = memref.load %arg5[%4, %5] : memref<4096x1024xf32>
-      %7 = memref.load %arg6[%4] : memref<4096xf32>
-      %8 = memref.load %arg7[%4] : memref<4096xf32>
+      %6 = memref.load %arg5[%4, %5] : memref<16384x1024xf32>
+      %7 = memref.load %arg6[%4] : memref<16384xf32>
+      %8 = memref.load %arg7[%4] : memref<16384xf32>
       %9 = arith.mulf %7, %arg8 : f32
       %10 = arith.mulf %8, %arg8 : f32
       %11 = arith.addf %10, %arg9 : f32
       %12 = math.rsqrt %11 : f32
       %13 = arith.subf %6, %9 : f32
       %14 = arith.mulf %13, %12 : f32
-      memref.store %14, %arg10[%4, %5] : memref<4096x1024xf32>
+      memref.store %14, %arg10[%4, %5] : memref<16384x1024xf32>
       gpu.return
     }
   }

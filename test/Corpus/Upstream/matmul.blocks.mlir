@@ -10,18 +10,18 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @matmul(%arg0: memref<512x512xf32>, %arg1: memref<512x512xf32>, %arg2: memref<512x512xf32>) {
+  func.func @matmul(%arg0: memref<768x768xf32>, %arg1: memref<768x768xf32>, %arg2: memref<768x768xf32>) {
     %c0 = arith.constant 0 : index
-    %c512 = arith.constant 512 : index
+    %c768 = arith.constant 768 : index
     %c1 = arith.constant 1 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c512)[%c0, %c1]
-    %1 = affine.apply #map(%c512)[%c0, %c1]
-    gpu.launch_func  @matmul_kernel::@matmul_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<512x512xf32>, %arg1 : memref<512x512xf32>, %arg2 : memref<512x512xf32>, %c512 : index)
+    %0 = affine.apply #map(%c768)[%c0, %c1]
+    %1 = affine.apply #map(%c768)[%c0, %c1]
+    gpu.launch_func  @matmul_kernel::@matmul_kernel blocks in (%0, %1, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<768x768xf32>, %arg1 : memref<768x768xf32>, %arg2 : memref<768x768xf32>, %c768 : index)
     return
   }
   gpu.module @matmul_kernel {
-    gpu.func @matmul_kernel(%arg0: index, %arg1: index, %arg2: memref<512x512xf32>, %arg3: memref<512x512xf32>, %arg4: memref<512x512xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @matmul_kernel(%arg0: index, %arg1: index, %arg2: memref<768x768xf32>, %arg3: memref<768x768xf32>, %arg4: memref<768x768xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -37,12 +37,12 @@ module attributes {gpu.container_module} {
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       %1 = affine.apply #map1(%block_id_y)[%arg0, %arg1]
       scf.for %arg6 = %arg1 to %arg5 step %arg0 {
-        %2 = memref.load %arg2[%0, %arg6] : memref<512x512xf32>
-        %3 = memref.load %arg3[%arg6, %1] : memref<512x512xf32>
-        %4 = memref.load %arg4[%0, %1] : memref<512x512xf32>
+        %2 = memref.load %arg2[%0, %arg6] : memref<768x768xf32>
+        %3 = memref.load %arg3[%arg6, %1] : memref<768x768xf32>
+        %4 = memref.load %arg4[%0, %1] : memref<768x768xf32>
         %5 = arith.mulf %2, %3 : f32
         %6 = arith.addf %4, %5 : f32
-        memref.store %6, %arg4[%0, %1] : memref<512x512xf32>
+        memref.store %6, %arg4[%0, %1] : memref<768x768xf32>
       }
       gpu.return
     }

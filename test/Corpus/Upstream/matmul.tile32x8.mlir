@@ -10,9 +10,9 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @matmul(%arg0: memref<512x512xf32>, %arg1: memref<512x512xf32>, %arg2: memref<512x512xf32>) {
+  func.func @matmul(%arg0: memref<768x768xf32>, %arg1: memref<768x768xf32>, %arg2: memref<768x768xf32>) {
     %c0 = arith.constant 0 : index
-    %c512 = arith.constant 512 : index
+    %c768 = arith.constant 768 : index
     %c1 = arith.constant 1 : index
     %c0_0 = arith.constant 0 : index
     %c32 = arith.constant 32 : index
@@ -20,15 +20,15 @@ module attributes {gpu.container_module} {
     %0 = arith.muli %c1, %c32 : index
     %1 = arith.muli %c1, %c8 : index
     %c1_1 = arith.constant 1 : index
-    %2 = affine.apply #map(%c512)[%c0, %0]
-    %3 = affine.apply #map(%c512)[%c0, %1]
+    %2 = affine.apply #map(%c768)[%c0, %0]
+    %3 = affine.apply #map(%c768)[%c0, %1]
     %4 = affine.apply #map(%0)[%c0_0, %c1]
     %5 = affine.apply #map(%1)[%c0_0, %c1]
-    gpu.launch_func  @matmul_kernel::@matmul_kernel blocks in (%2, %3, %c1_1) threads in (%4, %5, %c1_1)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<512x512xf32>, %arg1 : memref<512x512xf32>, %arg2 : memref<512x512xf32>, %c512 : index)
+    gpu.launch_func  @matmul_kernel::@matmul_kernel blocks in (%2, %3, %c1_1) threads in (%4, %5, %c1_1)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<768x768xf32>, %arg1 : memref<768x768xf32>, %arg2 : memref<768x768xf32>, %c768 : index)
     return
   }
   gpu.module @matmul_kernel {
-    gpu.func @matmul_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<512x512xf32>, %arg6: memref<512x512xf32>, %arg7: memref<512x512xf32>, %arg8: index) kernel {
+    gpu.func @matmul_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<768x768xf32>, %arg6: memref<768x768xf32>, %arg7: memref<768x768xf32>, %arg8: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -48,12 +48,12 @@ module attributes {gpu.container_module} {
       %4 = arith.addi %2, %0 : index
       %5 = arith.addi %3, %1 : index
       scf.for %arg9 = %arg1 to %arg8 step %arg3 {
-        %6 = memref.load %arg5[%4, %arg9] : memref<512x512xf32>
-        %7 = memref.load %arg6[%arg9, %5] : memref<512x512xf32>
-        %8 = memref.load %arg7[%4, %5] : memref<512x512xf32>
+        %6 = memref.load %arg5[%4, %arg9] : memref<768x768xf32>
+        %7 = memref.load %arg6[%arg9, %5] : memref<768x768xf32>
+        %8 = memref.load %arg7[%4, %5] : memref<768x768xf32>
         %9 = arith.mulf %6, %7 : f32
         %10 = arith.addf %8, %9 : f32
-        memref.store %10, %arg7[%4, %5] : memref<512x512xf32>
+        memref.store %10, %arg7[%4, %5] : memref<768x768xf32>
       }
       gpu.return
     }

@@ -10,17 +10,18 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @matvec(%arg0: memref<4096x4096xf32>, %arg1: memref<4096xf32>, %arg2: memref<4096xf32>) {
+  func.func @matvec(%arg0: memref<16384x4096xf32>, %arg1: memref<4096xf32>, %arg2: memref<16384xf32>) {
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c16384 = arith.constant 16384 : index
     %c1 = arith.constant 1 : index
+    %c4096 = arith.constant 4096 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c4096)[%c0, %c1]
-    gpu.launch_func  @matvec_kernel::@matvec_kernel blocks in (%0, %c1_0, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<4096x4096xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<4096xf32>, %c4096 : index)
+    %0 = affine.apply #map(%c16384)[%c0, %c1]
+    gpu.launch_func  @matvec_kernel::@matvec_kernel blocks in (%0, %c1_0, %c1_0) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<16384x4096xf32>, %arg1 : memref<4096xf32>, %arg2 : memref<16384xf32>, %c4096 : index)
     return
   }
   gpu.module @matvec_kernel {
-    gpu.func @matvec_kernel(%arg0: index, %arg1: index, %arg2: memref<4096x4096xf32>, %arg3: memref<4096xf32>, %arg4: memref<4096xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @matvec_kernel(%arg0: index, %arg1: index, %arg2: memref<16384x4096xf32>, %arg3: memref<4096xf32>, %arg4: memref<16384xf32>, %arg5: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -35,12 +36,12 @@ module attributes {gpu.container_module} {
       %block_dim_z = gpu.block_dim  z
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       scf.for %arg6 = %arg1 to %arg5 step %arg0 {
-        %1 = memref.load %arg2[%0, %arg6] : memref<4096x4096xf32>
+        %1 = memref.load %arg2[%0, %arg6] : memref<16384x4096xf32>
         %2 = memref.load %arg3[%arg6] : memref<4096xf32>
-        %3 = memref.load %arg4[%0] : memref<4096xf32>
+        %3 = memref.load %arg4[%0] : memref<16384xf32>
         %4 = arith.mulf %1, %2 : f32
         %5 = arith.addf %3, %4 : f32
-        memref.store %5, %arg4[%0] : memref<4096xf32>
+        memref.store %5, %arg4[%0] : memref<16384xf32>
       }
       gpu.return
     }

@@ -11,21 +11,21 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 * 2 + d1)>
 module attributes {gpu.container_module} {
-  func.func @maxpool(%arg0: memref<1024x1024x16xf32>, %arg1: memref<2x2xf32>, %arg2: memref<512x512x16xf32>) {
+  func.func @maxpool(%arg0: memref<1024x1024x32xf32>, %arg1: memref<2x2xf32>, %arg2: memref<512x512x32xf32>) {
     %c0 = arith.constant 0 : index
     %c512 = arith.constant 512 : index
     %c1 = arith.constant 1 : index
-    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
     %c2 = arith.constant 2 : index
     %c1_0 = arith.constant 1 : index
     %0 = affine.apply #map(%c512)[%c0, %c1]
     %1 = affine.apply #map(%c512)[%c0, %c1]
-    %2 = affine.apply #map(%c16)[%c0, %c1]
-    gpu.launch_func  @maxpool_kernel::@maxpool_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<1024x1024x16xf32>, %arg2 : memref<512x512x16xf32>, %c2 : index)
+    %2 = affine.apply #map(%c32)[%c0, %c1]
+    gpu.launch_func  @maxpool_kernel::@maxpool_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<1024x1024x32xf32>, %arg2 : memref<512x512x32xf32>, %c2 : index)
     return
   }
   gpu.module @maxpool_kernel {
-    gpu.func @maxpool_kernel(%arg0: index, %arg1: index, %arg2: memref<1024x1024x16xf32>, %arg3: memref<512x512x16xf32>, %arg4: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @maxpool_kernel(%arg0: index, %arg1: index, %arg2: memref<1024x1024x32xf32>, %arg3: memref<512x512x32xf32>, %arg4: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -45,10 +45,10 @@ module attributes {gpu.container_module} {
         scf.for %arg6 = %arg1 to %arg4 step %arg0 {
           %3 = affine.apply #map2(%0, %arg5)
           %4 = affine.apply #map2(%1, %arg6)
-          %5 = memref.load %arg2[%3, %4, %2] : memref<1024x1024x16xf32>
-          %6 = memref.load %arg3[%0, %1, %2] : memref<512x512x16xf32>
+          %5 = memref.load %arg2[%3, %4, %2] : memref<1024x1024x32xf32>
+          %6 = memref.load %arg3[%0, %1, %2] : memref<512x512x32xf32>
           %7 = arith.maximumf %6, %5 : f32
-          memref.store %7, %arg3[%0, %1, %2] : memref<512x512x16xf32>
+          memref.store %7, %arg3[%0, %1, %2] : memref<512x512x32xf32>
         }
       }
       gpu.return

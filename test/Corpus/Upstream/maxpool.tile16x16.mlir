@@ -11,31 +11,31 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 * 2 + d1)>
 module attributes {gpu.container_module} {
-  func.func @maxpool(%arg0: memref<1024x1024x16xf32>, %arg1: memref<2x2xf32>, %arg2: memref<512x512x16xf32>) {
+  func.func @maxpool(%arg0: memref<1024x1024x32xf32>, %arg1: memref<2x2xf32>, %arg2: memref<512x512x32xf32>) {
     %c0 = arith.constant 0 : index
     %c512 = arith.constant 512 : index
     %c1 = arith.constant 1 : index
-    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
     %c2 = arith.constant 2 : index
     %c0_0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
     %c16_1 = arith.constant 16 : index
-    %c16_2 = arith.constant 16 : index
+    %c1_2 = arith.constant 1 : index
+    %0 = arith.muli %c1, %c16 : index
+    %1 = arith.muli %c1, %c16_1 : index
+    %2 = arith.muli %c1, %c1_2 : index
     %c1_3 = arith.constant 1 : index
-    %0 = arith.muli %c1, %c16_1 : index
-    %1 = arith.muli %c1, %c16_2 : index
-    %2 = arith.muli %c1, %c1_3 : index
-    %c1_4 = arith.constant 1 : index
     %3 = affine.apply #map(%c512)[%c0, %0]
     %4 = affine.apply #map(%c512)[%c0, %1]
-    %5 = affine.apply #map(%c16)[%c0, %2]
+    %5 = affine.apply #map(%c32)[%c0, %2]
     %6 = affine.apply #map(%0)[%c0_0, %c1]
     %7 = affine.apply #map(%1)[%c0_0, %c1]
     %8 = affine.apply #map(%2)[%c0_0, %c1]
-    gpu.launch_func  @maxpool_kernel::@maxpool_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<1024x1024x16xf32>, %arg2 : memref<512x512x16xf32>, %c2 : index)
+    gpu.launch_func  @maxpool_kernel::@maxpool_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<1024x1024x32xf32>, %arg2 : memref<512x512x32xf32>, %c2 : index)
     return
   }
   gpu.module @maxpool_kernel {
-    gpu.func @maxpool_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<1024x1024x16xf32>, %arg7: memref<512x512x16xf32>, %arg8: index) kernel {
+    gpu.func @maxpool_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<1024x1024x32xf32>, %arg7: memref<512x512x32xf32>, %arg8: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -61,10 +61,10 @@ module attributes {gpu.container_module} {
         scf.for %arg10 = %arg1 to %arg8 step %arg4 {
           %9 = affine.apply #map2(%6, %arg9)
           %10 = affine.apply #map2(%7, %arg10)
-          %11 = memref.load %arg6[%9, %10, %8] : memref<1024x1024x16xf32>
-          %12 = memref.load %arg7[%6, %7, %8] : memref<512x512x16xf32>
+          %11 = memref.load %arg6[%9, %10, %8] : memref<1024x1024x32xf32>
+          %12 = memref.load %arg7[%6, %7, %8] : memref<512x512x32xf32>
           %13 = arith.maximumf %12, %11 : f32
-          memref.store %13, %arg7[%6, %7, %8] : memref<512x512x16xf32>
+          memref.store %13, %arg7[%6, %7, %8] : memref<512x512x32xf32>
         }
       }
       gpu.return

@@ -10,20 +10,20 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @scale_bf16(%arg0: memref<4096x4096xbf16>, %arg1: memref<4096x4096xbf16>) {
+  func.func @scale_bf16(%arg0: memref<8192x8192xbf16>, %arg1: memref<8192x8192xbf16>) {
     %cst = arith.constant 1.000000e+00 : f32
     %cst_0 = arith.constant 5.000000e-01 : f32
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c8192 = arith.constant 8192 : index
     %c1 = arith.constant 1 : index
     %c1_1 = arith.constant 1 : index
-    %0 = affine.apply #map(%c4096)[%c0, %c1]
-    %1 = affine.apply #map(%c4096)[%c0, %c1]
-    gpu.launch_func  @scale_bf16_kernel::@scale_bf16_kernel blocks in (%0, %1, %c1_1) threads in (%c1_1, %c1_1, %c1_1)  args(%c1 : index, %c0 : index, %arg0 : memref<4096x4096xbf16>, %cst_0 : f32, %cst : f32, %arg1 : memref<4096x4096xbf16>)
+    %0 = affine.apply #map(%c8192)[%c0, %c1]
+    %1 = affine.apply #map(%c8192)[%c0, %c1]
+    gpu.launch_func  @scale_bf16_kernel::@scale_bf16_kernel blocks in (%0, %1, %c1_1) threads in (%c1_1, %c1_1, %c1_1)  args(%c1 : index, %c0 : index, %arg0 : memref<8192x8192xbf16>, %cst_0 : f32, %cst : f32, %arg1 : memref<8192x8192xbf16>)
     return
   }
   gpu.module @scale_bf16_kernel {
-    gpu.func @scale_bf16_kernel(%arg0: index, %arg1: index, %arg2: memref<4096x4096xbf16>, %arg3: f32, %arg4: f32, %arg5: memref<4096x4096xbf16>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @scale_bf16_kernel(%arg0: index, %arg1: index, %arg2: memref<8192x8192xbf16>, %arg3: f32, %arg4: f32, %arg5: memref<8192x8192xbf16>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -38,12 +38,12 @@ module attributes {gpu.container_module} {
       %block_dim_z = gpu.block_dim  z
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       %1 = affine.apply #map1(%block_id_y)[%arg0, %arg1]
-      %2 = memref.load %arg2[%0, %1] : memref<4096x4096xbf16>
+      %2 = memref.load %arg2[%0, %1] : memref<8192x8192xbf16>
       %3 = arith.extf %2 : bf16 to f32
       %4 = arith.mulf %3, %arg3 : f32
       %5 = arith.addf %4, %arg4 : f32
       %6 = arith.truncf %5 : f32 to bf16
-      memref.store %6, %arg5[%0, %1] : memref<4096x4096xbf16>
+      memref.store %6, %arg5[%0, %1] : memref<8192x8192xbf16>
       gpu.return
     }
   }

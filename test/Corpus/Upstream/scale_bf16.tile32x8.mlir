@@ -10,11 +10,11 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @scale_bf16(%arg0: memref<4096x4096xbf16>, %arg1: memref<4096x4096xbf16>) {
+  func.func @scale_bf16(%arg0: memref<8192x8192xbf16>, %arg1: memref<8192x8192xbf16>) {
     %cst = arith.constant 1.000000e+00 : f32
     %cst_0 = arith.constant 5.000000e-01 : f32
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c8192 = arith.constant 8192 : index
     %c1 = arith.constant 1 : index
     %c0_1 = arith.constant 0 : index
     %c32 = arith.constant 32 : index
@@ -22,15 +22,15 @@ module attributes {gpu.container_module} {
     %0 = arith.muli %c1, %c32 : index
     %1 = arith.muli %c1, %c8 : index
     %c1_2 = arith.constant 1 : index
-    %2 = affine.apply #map(%c4096)[%c0, %0]
-    %3 = affine.apply #map(%c4096)[%c0, %1]
+    %2 = affine.apply #map(%c8192)[%c0, %0]
+    %3 = affine.apply #map(%c8192)[%c0, %1]
     %4 = affine.apply #map(%0)[%c0_1, %c1]
     %5 = affine.apply #map(%1)[%c0_1, %c1]
-    gpu.launch_func  @scale_bf16_kernel::@scale_bf16_kernel blocks in (%2, %3, %c1_2) threads in (%4, %5, %c1_2)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_1 : index, %arg0 : memref<4096x4096xbf16>, %cst_0 : f32, %cst : f32, %arg1 : memref<4096x4096xbf16>)
+    gpu.launch_func  @scale_bf16_kernel::@scale_bf16_kernel blocks in (%2, %3, %c1_2) threads in (%4, %5, %c1_2)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_1 : index, %arg0 : memref<8192x8192xbf16>, %cst_0 : f32, %cst : f32, %arg1 : memref<8192x8192xbf16>)
     return
   }
   gpu.module @scale_bf16_kernel {
-    gpu.func @scale_bf16_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<4096x4096xbf16>, %arg6: f32, %arg7: f32, %arg8: memref<4096x4096xbf16>) kernel {
+    gpu.func @scale_bf16_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<8192x8192xbf16>, %arg6: f32, %arg7: f32, %arg8: memref<8192x8192xbf16>) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -49,12 +49,12 @@ module attributes {gpu.container_module} {
       %3 = affine.apply #map1(%thread_id_y)[%arg3, %arg4]
       %4 = arith.addi %2, %0 : index
       %5 = arith.addi %3, %1 : index
-      %6 = memref.load %arg5[%4, %5] : memref<4096x4096xbf16>
+      %6 = memref.load %arg5[%4, %5] : memref<8192x8192xbf16>
       %7 = arith.extf %6 : bf16 to f32
       %8 = arith.mulf %7, %arg6 : f32
       %9 = arith.addf %8, %arg7 : f32
       %10 = arith.truncf %9 : f32 to bf16
-      memref.store %10, %arg8[%4, %5] : memref<4096x4096xbf16>
+      memref.store %10, %arg8[%4, %5] : memref<8192x8192xbf16>
       gpu.return
     }
   }

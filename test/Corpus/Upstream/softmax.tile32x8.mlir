@@ -16,51 +16,51 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @softmax(%arg0: memref<4096x1024xf32>, %arg1: memref<4096xf32>, %arg2: memref<4096xf32>, %arg3: memref<4096x1024xf32>, %arg4: memref<4096x1024xf32>) {
+  func.func @softmax(%arg0: memref<16384x1024xf32>, %arg1: memref<16384xf32>, %arg2: memref<16384xf32>, %arg3: memref<16384x1024xf32>, %arg4: memref<16384x1024xf32>) {
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c16384 = arith.constant 16384 : index
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
     %c0_0 = arith.constant 0 : index
     %c32 = arith.constant 32 : index
     %0 = arith.muli %c1, %c32 : index
     %c1_1 = arith.constant 1 : index
-    %1 = affine.apply #map(%c4096)[%c0, %0]
+    %1 = affine.apply #map(%c16384)[%c0, %0]
     %2 = affine.apply #map(%0)[%c0_0, %c1]
-    gpu.launch_func  @softmax_kernel::@softmax_kernel blocks in (%1, %c1_1, %c1_1) threads in (%2, %c1_1, %c1_1)  args(%0 : index, %c0 : index, %c1 : index, %c0_0 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %c1024 : index)
+    gpu.launch_func  @softmax_kernel::@softmax_kernel blocks in (%1, %c1_1, %c1_1) threads in (%2, %c1_1, %c1_1)  args(%0 : index, %c0 : index, %c1 : index, %c0_0 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %c1024 : index)
     %c0_2 = arith.constant 0 : index
     %c32_3 = arith.constant 32 : index
     %c8 = arith.constant 8 : index
     %3 = arith.muli %c1, %c32_3 : index
     %4 = arith.muli %c1, %c8 : index
     %c1_4 = arith.constant 1 : index
-    %5 = affine.apply #map(%c4096)[%c0, %3]
+    %5 = affine.apply #map(%c16384)[%c0, %3]
     %6 = affine.apply #map(%c1024)[%c0, %4]
     %7 = affine.apply #map(%3)[%c0_2, %c1]
     %8 = affine.apply #map(%4)[%c0_2, %c1]
-    gpu.launch_func  @softmax_kernel_0::@softmax_kernel blocks in (%5, %6, %c1_4) threads in (%7, %8, %c1_4)  args(%3 : index, %c0 : index, %4 : index, %c1 : index, %c0_2 : index, %arg0 : memref<4096x1024xf32>, %arg1 : memref<4096xf32>, %arg3 : memref<4096x1024xf32>)
+    gpu.launch_func  @softmax_kernel_0::@softmax_kernel blocks in (%5, %6, %c1_4) threads in (%7, %8, %c1_4)  args(%3 : index, %c0 : index, %4 : index, %c1 : index, %c0_2 : index, %arg0 : memref<16384x1024xf32>, %arg1 : memref<16384xf32>, %arg3 : memref<16384x1024xf32>)
     %c0_5 = arith.constant 0 : index
     %c32_6 = arith.constant 32 : index
     %9 = arith.muli %c1, %c32_6 : index
     %c1_7 = arith.constant 1 : index
-    %10 = affine.apply #map(%c4096)[%c0, %9]
+    %10 = affine.apply #map(%c16384)[%c0, %9]
     %11 = affine.apply #map(%9)[%c0_5, %c1]
-    gpu.launch_func  @softmax_kernel_1::@softmax_kernel blocks in (%10, %c1_7, %c1_7) threads in (%11, %c1_7, %c1_7)  args(%9 : index, %c0 : index, %c1 : index, %c0_5 : index, %arg3 : memref<4096x1024xf32>, %arg2 : memref<4096xf32>, %c1024 : index)
+    gpu.launch_func  @softmax_kernel_1::@softmax_kernel blocks in (%10, %c1_7, %c1_7) threads in (%11, %c1_7, %c1_7)  args(%9 : index, %c0 : index, %c1 : index, %c0_5 : index, %arg3 : memref<16384x1024xf32>, %arg2 : memref<16384xf32>, %c1024 : index)
     %c0_8 = arith.constant 0 : index
     %c32_9 = arith.constant 32 : index
     %c8_10 = arith.constant 8 : index
     %12 = arith.muli %c1, %c32_9 : index
     %13 = arith.muli %c1, %c8_10 : index
     %c1_11 = arith.constant 1 : index
-    %14 = affine.apply #map(%c4096)[%c0, %12]
+    %14 = affine.apply #map(%c16384)[%c0, %12]
     %15 = affine.apply #map(%c1024)[%c0, %13]
     %16 = affine.apply #map(%12)[%c0_8, %c1]
     %17 = affine.apply #map(%13)[%c0_8, %c1]
-    gpu.launch_func  @softmax_kernel_2::@softmax_kernel blocks in (%14, %15, %c1_11) threads in (%16, %17, %c1_11)  args(%12 : index, %c0 : index, %13 : index, %c1 : index, %c0_8 : index, %arg3 : memref<4096x1024xf32>, %arg2 : memref<4096xf32>, %arg4 : memref<4096x1024xf32>)
+    gpu.launch_func  @softmax_kernel_2::@softmax_kernel blocks in (%14, %15, %c1_11) threads in (%16, %17, %c1_11)  args(%12 : index, %c0 : index, %13 : index, %c1 : index, %c0_8 : index, %arg3 : memref<16384x1024xf32>, %arg2 : memref<16384xf32>, %arg4 : memref<16384x1024xf32>)
     return
   }
   gpu.module @softmax_kernel {
-    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<4096x1024xf32>, %arg5: memref<4096xf32>, %arg6: index) kernel {
+    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<16384x1024xf32>, %arg5: memref<16384xf32>, %arg6: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -77,16 +77,16 @@ module attributes {gpu.container_module} {
       %1 = affine.apply #map1(%thread_id_x)[%arg2, %arg3]
       %2 = arith.addi %1, %0 : index
       scf.for %arg7 = %arg1 to %arg6 step %arg2 {
-        %3 = memref.load %arg4[%2, %arg7] : memref<4096x1024xf32>
-        %4 = memref.load %arg5[%2] : memref<4096xf32>
+        %3 = memref.load %arg4[%2, %arg7] : memref<16384x1024xf32>
+        %4 = memref.load %arg5[%2] : memref<16384xf32>
         %5 = arith.maximumf %3, %4 : f32
-        memref.store %5, %arg5[%2] : memref<4096xf32>
+        memref.store %5, %arg5[%2] : memref<16384xf32>
       }
       gpu.return
     }
   }
   gpu.module @softmax_kernel_0 {
-    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<4096x1024xf32>, %arg6: memref<4096xf32>, %arg7: memref<4096x1024xf32>) kernel {
+    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<16384x1024xf32>, %arg6: memref<16384xf32>, %arg7: memref<16384x1024xf32>) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -105,16 +105,16 @@ module attributes {gpu.container_module} {
       %3 = affine.apply #map1(%thread_id_y)[%arg3, %arg4]
       %4 = arith.addi %2, %0 : index
       %5 = arith.addi %3, %1 : index
-      %6 = memref.load %arg5[%4, %5] : memref<4096x1024xf32>
-      %7 = memref.load %arg6[%4] : memref<4096xf32>
+      %6 = memref.load %arg5[%4, %5] : memref<16384x1024xf32>
+      %7 = memref.load %arg6[%4] : memref<16384xf32>
       %8 = arith.subf %6, %7 : f32
       %9 = math.exp %8 : f32
-      memref.store %9, %arg7[%4, %5] : memref<4096x1024xf32>
+      memref.store %9, %arg7[%4, %5] : memref<16384x1024xf32>
       gpu.return
     }
   }
   gpu.module @softmax_kernel_1 {
-    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<4096x1024xf32>, %arg5: memref<4096xf32>, %arg6: index) kernel {
+    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<16384x1024xf32>, %arg5: memref<16384xf32>, %arg6: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -131,16 +131,16 @@ module attributes {gpu.container_module} {
       %1 = affine.apply #map1(%thread_id_x)[%arg2, %arg3]
       %2 = arith.addi %1, %0 : index
       scf.for %arg7 = %arg1 to %arg6 step %arg2 {
-        %3 = memref.load %arg4[%2, %arg7] : memref<4096x1024xf32>
-        %4 = memref.load %arg5[%2] : memref<4096xf32>
+        %3 = memref.load %arg4[%2, %arg7] : memref<16384x1024xf32>
+        %4 = memref.load %arg5[%2] : memref<16384xf32>
         %5 = arith.addf %3, %4 : f32
-        memref.store %5, %arg5[%2] : memref<4096xf32>
+        memref.store %5, %arg5[%2] : memref<16384xf32>
       }
       gpu.return
     }
   }
   gpu.module @softmax_kernel_2 {
-    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<4096x1024xf32>, %arg6: memref<4096xf32>, %arg7: memref<4096x1024xf32>) kernel {
+    gpu.func @softmax_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<16384x1024xf32>, %arg6: memref<16384xf32>, %arg7: memref<16384x1024xf32>) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -159,10 +159,10 @@ module attributes {gpu.container_module} {
       %3 = affine.apply #map1(%thread_id_y)[%arg3, %arg4]
       %4 = arith.addi %2, %0 : index
       %5 = arith.addi %3, %1 : index
-      %6 = memref.load %arg5[%4, %5] : memref<4096x1024xf32>
-      %7 = memref.load %arg6[%4] : memref<4096xf32>
+      %6 = memref.load %arg5[%4, %5] : memref<16384x1024xf32>
+      %7 = memref.load %arg6[%4] : memref<16384xf32>
       %8 = arith.divf %6, %7 : f32
-      memref.store %8, %arg7[%4, %5] : memref<4096x1024xf32>
+      memref.store %8, %arg7[%4, %5] : memref<16384x1024xf32>
       gpu.return
     }
   }

@@ -11,21 +11,21 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 + d1)>
 module attributes {gpu.container_module} {
-  func.func @sumpool(%arg0: memref<32x514x514xf32>, %arg1: memref<3x3xf32>, %arg2: memref<32x512x512xf32>) {
+  func.func @sumpool(%arg0: memref<64x514x514xf32>, %arg1: memref<3x3xf32>, %arg2: memref<64x512x512xf32>) {
     %c0 = arith.constant 0 : index
-    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
     %c1 = arith.constant 1 : index
     %c512 = arith.constant 512 : index
     %c3 = arith.constant 3 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c32)[%c0, %c1]
+    %0 = affine.apply #map(%c64)[%c0, %c1]
     %1 = affine.apply #map(%c512)[%c0, %c1]
     %2 = affine.apply #map(%c512)[%c0, %c1]
-    gpu.launch_func  @sumpool_kernel::@sumpool_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<32x514x514xf32>, %arg2 : memref<32x512x512xf32>, %c3 : index)
+    gpu.launch_func  @sumpool_kernel::@sumpool_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<64x514x514xf32>, %arg2 : memref<64x512x512xf32>, %c3 : index)
     return
   }
   gpu.module @sumpool_kernel {
-    gpu.func @sumpool_kernel(%arg0: index, %arg1: index, %arg2: memref<32x514x514xf32>, %arg3: memref<32x512x512xf32>, %arg4: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @sumpool_kernel(%arg0: index, %arg1: index, %arg2: memref<64x514x514xf32>, %arg3: memref<64x512x512xf32>, %arg4: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -45,10 +45,10 @@ module attributes {gpu.container_module} {
         scf.for %arg6 = %arg1 to %arg4 step %arg0 {
           %3 = affine.apply #map2(%1, %arg5)
           %4 = affine.apply #map2(%2, %arg6)
-          %5 = memref.load %arg2[%0, %3, %4] : memref<32x514x514xf32>
-          %6 = memref.load %arg3[%0, %1, %2] : memref<32x512x512xf32>
+          %5 = memref.load %arg2[%0, %3, %4] : memref<64x514x514xf32>
+          %6 = memref.load %arg3[%0, %1, %2] : memref<64x512x512xf32>
           %7 = arith.addf %6, %5 : f32
-          memref.store %7, %arg3[%0, %1, %2] : memref<32x512x512xf32>
+          memref.store %7, %arg3[%0, %1, %2] : memref<64x512x512xf32>
         }
       }
       gpu.return

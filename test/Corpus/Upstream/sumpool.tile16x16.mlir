@@ -11,9 +11,9 @@
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 #map2 = affine_map<(d0, d1) -> (d0 + d1)>
 module attributes {gpu.container_module} {
-  func.func @sumpool(%arg0: memref<32x514x514xf32>, %arg1: memref<3x3xf32>, %arg2: memref<32x512x512xf32>) {
+  func.func @sumpool(%arg0: memref<64x514x514xf32>, %arg1: memref<3x3xf32>, %arg2: memref<64x512x512xf32>) {
     %c0 = arith.constant 0 : index
-    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
     %c1 = arith.constant 1 : index
     %c512 = arith.constant 512 : index
     %c3 = arith.constant 3 : index
@@ -25,17 +25,17 @@ module attributes {gpu.container_module} {
     %1 = arith.muli %c1, %c16_1 : index
     %2 = arith.muli %c1, %c1_2 : index
     %c1_3 = arith.constant 1 : index
-    %3 = affine.apply #map(%c32)[%c0, %0]
+    %3 = affine.apply #map(%c64)[%c0, %0]
     %4 = affine.apply #map(%c512)[%c0, %1]
     %5 = affine.apply #map(%c512)[%c0, %2]
     %6 = affine.apply #map(%0)[%c0_0, %c1]
     %7 = affine.apply #map(%1)[%c0_0, %c1]
     %8 = affine.apply #map(%2)[%c0_0, %c1]
-    gpu.launch_func  @sumpool_kernel::@sumpool_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<32x514x514xf32>, %arg2 : memref<32x512x512xf32>, %c3 : index)
+    gpu.launch_func  @sumpool_kernel::@sumpool_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<64x514x514xf32>, %arg2 : memref<64x512x512xf32>, %c3 : index)
     return
   }
   gpu.module @sumpool_kernel {
-    gpu.func @sumpool_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<32x514x514xf32>, %arg7: memref<32x512x512xf32>, %arg8: index) kernel {
+    gpu.func @sumpool_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<64x514x514xf32>, %arg7: memref<64x512x512xf32>, %arg8: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -61,10 +61,10 @@ module attributes {gpu.container_module} {
         scf.for %arg10 = %arg1 to %arg8 step %arg4 {
           %9 = affine.apply #map2(%7, %arg9)
           %10 = affine.apply #map2(%8, %arg10)
-          %11 = memref.load %arg6[%6, %9, %10] : memref<32x514x514xf32>
-          %12 = memref.load %arg7[%6, %7, %8] : memref<32x512x512xf32>
+          %11 = memref.load %arg6[%6, %9, %10] : memref<64x514x514xf32>
+          %12 = memref.load %arg7[%6, %7, %8] : memref<64x512x512xf32>
           %13 = arith.addf %12, %11 : f32
-          memref.store %13, %arg7[%6, %7, %8] : memref<32x512x512xf32>
+          memref.store %13, %arg7[%6, %7, %8] : memref<64x512x512xf32>
         }
       }
       gpu.return

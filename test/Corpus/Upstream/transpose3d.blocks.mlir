@@ -10,20 +10,20 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @transpose3d(%arg0: memref<64x512x512xf32>, %arg1: memref<64x512x512xf32>) {
+  func.func @transpose3d(%arg0: memref<128x512x512xf32>, %arg1: memref<128x512x512xf32>) {
     %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
     %c1 = arith.constant 1 : index
     %c512 = arith.constant 512 : index
     %c1_0 = arith.constant 1 : index
-    %0 = affine.apply #map(%c64)[%c0, %c1]
+    %0 = affine.apply #map(%c128)[%c0, %c1]
     %1 = affine.apply #map(%c512)[%c0, %c1]
     %2 = affine.apply #map(%c512)[%c0, %c1]
-    gpu.launch_func  @transpose3d_kernel::@transpose3d_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<64x512x512xf32>, %arg1 : memref<64x512x512xf32>)
+    gpu.launch_func  @transpose3d_kernel::@transpose3d_kernel blocks in (%0, %1, %2) threads in (%c1_0, %c1_0, %c1_0)  args(%c1 : index, %c0 : index, %arg0 : memref<128x512x512xf32>, %arg1 : memref<128x512x512xf32>)
     return
   }
   gpu.module @transpose3d_kernel {
-    gpu.func @transpose3d_kernel(%arg0: index, %arg1: index, %arg2: memref<64x512x512xf32>, %arg3: memref<64x512x512xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.func @transpose3d_kernel(%arg0: index, %arg1: index, %arg2: memref<128x512x512xf32>, %arg3: memref<128x512x512xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -39,8 +39,8 @@ module attributes {gpu.container_module} {
       %0 = affine.apply #map1(%block_id_x)[%arg0, %arg1]
       %1 = affine.apply #map1(%block_id_y)[%arg0, %arg1]
       %2 = affine.apply #map1(%block_id_z)[%arg0, %arg1]
-      %3 = memref.load %arg2[%0, %2, %1] : memref<64x512x512xf32>
-      memref.store %3, %arg3[%0, %1, %2] : memref<64x512x512xf32>
+      %3 = memref.load %arg2[%0, %2, %1] : memref<128x512x512xf32>
+      memref.store %3, %arg3[%0, %1, %2] : memref<128x512x512xf32>
       gpu.return
     }
   }

@@ -10,9 +10,9 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @transpose3d(%arg0: memref<64x512x512xf32>, %arg1: memref<64x512x512xf32>) {
+  func.func @transpose3d(%arg0: memref<128x512x512xf32>, %arg1: memref<128x512x512xf32>) {
     %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
     %c1 = arith.constant 1 : index
     %c512 = arith.constant 512 : index
     %c0_0 = arith.constant 0 : index
@@ -23,17 +23,17 @@ module attributes {gpu.container_module} {
     %1 = arith.muli %c1, %c8 : index
     %2 = arith.muli %c1, %c1_1 : index
     %c1_2 = arith.constant 1 : index
-    %3 = affine.apply #map(%c64)[%c0, %0]
+    %3 = affine.apply #map(%c128)[%c0, %0]
     %4 = affine.apply #map(%c512)[%c0, %1]
     %5 = affine.apply #map(%c512)[%c0, %2]
     %6 = affine.apply #map(%0)[%c0_0, %c1]
     %7 = affine.apply #map(%1)[%c0_0, %c1]
     %8 = affine.apply #map(%2)[%c0_0, %c1]
-    gpu.launch_func  @transpose3d_kernel::@transpose3d_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<64x512x512xf32>, %arg1 : memref<64x512x512xf32>)
+    gpu.launch_func  @transpose3d_kernel::@transpose3d_kernel blocks in (%3, %4, %5) threads in (%6, %7, %8)  args(%0 : index, %c0 : index, %1 : index, %2 : index, %c1 : index, %c0_0 : index, %arg0 : memref<128x512x512xf32>, %arg1 : memref<128x512x512xf32>)
     return
   }
   gpu.module @transpose3d_kernel {
-    gpu.func @transpose3d_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<64x512x512xf32>, %arg7: memref<64x512x512xf32>) kernel {
+    gpu.func @transpose3d_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<128x512x512xf32>, %arg7: memref<128x512x512xf32>) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -55,8 +55,8 @@ module attributes {gpu.container_module} {
       %6 = arith.addi %3, %0 : index
       %7 = arith.addi %4, %1 : index
       %8 = arith.addi %5, %2 : index
-      %9 = memref.load %arg6[%6, %8, %7] : memref<64x512x512xf32>
-      memref.store %9, %arg7[%6, %7, %8] : memref<64x512x512xf32>
+      %9 = memref.load %arg6[%6, %8, %7] : memref<128x512x512xf32>
+      memref.store %9, %arg7[%6, %7, %8] : memref<128x512x512xf32>
       gpu.return
     }
   }

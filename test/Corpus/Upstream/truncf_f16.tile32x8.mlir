@@ -10,9 +10,9 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @truncf_f16(%arg0: memref<4096x4096xf32>, %arg1: memref<4096x4096xf16>) {
+  func.func @truncf_f16(%arg0: memref<8192x8192xf32>, %arg1: memref<8192x8192xf16>) {
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c8192 = arith.constant 8192 : index
     %c1 = arith.constant 1 : index
     %c0_0 = arith.constant 0 : index
     %c32 = arith.constant 32 : index
@@ -20,15 +20,15 @@ module attributes {gpu.container_module} {
     %0 = arith.muli %c1, %c32 : index
     %1 = arith.muli %c1, %c8 : index
     %c1_1 = arith.constant 1 : index
-    %2 = affine.apply #map(%c4096)[%c0, %0]
-    %3 = affine.apply #map(%c4096)[%c0, %1]
+    %2 = affine.apply #map(%c8192)[%c0, %0]
+    %3 = affine.apply #map(%c8192)[%c0, %1]
     %4 = affine.apply #map(%0)[%c0_0, %c1]
     %5 = affine.apply #map(%1)[%c0_0, %c1]
-    gpu.launch_func  @truncf_f16_kernel::@truncf_f16_kernel blocks in (%2, %3, %c1_1) threads in (%4, %5, %c1_1)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<4096x4096xf32>, %arg1 : memref<4096x4096xf16>)
+    gpu.launch_func  @truncf_f16_kernel::@truncf_f16_kernel blocks in (%2, %3, %c1_1) threads in (%4, %5, %c1_1)  args(%0 : index, %c0 : index, %1 : index, %c1 : index, %c0_0 : index, %arg0 : memref<8192x8192xf32>, %arg1 : memref<8192x8192xf16>)
     return
   }
   gpu.module @truncf_f16_kernel {
-    gpu.func @truncf_f16_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<4096x4096xf32>, %arg6: memref<4096x4096xf16>) kernel {
+    gpu.func @truncf_f16_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: memref<8192x8192xf32>, %arg6: memref<8192x8192xf16>) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -47,9 +47,9 @@ module attributes {gpu.container_module} {
       %3 = affine.apply #map1(%thread_id_y)[%arg3, %arg4]
       %4 = arith.addi %2, %0 : index
       %5 = arith.addi %3, %1 : index
-      %6 = memref.load %arg5[%4, %5] : memref<4096x4096xf32>
+      %6 = memref.load %arg5[%4, %5] : memref<8192x8192xf32>
       %7 = arith.truncf %6 : f32 to f16
-      memref.store %7, %arg6[%4, %5] : memref<4096x4096xf16>
+      memref.store %7, %arg6[%4, %5] : memref<8192x8192xf16>
       gpu.return
     }
   }

@@ -10,21 +10,22 @@
 #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 #map1 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 module attributes {gpu.container_module} {
-  func.func @vecmat(%arg0: memref<4096xf32>, %arg1: memref<4096x4096xf32>, %arg2: memref<4096xf32>) {
+  func.func @vecmat(%arg0: memref<4096xf32>, %arg1: memref<4096x16384xf32>, %arg2: memref<16384xf32>) {
     %c0 = arith.constant 0 : index
-    %c4096 = arith.constant 4096 : index
+    %c16384 = arith.constant 16384 : index
     %c1 = arith.constant 1 : index
+    %c4096 = arith.constant 4096 : index
     %c0_0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index
     %0 = arith.muli %c1, %c16 : index
     %c1_1 = arith.constant 1 : index
-    %1 = affine.apply #map(%c4096)[%c0, %0]
+    %1 = affine.apply #map(%c16384)[%c0, %0]
     %2 = affine.apply #map(%0)[%c0_0, %c1]
-    gpu.launch_func  @vecmat_kernel::@vecmat_kernel blocks in (%1, %c1_1, %c1_1) threads in (%2, %c1_1, %c1_1)  args(%0 : index, %c0 : index, %c1 : index, %c0_0 : index, %arg0 : memref<4096xf32>, %arg1 : memref<4096x4096xf32>, %arg2 : memref<4096xf32>, %c4096 : index)
+    gpu.launch_func  @vecmat_kernel::@vecmat_kernel blocks in (%1, %c1_1, %c1_1) threads in (%2, %c1_1, %c1_1)  args(%0 : index, %c0 : index, %c1 : index, %c0_0 : index, %arg0 : memref<4096xf32>, %arg1 : memref<4096x16384xf32>, %arg2 : memref<16384xf32>, %c4096 : index)
     return
   }
   gpu.module @vecmat_kernel {
-    gpu.func @vecmat_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<4096xf32>, %arg5: memref<4096x4096xf32>, %arg6: memref<4096xf32>, %arg7: index) kernel {
+    gpu.func @vecmat_kernel(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: memref<4096xf32>, %arg5: memref<4096x16384xf32>, %arg6: memref<16384xf32>, %arg7: index) kernel {
       %block_id_x = gpu.block_id  x
       %block_id_y = gpu.block_id  y
       %block_id_z = gpu.block_id  z
@@ -42,11 +43,11 @@ module attributes {gpu.container_module} {
       %2 = arith.addi %1, %0 : index
       scf.for %arg8 = %arg1 to %arg7 step %arg2 {
         %3 = memref.load %arg4[%arg8] : memref<4096xf32>
-        %4 = memref.load %arg5[%arg8, %2] : memref<4096x4096xf32>
-        %5 = memref.load %arg6[%2] : memref<4096xf32>
+        %4 = memref.load %arg5[%arg8, %2] : memref<4096x16384xf32>
+        %5 = memref.load %arg6[%2] : memref<16384xf32>
         %6 = arith.mulf %3, %4 : f32
         %7 = arith.addf %5, %6 : f32
-        memref.store %7, %arg6[%2] : memref<4096xf32>
+        memref.store %7, %arg6[%2] : memref<16384xf32>
       }
       gpu.return
     }

@@ -1,5 +1,5 @@
-// Elementwise a + b, f16, 4096x4096.
-func.func @add_f16(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
-  linalg.add ins(%a, %b : memref<4096x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<4096x4096xf16>)
+// Elementwise a + b, f16, 8192x8192.
+func.func @add_f16(%a: memref<8192x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<8192x8192xf16>) {
+  linalg.add ins(%a, %b : memref<8192x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<8192x8192xf16>)
   return
 }

@@ -1,8 +1,8 @@
-// out = a * 0.5 + 1 in bf16 (computed in f32), 4096x4096.
+// out = a * 0.5 + 1 in bf16 (computed in f32), 8192x8192.
 #id = affine_map<(i, j) -> (i, j)>
-func.func @scale_bf16(%a: memref<4096x4096xbf16>, %out: memref<4096x4096xbf16>) {
+func.func @scale_bf16(%a: memref<8192x8192xbf16>, %out: memref<8192x8192xbf16>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%a : memref<4096x4096xbf16>) outs(%out : memref<4096x4096xbf16>) {
+      ins(%a : memref<8192x8192xbf16>) outs(%out : memref<8192x8192xbf16>) {
   ^bb0(%x: bf16, %o: bf16):
     %w = arith.extf %x : bf16 to f32
     %half = arith.constant 0.5 : f32
