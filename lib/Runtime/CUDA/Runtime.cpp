@@ -1026,7 +1026,9 @@ LaunchBuffers::~LaunchBuffers() = default;
 
 autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
                                        uint64_t seed,
-                                       autoprof_distribution distribution) {
+                                       autoprof_distribution distribution,
+                                       uint8_t poisonByte) {
+  poison = poisonByte;
   buffers.clear();
   buffers.resize(spec.num_params);
   for (size_t i = 0; i < spec.num_params; ++i) {
@@ -1040,11 +1042,11 @@ autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
     size_t bytes = param.count * dtypeSize(param.dtype);
     std::string what = "parameter " + std::to_string(i);
     if (autoprof_status s =
-            buffer.device.allocate(session, bytes, what.c_str()))
+            buffer.device.allocate(session, bytes + GuardBytes, what.c_str()))
       return s;
     buffer.host.resize(bytes);
     if (param.role == AUTOPROF_ROLE_OUTPUT)
-      std::memset(buffer.host.data(), PoisonByte, bytes);
+      std::memset(buffer.host.data(), poison, bytes);
     else
       generateInput(param, i, seed, distribution, buffer.host.data());
   }
@@ -1062,8 +1064,52 @@ autoprof_status LaunchBuffers::upload() {
                                   buffer.host.size(), session->stream))
       return cudaFailure(session, r, "cannot copy inputs to the device");
   }
+  if (autoprof_status s = fillGuardsAsync())
+    return s;
   if (CUresult r = api.cuStreamSynchronize(session->stream))
     return cudaFailure(session, r, "cannot copy inputs to the device");
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::fillGuardsAsync() {
+  const CudaApi &api = cuda();
+  for (Buffer &buffer : buffers) {
+    if (!buffer.isBuffer)
+      continue;
+    if (CUresult r =
+            api.cuMemsetD8Async(buffer.device.get() + buffer.host.size(),
+                                GuardByte, GuardBytes, session->stream))
+      return cudaFailure(session, r, "cannot fill the guard zones");
+  }
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::findGuardWrite(bool &found, size_t &paramIndex,
+                                              uint64_t &offset,
+                                              uint8_t &value) {
+  found = false;
+  const CudaApi &api = cuda();
+  std::vector<uint8_t> guard(GuardBytes);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &buffer = buffers[i];
+    if (!buffer.isBuffer)
+      continue;
+    if (CUresult r = api.cuMemcpyDtoHAsync(
+            guard.data(), buffer.device.get() + buffer.host.size(),
+            GuardBytes, session->stream))
+      return cudaFailure(session, r, "cannot read the guard zones back");
+    if (CUresult r = api.cuStreamSynchronize(session->stream))
+      return launchFailure(session, r, "cannot read the guard zones back");
+    for (size_t at = 0; at < GuardBytes; ++at) {
+      if (guard[at] == GuardByte)
+        continue;
+      found = true;
+      paramIndex = i;
+      offset = at;
+      value = guard[at];
+      return AUTOPROF_OK;
+    }
+  }
   return AUTOPROF_OK;
 }
 
@@ -1090,6 +1136,8 @@ autoprof_status LaunchBuffers::uploadAbsolute() {
                                   contents->size(), session->stream))
       return cudaFailure(session, r, "cannot copy inputs to the device");
   }
+  if (autoprof_status s = fillGuardsAsync())
+    return s;
   if (CUresult r = api.cuStreamSynchronize(session->stream))
     return cudaFailure(session, r, "cannot copy inputs to the device");
   return AUTOPROF_OK;
@@ -1123,8 +1171,8 @@ autoprof_status LaunchBuffers::restoreAsync(CUstream stream) {
       continue;
     CUresult r = CUDA_SUCCESS;
     if (buffer.role == AUTOPROF_ROLE_OUTPUT)
-      r = api.cuMemsetD8Async(buffer.device.get(), PoisonByte,
-                              buffer.host.size(), stream);
+      r = api.cuMemsetD8Async(buffer.device.get(), poison, buffer.host.size(),
+                              stream);
     else if (buffer.role == AUTOPROF_ROLE_INOUT && buffer.pristine.get())
       r = api.cuMemcpyDtoDAsync(buffer.device.get(), buffer.pristine.get(),
                                 buffer.host.size(), stream);
@@ -1850,13 +1898,6 @@ enum class Mismatch {
   WroteInput,
 };
 
-bool isPoison(const uint8_t *element, size_t size) {
-  for (size_t i = 0; i < size; ++i)
-    if (element[i] != PoisonByte)
-      return false;
-  return true;
-}
-
 /// Compares one element of a float buffer: tolerance, NaN and infinities;
 /// `slack` is added to the bound (the rounding a reassociated sum may
 /// differ by; 0 otherwise).
@@ -1905,9 +1946,11 @@ Mismatch classify(const autoprof_param &param, const uint8_t *initial,
                ? Mismatch::None
                : Mismatch::WroteInput;
   if (param.role == AUTOPROF_ROLE_OUTPUT) {
-    if (isPoison(ref, size))
+    // An output starts as the poison (LaunchBuffers::prepare).
+    const uint8_t *poison = initial + j * size;
+    if (std::memcmp(ref, poison, size) == 0)
       return Mismatch::WroteOutside;
-    if (isPoison(cand, size))
+    if (std::memcmp(cand, poison, size) == 0)
       return Mismatch::DidNotWrite;
   }
   if (!isFloatType(param.dtype))
@@ -2136,8 +2179,11 @@ extern "C" autoprof_status autoprof_verify(
       out->seed = seed;
       out->distribution = distribution;
       const char *distName = distributionName(distribution);
+      // Every other seed poisons outputs with another byte.
+      uint8_t poison = si % 2 ? AlternatePoisonByte : PoisonByte;
       LaunchBuffers buffers(session);
-      if (autoprof_status s = buffers.prepare(spec, seed, distribution))
+      if (autoprof_status s =
+              buffers.prepare(spec, seed, distribution, poison))
         return s;
 
       // Launches one kernel and waits for it; a failure names the kernel,
@@ -2182,6 +2228,22 @@ extern "C" autoprof_status autoprof_verify(
                           "mark it inout or output",
                           reference->entry.c_str(), i);
       }
+      bool strayWrite = false;
+      size_t strayParam = 0;
+      uint64_t strayOffset = 0;
+      uint8_t strayValue = 0;
+      if (autoprof_status s = buffers.findGuardWrite(strayWrite, strayParam,
+                                                     strayOffset, strayValue))
+        return s;
+      if (strayWrite)
+        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                        "the reference kernel '%s' writes past the end of "
+                        "parameter %zu (byte %llu after its %llu elements); "
+                        "the launch spec gives it too few elements",
+                        reference->entry.c_str(), strayParam,
+                        static_cast<unsigned long long>(strayOffset),
+                        static_cast<unsigned long long>(
+                            spec.params[strayParam].count));
 
       // Candidate, on the same initial contents.
       if (autoprof_status s = buffers.upload())
@@ -2194,6 +2256,25 @@ extern "C" autoprof_status autoprof_verify(
           continue;
         if (autoprof_status s = buffers.download(i, candidateOut[i]))
           return s;
+      }
+      if (autoprof_status s = buffers.findGuardWrite(strayWrite, strayParam,
+                                                     strayOffset, strayValue))
+        return s;
+      if (strayWrite) {
+        const autoprof_param &param = spec.params[strayParam];
+        out->passed = 0;
+        out->param_index = static_cast<int>(strayParam);
+        out->element = param.count + strayOffset / dtypeSize(param.dtype);
+        std::snprintf(out->reason, sizeof(out->reason),
+                      "wrote past the end of a buffer: byte %llu after the "
+                      "%llu elements of parameter %zu (%s %s) is 0x%02x, not "
+                      "the guard byte 0x%02x (seed %llu, distribution %s)",
+                      static_cast<unsigned long long>(strayOffset),
+                      static_cast<unsigned long long>(param.count), strayParam,
+                      dtypeName(param.dtype), roleName(param.role),
+                      strayValue, GuardByte,
+                      static_cast<unsigned long long>(seed), distName);
+        return AUTOPROF_OK;
       }
       // A reference with float atomics may not agree with itself. Run it
       // once more, only when a float buffer differs, and measure by how much.
@@ -2334,9 +2415,9 @@ extern "C" autoprof_status autoprof_verify(
           break;
         case Mismatch::DidNotWrite:
           std::snprintf(out->reason, sizeof(out->reason),
-                        "did not write: %s still holds the poison value where "
-                        "the reference computed %s (%s)",
-                        where, exp.c_str(), tail);
+                        "did not write: %s still holds the poison value "
+                        "(bytes 0x%02x) where the reference computed %s (%s)",
+                        where, buffers.poisonByte(), exp.c_str(), tail);
           break;
         case Mismatch::WroteOutside:
           std::snprintf(out->reason, sizeof(out->reason),

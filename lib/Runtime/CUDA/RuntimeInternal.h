@@ -159,6 +159,18 @@ void generateInput(const autoprof_param &param, size_t paramIndex,
 /// (0xFF: NaN for floats, -1 / max for integers).
 constexpr uint8_t PoisonByte = 0xFF;
 
+/// The poison of every other verification run (0x5A: a finite value for
+/// every float type, a positive one for integers). A candidate that leaves
+/// an element unwritten where the reference happens to compute the poison
+/// value passes one of the two patterns by luck, never both.
+constexpr uint8_t AlternatePoisonByte = 0x5A;
+
+/// Bytes of guard zone after every device buffer, and what they hold before
+/// each run: a kernel that writes up to GuardBytes past the end of a buffer
+/// changes them (LaunchBuffers::findGuardWrite) instead of going unseen.
+constexpr size_t GuardBytes = 4096;
+constexpr uint8_t GuardByte = 0xA5;
+
 /// The most launches a repeated launch spec may ask for.
 constexpr uint64_t MaxRepeatCount = uint64_t(1) << 20;
 
@@ -197,15 +209,27 @@ public:
   LaunchBuffers(const LaunchBuffers &) = delete;
   LaunchBuffers &operator=(const LaunchBuffers &) = delete;
 
-  /// Allocates one device buffer per buffer parameter of `spec`, generates
-  /// the inputs (INPUT and INOUT) for (seed, distribution) on the host,
-  /// fills outputs with PoisonByte, and uploads everything (synchronously).
+  /// Allocates one device buffer per buffer parameter of `spec`, each
+  /// followed by a guard zone of GuardBytes, generates the inputs (INPUT and
+  /// INOUT) for (seed, distribution) on the host, fills outputs with
+  /// `poison`, and uploads everything (synchronously), guard zones included.
   /// Does not check the spec: call checkLaunchSpec first.
   autoprof_status prepare(const autoprof_launch_spec &spec, uint64_t seed,
-                          autoprof_distribution distribution);
+                          autoprof_distribution distribution,
+                          uint8_t poison = PoisonByte);
 
-  /// Uploads the initial contents again (synchronously), undoing a run.
+  /// Uploads the initial contents again (synchronously), undoing a run, and
+  /// refills the guard zones.
   autoprof_status upload();
+
+  /// Reads every buffer's guard zone back (synchronously). Sets `found` when
+  /// a byte no longer holds GuardByte, with the first such buffer parameter,
+  /// the byte's offset past the buffer's end, and the byte.
+  autoprof_status findGuardWrite(bool &found, size_t &paramIndex,
+                                 uint64_t &offset, uint8_t &value);
+
+  /// The byte outputs were filled with by prepare().
+  uint8_t poisonByte() const { return poison; }
 
   /// Uploads the initial contents with every element of a float INPUT or
   /// INOUT buffer replaced by its absolute value (synchronously).
@@ -215,7 +239,7 @@ public:
   /// restoreAsync() can undo a run without host transfers.
   autoprof_status keepDeviceCopies();
 
-  /// Enqueues on `stream`: outputs back to poison, INOUT buffers back to
+  /// Enqueues on `stream`: outputs back to the poison, INOUT buffers back to
   /// their initial contents (needs keepDeviceCopies()).
   autoprof_status restoreAsync(CUstream stream);
 
@@ -253,8 +277,12 @@ private:
     autoprof_dtype dtype = AUTOPROF_F32;
     bool isBuffer = false;
   };
+  /// Fills the guard zone after every buffer with GuardByte (enqueued).
+  autoprof_status fillGuardsAsync();
+
   autoprof_session *session;
   std::vector<Buffer> buffers;
+  uint8_t poison = PoisonByte;
 };
 
 /// Checks `spec`, prepares its buffers for (seed, distribution), launches
