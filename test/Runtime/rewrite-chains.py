@@ -6,7 +6,8 @@ one-thread blocks form-blocks comes first, and a host loop's reduction
 needs fold-host-loop), to every kernel of the given corpora where each step of the
 chain applies, and verifies each result against the original module on the
 GPU (autoprof-verify-kernels, seeds the search does not use). A verifier
-rejection is a compiler bug. Prints one line per kernel and a final
+rejection is a compiler bug. Modules run side by side (corpus_args.jobs()).
+Prints one line per kernel and a final
 "N chains applied, N verified, N rejected, N failed" line.
 Usage: rewrite-chains.py AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...]"""
 
@@ -31,15 +32,18 @@ CHAINS = [
 ]
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])
-applied = verified = rejected = failed = 0
-for corpus, module in modules:
+
+
+def check(item):
+    """Every chain on every kernel of one module: the lines to print and the
+    counts (applied, verified, rejected, failed)."""
+    corpus, module = item
     normalized = subprocess.run(
         [opt, str(module), "--autoprof-normalize-kernels"],
         capture_output=True, text=True)
     if normalized.returncode != 0:
-        print(f"FAILED {module.name}: {normalized.stderr.strip()[-400:]}")
-        failed += 1
-        continue
+        return ([f"FAILED {module.name}: {normalized.stderr.strip()[-400:]}"],
+                (0, 0, 0, 1))
     kernels = []
     current = None
     for line in normalized.stdout.splitlines():
@@ -47,36 +51,45 @@ for corpus, module in modules:
             current = m.group(1)
         elif m := re.search(r"gpu\.func @([\w$.-]+)\(.*\bkernel\b", line):
             kernels.append(f"{current}::{m.group(1)}")
+    lines, counts = [], [0, 0, 0, 0]
     for kernel in kernels:
         results = []
         for number, chain in enumerate(CHAINS):
             rewrites = ",".join(chain)
-            result = out / f"{module.stem}-{kernel.replace('::', '.')}-{number}.mlir"
+            result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{number}.mlir"
             proc = subprocess.run(
                 [opt, str(module),
                  f"--autoprof-apply-rewrites=kernel={kernel} rewrites={rewrites}",
                  "-o", str(result)], capture_output=True, text=True)
             if proc.returncode != 0:
                 continue  # a step does not apply
-            applied += 1
+            counts[0] += 1
             check = subprocess.run(
                 [opt, str(result),
                  f"--autoprof-verify-kernels=reference={module} seed=101",
                  "-o", "/dev/null"], capture_output=True, text=True)
             name = kernel.replace("::", "::@")
             if check.returncode == 0 and f"@{name} verified" in check.stderr:
-                verified += 1
+                counts[1] += 1
                 results.append(f"{rewrites}:verified")
             elif "failed verification against the reference (rejected)" in check.stderr:
-                rejected += 1
+                counts[2] += 1
                 results.append(f"{rewrites}:rejected")
-                print(f"REJECTED {module.stem}/{kernel} {rewrites}: "
-                      f"{check.stderr.strip()[-400:]}")
+                lines.append(f"REJECTED {module.stem}/{kernel} {rewrites}: "
+                             f"{check.stderr.strip()[-400:]}")
             else:
-                failed += 1
+                counts[3] += 1
                 results.append(f"{rewrites}:failed")
-                print(f"FAILED {module.stem}/{kernel} {rewrites}: "
-                      f"{check.stderr.strip()[-400:]}")
-        print(f"{module.stem}/{kernel}: {' '.join(results) or 'no chain applies'}")
-print(f"{applied} chains applied, {verified} verified, {rejected} rejected, "
-      f"{failed} failed")
+                lines.append(f"FAILED {module.stem}/{kernel} {rewrites}: "
+                             f"{check.stderr.strip()[-400:]}")
+        lines.append(f"{module.stem}/{kernel}: "
+                     f"{' '.join(results) or 'no chain applies'}")
+    return lines, tuple(counts)
+
+
+totals = [0, 0, 0, 0]
+for lines, counts in corpus_args.run_each(check, modules):
+    print("\n".join(lines), flush=True)
+    totals = [a + b for a, b in zip(totals, counts)]
+print(f"{totals[0]} chains applied, {totals[1]} verified, {totals[2]} "
+      f"rejected, {totals[3]} failed")

@@ -1,48 +1,90 @@
-"""Applies every built-in rewrite the proposer finds applicable, each on its
-own, to every kernel of the given corpora, and verifies each result against
-the normalized original on the GPU (autoprof-optimize with search=each and a
-budget that covers every proposal). A verifier rejection of a built-in
-rewrite is a compiler bug: its preconditions let a wrong kernel through.
-Prints one line per kernel and a final "N kernels, N rewrites verified, N
-rejected, N failed" line.
+"""Applies every built-in rewrite the proposer finds applicable (every
+family with every parameter it ranks), each on its own, to every kernel of
+the given corpora, and verifies each result against the original module on
+the GPU (autoprof-verify-kernels, seeds the search does not use). A
+verifier rejection of a built-in rewrite is a compiler bug: its
+preconditions let a wrong kernel through. Modules run side by side
+(corpus_args.jobs()). Prints one line per kernel and a final "N kernels, N
+rewrites verified, N rejected, N failed" line.
 Usage: rewrite-soundness.py AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...]"""
 
-import json
+import re
 import subprocess
 import sys
 
 import corpus_args
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])
-kernels = verified = rejected = failed = 0
-for corpus, module in modules:
-    report = out / f"{corpus.name}-{module.stem}.json"
-    proc = subprocess.run(
-        [opt, str(module),
-         "--autoprof-optimize=search=each budget=32 time-budget=0.02 "
-         f"report={report}", "-o", "/dev/null"],
-        capture_output=True, text=True)
-    if proc.returncode != 0 or not report.exists():
-        print(f"FAILED {module.name}: {proc.stderr.strip()[-400:]}")
-        failed += 1
-        continue
-    for kernel in json.loads(report.read_text())["kernels"]:
-        kernels += 1
-        name = f"{module.stem}/{kernel['kernel'].split('::')[1]}"
+
+
+def proposals(module):
+    """(kernel symbol, [rewrite, ...]) for every kernel of `module`, from
+    autoprof-propose-rewrites, or the error output when it fails."""
+    proc = subprocess.run([opt, str(module), "--autoprof-propose-rewrites"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, proc.stderr.strip()[-400:]
+    kernels, current = [], None
+    for line in proc.stdout.splitlines():
+        if m := re.match(r"\s*gpu\.module @([\w$.-]+)", line):
+            current = m.group(1)
+        elif m := re.search(r"gpu\.func @([\w$.-]+)\(.*\bkernel\b", line):
+            listed = re.search(r"autoprof\.proposals = \[([^\]]*)\]", line)
+            rewrites = re.findall(r'"([^"]+)"', listed.group(1)) if listed else []
+            kernels.append((f"{current}::{m.group(1)}", rewrites))
+    return kernels, ""
+
+
+def check(item):
+    """Every proposal of every kernel of one module, applied and verified:
+    the lines to print and the counts (kernels, verified, rejected,
+    failed)."""
+    corpus, module = item
+    kernels, error = proposals(module)
+    if kernels is None:
+        return [f"FAILED {module.name}: {error}"], (0, 0, 0, 1)
+    lines, counts = [], [0, 0, 0, 0]
+    for kernel, rewrites in kernels:
+        counts[0] += 1
+        name = f"{module.stem}/{kernel.split('::')[1]}"
         tried = []
-        for candidate in kernel["candidates"]:
-            status = candidate["status"]
-            tried.append(f"{candidate['rewrite']}:{status}")
-            if status == "verified":
-                verified += 1
-            elif status == "rejected":
-                rejected += 1
-                print(f"REJECTED {name} {candidate['rewrite']}: "
-                      f"{candidate.get('reason', '')[:300]}")
+        for rewrite in rewrites:
+            result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{rewrite}.mlir"
+            applied = subprocess.run(
+                [opt, str(module),
+                 f"--autoprof-apply-rewrites=kernel={kernel} rewrites={rewrite}",
+                 "-o", str(result)], capture_output=True, text=True)
+            if applied.returncode != 0:
+                counts[3] += 1
+                tried.append(f"{rewrite}:failed")
+                lines.append(f"FAILED {name} {rewrite}: proposed but does not "
+                             f"apply: {applied.stderr.strip()[-300:]}")
+                continue
+            verify = subprocess.run(
+                [opt, str(result),
+                 f"--autoprof-verify-kernels=reference={module} seed=101",
+                 "-o", "/dev/null"], capture_output=True, text=True)
+            symbol = kernel.replace("::", "::@")
+            if verify.returncode == 0 and f"@{symbol} verified" in verify.stderr:
+                counts[1] += 1
+                tried.append(f"{rewrite}:verified")
+            elif "failed verification against the reference (rejected)" in verify.stderr:
+                counts[2] += 1
+                tried.append(f"{rewrite}:rejected")
+                lines.append(f"REJECTED {name} {rewrite}: "
+                             f"{verify.stderr.strip()[-300:]}")
             else:
-                failed += 1
-                print(f"FAILED {name} {candidate['rewrite']}: {status} "
-                      f"{candidate.get('reason', '')[:300]}")
-        print(f"{name}: {' '.join(tried) or 'no rewrite applies'}")
-print(f"{kernels} kernels, {verified} rewrites verified, {rejected} rejected, "
-      f"{failed} failed")
+                counts[3] += 1
+                tried.append(f"{rewrite}:failed")
+                lines.append(f"FAILED {name} {rewrite}: "
+                             f"{verify.stderr.strip()[-300:]}")
+        lines.append(f"{name}: {' '.join(tried) or 'no rewrite applies'}")
+    return lines, tuple(counts)
+
+
+totals = [0, 0, 0, 0]
+for lines, counts in corpus_args.run_each(check, modules):
+    print("\n".join(lines), flush=True)
+    totals = [a + b for a, b in zip(totals, counts)]
+print(f"{totals[0]} kernels, {totals[1]} rewrites verified, {totals[2]} "
+      f"rejected, {totals[3]} failed")

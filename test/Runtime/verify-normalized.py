@@ -3,18 +3,18 @@ and verifies each normalized kernel against the original module on the GPU
 (autoprof-verify-kernels, verification only: sunk constants make the
 parameter lists differ). A kernel the verifier rejects, or a module the
 passes fail on, is a failure; a kernel without a single evaluation job (a
-launch in a host loop) is reported as skipped with the reason. Modules run a
-few at a time (verification does not profile, so workers may share the GPU).
+launch in a host loop) is reported as skipped with the reason. Modules run
+side by side (corpus_args.jobs()).
 Prints one line per module and a final "N modules, N kernels verified, N
 skipped, N failed" line.
 Usage: verify-normalized.py AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--worker W]"""
 
-import concurrent.futures
-import os
 import pathlib
 import re
 import subprocess
 import sys
+
+import corpus_args
 
 args = sys.argv[1:]
 worker = None
@@ -62,9 +62,7 @@ def verify(module):
 
 
 modules = [m for corpus in corpora for m in sorted(corpus.glob("*.mlir"))]
-jobs = min(8, os.cpu_count() or 1)
-with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-    results = list(pool.map(verify, modules))
+results = list(corpus_args.run_each(verify, modules))
 verified = skipped = failed = 0
 for name, ok, skips, failure in results:
     verified += ok
