@@ -11,14 +11,19 @@ upstream corpus (`<program>.<mapping>`) are compared with what PyTorch runs
 for their program: PyTorch's time and PyTorch time / best time, on the
 kernel's row or, for a module of several kernels, on its sum row.
 
+With --worker scripts/worker-pool.py and --jobs N, N modules run at once and
+their evaluation jobs spread over the host's GPUs, one worker per GPU
+(scripts/worker-pool.py); the table is the same.
+
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
                              [--corpus DIR] [--only NAME...]
-                             [--torch-times FILE]
+                             [--torch-times FILE] [--worker PATH] [--jobs N]
        benchmark-optimize.py --from-reports DIR --out DIR   (tables only)
                              [--corpus DIR] [--torch-times FILE]
 """
 
 import argparse
+import concurrent.futures
 import itertools
 import json
 import math
@@ -51,7 +56,17 @@ def main():
     parser.add_argument("--torch-times",
                         help="JSON of scripts/torch-baselines.py: adds "
                              "PyTorch columns for the upstream corpus")
+    parser.add_argument("--worker",
+                        help="the worker the optimizer and the re-verification "
+                             "run jobs in (default: autoprof-worker next to "
+                             "--opt); scripts/worker-pool.py spreads them over "
+                             "the host's GPUs")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="modules optimized at once (with "
+                             "scripts/worker-pool.py as --worker: one per GPU)")
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     repo = pathlib.Path(__file__).resolve().parent.parent
     torch_times = (json.loads(pathlib.Path(args.torch_times).read_text())
                    if args.torch_times else None)
@@ -66,48 +81,60 @@ def main():
             for k in json.loads(report.read_text())["kernels"]:
                 kernels.append((report.stem, k))
     else:
-        for module in sorted((repo / args.corpus).glob("*.mlir")):
-            if args.only and not any(o in module.stem for o in args.only):
-                continue
+        worker = f" worker={args.worker}" if args.worker else ""
+        modules = [m for m in sorted((repo / args.corpus).glob("*.mlir"))
+                   if not args.only or any(o in m.stem for o in args.only)]
+
+        def optimize(module):
+            """Optimizes and re-verifies one module: its kernels' rows, or
+            the row of its failure."""
             report = out / f"{module.stem}.json"
             module_start = time.monotonic()
             proc = subprocess.run(
                 [args.opt, str(module),
                  f"--autoprof-optimize=budget={args.budget} "
-                 f"time-budget={args.time_budget} report={report}",
+                 f"time-budget={args.time_budget} report={report}{worker}",
                  "-o", str(out / f"{module.stem}.opt.mlir")],
                 capture_output=True, text=True)
             (out / f"{module.stem}.log").write_text(proc.stderr)
             if proc.returncode != 0 or not report.exists():
-                rows.append(f"| {module.stem} | failed: "
+                return [], (f"| {module.stem} | failed: "
                             f"{proc.stderr.strip().splitlines()[-1:]} |")
-                continue
             seconds = time.monotonic() - module_start
             verdicts = (reverify(args.opt, module,
-                                 out / f"{module.stem}.opt.mlir", out)
+                                 out / f"{module.stem}.opt.mlir", out, worker)
                         if args.reverify else {})
+            found = []
             for k in json.loads(report.read_text())["kernels"]:
                 k["module_wall_s"] = seconds
                 if args.reverify:
                     k["reverified"] = verdicts.get(k["kernel"],
                                                    verdicts["*"])
-                kernels.append((module.stem, k))
-            # Keep a table of what is done so far, in case of a time limit.
-            write_tables(out, kernels, rows, time.monotonic() - start,
-                         torch_times, module_dirs)
+                found.append((module.stem, k))
+            return found, None
+
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            for found, failure in pool.map(optimize, modules):
+                kernels.extend(found)
+                if failure:
+                    rows.append(failure)
+                # Keep a table of what is done so far, in case of a time
+                # limit.
+                write_tables(out, kernels, rows, time.monotonic() - start,
+                             torch_times, module_dirs)
     # Reports do not record the wall time of the run that wrote them.
     write_tables(out, kernels, rows,
                  None if args.from_reports else time.monotonic() - start,
                  torch_times, module_dirs)
 
 
-def reverify(opt, module, optimized, out):
+def reverify(opt, module, optimized, out, worker=""):
     """Verifies every kernel of the optimized module against the original
     module in a run of its own, on seeds the search did not use
     (autoprof-verify-kernels); returns a verdict per kernel name."""
     proc = subprocess.run(
         [opt, str(optimized),
-         f"--autoprof-verify-kernels=reference={module} seed=101",
+         f"--autoprof-verify-kernels=reference={module} seed=101{worker}",
          "-o", "/dev/null"], capture_output=True, text=True)
     (out / f"{module.stem}.reverify.log").write_text(proc.stderr)
     verdicts = {}

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Spreads evaluation jobs over the GPUs of a host and keeps their results by
+content: a stand-in for autoprof-worker (the same command line, `--job J
+--result R [--watchdog=S]`) that `--autoprof-optimize="worker=..."` and the
+runners (scripts/benchmark-optimize.py, scripts/measure-outcomes.py) can use
+unchanged.
+
+For each job it
+  1. computes the job's key: SHA-256 of the job's JSON (device index left
+     out), the worker executable's contents and the name of the GPUs it may
+     run on; a result stored under that key is the answer (a candidate's
+     verification and timing do not depend on which search asked for them);
+  2. otherwise takes a free GPU: one lock file per GPU (fcntl.flock), so
+     that however many optimizer processes share the host, one worker runs
+     per GPU at a time (profiling and timing need the GPU to themselves);
+  3. runs the real worker on that GPU alone (CUDA_VISIBLE_DEVICES, the job's
+     device set to 0);
+  4. when the worker dies without a result (killed by a signal, or exits
+     without writing one) or reports an error (a lost device, a driver that
+     does not answer), runs the job again on another GPU, up to
+     AUTOPROF_POOL_ATTEMPTS times; a verdict on the candidate ("ok" or
+     "rejected", a hang stopped by the watchdog included) is final;
+  5. stores a verdict under its key (written to a temporary file in the
+     cache folder, then renamed: readers never see half a file; errors are
+     not kept) and writes the result to R.
+Every job is one line of the log (AUTOPROF_POOL_LOG): its key, GPU,
+attempts, seconds and whether it came from the cache.
+
+Configuration (environment, so that the optimizer need not know):
+  AUTOPROF_POOL_WORKER   the real worker (default: autoprof-worker next to
+                         this repository's build, then on PATH)
+  AUTOPROF_POOL_GPUS     GPU indices, comma-separated (default: every GPU
+                         nvidia-smi lists, else 0)
+  AUTOPROF_POOL_DIR      lock and cache folder (default:
+                         $TMPDIR/autoprof-pool)
+  AUTOPROF_POOL_CACHE    0 to leave the cache out (default 1)
+  AUTOPROF_POOL_ATTEMPTS runs of a job before it is given up (default 2)
+  AUTOPROF_POOL_LOG      file to append the job lines to
+
+Usage: worker-pool.py --job JOB.json --result RESULT.json [--watchdog=S]
+       worker-pool.py --list-gpus
+"""
+
+import fcntl
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+
+def fail(message):
+    print(f"worker-pool: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def find_worker():
+    explicit = os.environ.get("AUTOPROF_POOL_WORKER")
+    if explicit:
+        if not os.access(explicit, os.X_OK):
+            fail(f"AUTOPROF_POOL_WORKER '{explicit}' is not an executable")
+        return explicit
+    built = REPO / "build" / "bin" / "autoprof-worker"
+    if built.exists():
+        return str(built)
+    found = shutil.which("autoprof-worker")
+    if not found:
+        fail("no autoprof-worker: set AUTOPROF_POOL_WORKER")
+    return found
+
+
+def list_gpus():
+    """(index, name) of the GPUs the pool may use."""
+    names = {}
+    try:
+        listing = subprocess.run(
+            ["nvidia-smi", "--query-gpu=index,name", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=30)
+        for line in listing.stdout.splitlines():
+            index, _, name = line.partition(",")
+            if index.strip().isdigit():
+                names[int(index)] = name.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    wanted = os.environ.get("AUTOPROF_POOL_GPUS")
+    if wanted:
+        try:
+            indices = [int(part) for part in wanted.split(",") if part.strip()]
+        except ValueError:
+            fail(f"AUTOPROF_POOL_GPUS '{wanted}' is not a list of indices")
+        if not indices:
+            fail("AUTOPROF_POOL_GPUS names no GPU")
+    else:
+        indices = sorted(names) or [0]
+    return [(index, names.get(index, "unknown GPU")) for index in indices]
+
+
+def job_key(job, worker, gpus):
+    """The content a result depends on: the job without its device index,
+    the worker's code and the kind of GPU."""
+    content = dict(job)
+    content.pop("device", None)
+    digest = hashlib.sha256()
+    digest.update(json.dumps(content, sort_keys=True).encode())
+    with open(worker, "rb") as code:
+        digest.update(hashlib.sha256(code.read()).digest())
+    digest.update("|".join(sorted({name for _, name in gpus})).encode())
+    return digest.hexdigest()
+
+
+def acquire(folder, gpus, avoid):
+    """Blocks until one of `gpus` (preferring those not in `avoid`) is free;
+    returns (index, open lock file)."""
+    order = [g for g in gpus if g[0] not in avoid] + \
+            [g for g in gpus if g[0] in avoid]
+    while True:
+        for index, _ in order:
+            lock = open(folder / f"gpu{index}.lock", "w")
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return index, lock
+            except BlockingIOError:
+                lock.close()
+        time.sleep(0.05)
+
+
+def run_once(worker, job, gpu, watchdog, scratch):
+    """Runs `job` on GPU `gpu` alone; the result, or None when the worker
+    died without one."""
+    job = dict(job, device=0)
+    job_path = scratch / "job.json"
+    result_path = scratch / "result.json"
+    job_path.write_text(json.dumps(job))
+    if result_path.exists():
+        result_path.unlink()
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES=str(gpu))
+    command = [worker, "--job", str(job_path), "--result", str(result_path)]
+    if watchdog:
+        command.append(watchdog)
+    proc = subprocess.run(command, env=env)
+    if proc.returncode < 0 or not result_path.exists():
+        return None
+    try:
+        return json.loads(result_path.read_text())
+    except json.JSONDecodeError:
+        return None
+
+
+def store(folder, key, result):
+    cache = folder / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=cache, suffix=".tmp")
+    with os.fdopen(handle, "w") as out:
+        json.dump(result, out)
+    os.replace(temporary, cache / f"{key}.json")
+
+
+def main(argv):
+    if argv == ["--list-gpus"]:
+        for index, name in list_gpus():
+            print(f"{index}: {name}")
+        return 0
+    try:
+        job_path = argv[argv.index("--job") + 1]
+        result_path = argv[argv.index("--result") + 1]
+    except (ValueError, IndexError):
+        fail("usage: worker-pool.py --job JOB.json --result RESULT.json "
+             "[--watchdog=S]")
+    watchdog = next((a for a in argv if a.startswith("--watchdog=")), None)
+    try:
+        job = json.loads(pathlib.Path(job_path).read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        fail(f"cannot read the job {job_path}: {error}")
+    try:
+        attempts = max(1, int(os.environ.get("AUTOPROF_POOL_ATTEMPTS", "2")))
+    except ValueError:
+        fail("AUTOPROF_POOL_ATTEMPTS is not a number")
+    worker = find_worker()
+    gpus = list_gpus()
+    folder = pathlib.Path(os.environ.get(
+        "AUTOPROF_POOL_DIR",
+        pathlib.Path(tempfile.gettempdir()) / "autoprof-pool"))
+    folder.mkdir(parents=True, exist_ok=True)
+    use_cache = os.environ.get("AUTOPROF_POOL_CACHE", "1") != "0"
+    key = job_key(job, worker, gpus)
+    start = time.monotonic()
+    cached = folder / "cache" / f"{key}.json"
+    result, gpu, tried = None, None, []
+    if use_cache and cached.exists():
+        result = json.loads(cached.read_text())
+    else:
+        with tempfile.TemporaryDirectory(dir=folder) as scratch:
+            for _ in range(attempts):
+                gpu, lock = acquire(folder, gpus, set(tried))
+                try:
+                    tried.append(gpu)
+                    result = run_once(worker, job, gpu, watchdog,
+                                      pathlib.Path(scratch))
+                finally:
+                    lock.close()
+                if result is not None and result.get("status") != "error":
+                    break
+        if result is None:
+            result = {"status": "error",
+                      "reason": f"the worker died without a result on "
+                                f"{len(tried)} attempt(s) (GPUs "
+                                f"{', '.join(map(str, tried))})"}
+        elif use_cache and result.get("status") in ("ok", "rejected"):
+            store(folder, key, result)
+    pathlib.Path(result_path).write_text(json.dumps(result))
+    log = os.environ.get("AUTOPROF_POOL_LOG")
+    if log:
+        line = {"key": key[:16], "cached": not tried, "gpus": tried,
+                "status": result.get("status"),
+                "seconds": round(time.monotonic() - start, 3)}
+        with open(log, "a") as out:
+            fcntl.flock(out, fcntl.LOCK_EX)
+            out.write(json.dumps(line) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
