@@ -13,6 +13,8 @@ packages=(
   # AddressSanitizer runtimes (on Ubuntu 24.04 also from apt.llvm.org's
   # llvm-toolchain-noble-22).
   clang-22 libclang-rt-22-dev
+  # scripts/worker-pool.py across Open MPI ranks (test/Scripts/worker-pool-mpi.test).
+  openmpi-bin python3-mpi4py
   # The Python package (python/) and its tests: scripts/python-tests.sh.
   python3-venv python3-setuptools python3-wheel python3-matplotlib
   python3-pytest

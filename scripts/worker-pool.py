@@ -37,16 +37,35 @@ Configuration (environment, so that the optimizer need not know):
   AUTOPROF_POOL_ATTEMPTS runs of a job before it is given up (default 2)
   AUTOPROF_POOL_LOG      file to append the job lines to
 
+Across hosts, the pool runs under Open MPI: `mpirun -np N worker-pool.py
+--serve-mpi SOCKET` makes rank 0 the coordinator, which takes the jobs of
+the clients on this host through the Unix socket SOCKET and hands each to an
+idle evaluating rank (ranks 1 .. N-1, one per GPU: the evaluating ranks of a host take the
+GPUs of AUTOPROF_POOL_GPUS, or the host's, in rank order), so that the search
+and any LLM traffic stay with the optimizer processes next to the
+coordinator and the ranks only evaluate. A client is this script with
+AUTOPROF_POOL_SOCKET=SOCKET set (the cache is still looked up and written on
+the client's host). A job whose worker dies, or whose rank does not answer
+within the job's watchdog plus AUTOPROF_POOL_GRACE seconds (default 60),
+runs again on another rank; a rank that did not answer gets no more jobs,
+and its late answer is dropped, so no result is counted twice.
+`worker-pool.py --stop-mpi SOCKET` ends the ranks.
+
 Usage: worker-pool.py --job JOB.json --result RESULT.json [--watchdog=S]
        worker-pool.py --list-gpus
+       mpirun -np N worker-pool.py --serve-mpi SOCKET
+       worker-pool.py --stop-mpi SOCKET
 """
 
+import collections
 import fcntl
 import hashlib
 import json
 import os
 import pathlib
+import selectors
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -161,7 +180,192 @@ def store(folder, key, result):
     os.replace(temporary, cache / f"{key}.json")
 
 
+def attempts_allowed():
+    try:
+        return max(1, int(os.environ.get("AUTOPROF_POOL_ATTEMPTS", "2")))
+    except ValueError:
+        fail("AUTOPROF_POOL_ATTEMPTS is not a number")
+
+
+def died(tried, what="GPUs"):
+    return {"status": "error",
+            "reason": f"the worker died without a result on {len(tried)} "
+                      f"attempt(s) ({what} {', '.join(map(str, tried))})"}
+
+
+# MPI tags of the coordinator's protocol.
+JOB, RESULT, STOP = 1, 2, 3
+
+
+def serve_mpi(path):
+    """Rank 0: takes jobs from clients on the Unix socket `path` and hands
+    them to idle evaluating ranks. The other ranks: run the jobs on their
+    GPU."""
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD
+    rank, size = comm.Get_rank(), comm.Get_size()
+    # The evaluating ranks of each host take its GPUs in rank order.
+    hosts = comm.allgather(MPI.Get_processor_name())
+    if rank != 0:
+        peers = [r for r in range(1, size) if hosts[r] == hosts[rank]]
+        evaluate_mpi(comm, rank, peers.index(rank))
+        return 0
+    if size < 2:
+        fail("--serve-mpi needs at least 2 ranks (a coordinator and an "
+             "evaluating rank)")
+    try:
+        grace = float(os.environ.get("AUTOPROF_POOL_GRACE", "60"))
+    except ValueError:
+        fail("AUTOPROF_POOL_GRACE is not a number")
+    attempts = attempts_allowed()
+    if os.path.exists(path):
+        os.unlink(path)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(64)
+    server.setblocking(False)
+    events = selectors.DefaultSelector()
+    events.register(server, selectors.EVENT_READ)
+    idle = collections.deque(range(1, size))
+    dead = set()
+    queue = collections.deque()   # (connection, request, ranks tried)
+    running = {}                  # rank -> (connection, request, tried, deadline)
+    buffers = {}
+    stopping = False
+    while not stopping or running:
+        for key, _ in events.select(timeout=0.01):
+            if key.fileobj is server:
+                connection, _ = server.accept()
+                connection.setblocking(False)
+                buffers[connection] = b""
+                events.register(connection, selectors.EVENT_READ)
+                continue
+            connection = key.fileobj
+            chunk = connection.recv(1 << 20)
+            if not chunk:
+                events.unregister(connection)
+                connection.close()
+                buffers.pop(connection, None)
+                continue
+            buffers[connection] += chunk
+            if not buffers[connection].endswith(b"\n"):
+                continue
+            request = json.loads(buffers[connection])
+            buffers[connection] = b""
+            if request.get("stop"):
+                stopping = True
+                connection.sendall(b"{}\n")
+                continue
+            queue.append((connection, request, []))
+        # Hand queued jobs to idle ranks, preferring ranks not tried yet.
+        for _ in range(len(queue)):
+            if not idle:
+                break
+            connection, request, tried = queue.popleft()
+            choice = next((r for r in idle if r not in tried), idle[0])
+            idle.remove(choice)
+            comm.send(request, dest=choice, tag=JOB)
+            watchdog = request.get("watchdog_s") or 120
+            running[choice] = (connection, request, tried + [choice],
+                               time.monotonic() + watchdog + grace)
+        # Answers.
+        while comm.Iprobe(source=MPI.ANY_SOURCE, tag=RESULT):
+            status = MPI.Status()
+            answer = comm.recv(source=MPI.ANY_SOURCE, tag=RESULT,
+                               status=status)
+            source = status.Get_source()
+            if source in dead or source not in running:
+                continue  # Too late: the job ran elsewhere.
+            connection, request, tried, _ = running.pop(source)
+            idle.append(source)
+            result = answer.get("result")
+            if (result is None or result.get("status") == "error") and \
+                    len(tried) < attempts and len(dead) < size - 1:
+                queue.append((connection, request, tried))
+                continue
+            if result is None:
+                result = died(tried, "ranks")
+            connection.sendall((json.dumps(
+                {"result": result, "ranks": tried}) + "\n").encode())
+        # Ranks that did not answer in time.
+        now = time.monotonic()
+        for source, (connection, request, tried, deadline) in list(
+                running.items()):
+            if now < deadline:
+                continue
+            del running[source]
+            dead.add(source)
+            if len(tried) < attempts and len(dead) < size - 1:
+                queue.append((connection, request, tried))
+            else:
+                connection.sendall((json.dumps(
+                    {"result": {"status": "error",
+                                "reason": f"rank {source} did not answer "
+                                          f"within the job's deadline"},
+                     "ranks": tried}) + "\n").encode())
+        # Without a rank left, what waits is an error.
+        if len(dead) == size - 1:
+            while queue:
+                connection, request, tried = queue.popleft()
+                connection.sendall((json.dumps(
+                    {"result": {"status": "error",
+                                "reason": "no evaluating rank is left"},
+                     "ranks": tried}) + "\n").encode())
+        if stopping and not running and not queue:
+            break
+    # Every rank, the late ones too: they end once they answer.
+    for other in range(1, size):
+        comm.send(None, dest=other, tag=STOP)
+    server.close()
+    os.unlink(path)
+    return 0
+
+
+def evaluate_mpi(comm, rank, position):
+    """An evaluating rank, the `position`-th of its host: runs each job it
+    is given on that GPU of the host."""
+    from mpi4py import MPI
+    worker = find_worker()
+    gpus = list_gpus()
+    gpu = gpus[position % len(gpus)][0]
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix=f"autoprof-rank{rank}-"))
+    try:
+        while True:
+            status = MPI.Status()
+            request = comm.recv(source=0, tag=MPI.ANY_TAG, status=status)
+            if status.Get_tag() == STOP:
+                return
+            watchdog = request.get("watchdog")
+            result = run_once(worker, request["job"], gpu, watchdog, scratch)
+            comm.send({"result": result, "gpu": gpu}, dest=0, tag=RESULT)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def ask_coordinator(path, request):
+    """Sends one request to the coordinator and returns its answer."""
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        client.connect(path)
+    except OSError as error:
+        fail(f"cannot reach the coordinator at {path}: {error}")
+    client.sendall((json.dumps(request) + "\n").encode())
+    answer = b""
+    while not answer.endswith(b"\n"):
+        chunk = client.recv(1 << 20)
+        if not chunk:
+            fail(f"the coordinator at {path} closed the connection")
+        answer += chunk
+    client.close()
+    return json.loads(answer)
+
+
 def main(argv):
+    if len(argv) == 2 and argv[0] == "--serve-mpi":
+        return serve_mpi(argv[1])
+    if len(argv) == 2 and argv[0] == "--stop-mpi":
+        ask_coordinator(argv[1], {"stop": True})
+        return 0
     if argv == ["--list-gpus"]:
         for index, name in list_gpus():
             print(f"{index}: {name}")
@@ -177,10 +381,8 @@ def main(argv):
         job = json.loads(pathlib.Path(job_path).read_text())
     except (OSError, json.JSONDecodeError) as error:
         fail(f"cannot read the job {job_path}: {error}")
-    try:
-        attempts = max(1, int(os.environ.get("AUTOPROF_POOL_ATTEMPTS", "2")))
-    except ValueError:
-        fail("AUTOPROF_POOL_ATTEMPTS is not a number")
+    attempts = attempts_allowed()
+    coordinator = os.environ.get("AUTOPROF_POOL_SOCKET")
     worker = find_worker()
     gpus = list_gpus()
     folder = pathlib.Path(os.environ.get(
@@ -194,6 +396,13 @@ def main(argv):
     result, gpu, tried = None, None, []
     if use_cache and cached.exists():
         result = json.loads(cached.read_text())
+    elif coordinator:
+        seconds = int(watchdog.split("=")[1]) if watchdog else None
+        answer = ask_coordinator(coordinator, {
+            "job": job, "watchdog": watchdog, "watchdog_s": seconds})
+        result, tried = answer["result"], answer["ranks"]
+        if use_cache and result.get("status") in ("ok", "rejected"):
+            store(folder, key, result)
     else:
         with tempfile.TemporaryDirectory(dir=folder) as scratch:
             for _ in range(attempts):
@@ -207,16 +416,14 @@ def main(argv):
                 if result is not None and result.get("status") != "error":
                     break
         if result is None:
-            result = {"status": "error",
-                      "reason": f"the worker died without a result on "
-                                f"{len(tried)} attempt(s) (GPUs "
-                                f"{', '.join(map(str, tried))})"}
+            result = died(tried)
         elif use_cache and result.get("status") in ("ok", "rejected"):
             store(folder, key, result)
     pathlib.Path(result_path).write_text(json.dumps(result))
     log = os.environ.get("AUTOPROF_POOL_LOG")
     if log:
-        line = {"key": key[:16], "cached": not tried, "gpus": tried,
+        line = {"key": key[:16], "cached": not tried,
+                "ranks" if coordinator else "gpus": tried,
                 "status": result.get("status"),
                 "seconds": round(time.monotonic() - start, 3)}
         with open(log, "a") as out:

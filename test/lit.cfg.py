@@ -93,5 +93,12 @@ mlir_opt = shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
 if os.path.exists(mlir_opt):
     config.available_features.add("mlir-opt-22")
     config.substitutions.append(("%mlir_opt", mlir_opt))
+
+# `mpi`: Open MPI's mpirun and mpi4py for the interpreter the tests run
+# (the worker pool across ranks).
+if shutil.which("mpirun") and subprocess.run(
+        [sys.executable, "-c", "import mpi4py"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("mpi")
 config.substitutions.append(
     ("%repo", os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

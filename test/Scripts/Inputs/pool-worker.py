@@ -3,7 +3,8 @@
 # appends "GPU START END PID" (its CUDA_VISIBLE_DEVICES, wall-clock times)
 # to POOL_TEST_RUNS, sleeps POOL_TEST_SLEEP seconds, and writes an "ok"
 # result that names the job's "tag". On the GPU POOL_TEST_DIE_ON it kills
-# itself without a result; on POOL_TEST_ERROR_ON it reports an error.
+# itself without a result; on POOL_TEST_ERROR_ON it reports an error; on
+# POOL_TEST_SLOW_ON it sleeps POOL_TEST_SLOW seconds more.
 import json
 import os
 import signal
@@ -17,6 +18,8 @@ start = time.time()
 if gpu == os.environ.get("POOL_TEST_DIE_ON"):
     os.kill(os.getpid(), signal.SIGKILL)
 time.sleep(float(os.environ.get("POOL_TEST_SLEEP", "0")))
+if gpu == os.environ.get("POOL_TEST_SLOW_ON"):
+    time.sleep(float(os.environ.get("POOL_TEST_SLOW", "0")))
 with open(os.environ["POOL_TEST_RUNS"], "a") as runs:
     runs.write(f"{gpu} {start} {time.time()} {os.getpid()}\n")
 result = {"status": "ok", "tag": job.get("tag"), "device_index": job["device"]}
