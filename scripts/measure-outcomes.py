@@ -10,7 +10,8 @@ listed in its "notes".
 
 Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
            [--configurations SPEC.json | --names NAME...] [--budget N]
-           [--time-budget S] [--worker PATH] [--only NAME...] MODULE_OR_DIR...
+           [--time-budget S] [--worker PATH] [--jobs N] [--only NAME...]
+           MODULE_OR_DIR...
        measure-outcomes.py --list-configurations
        measure-outcomes.py --write-trees DIR [--configurations SPEC.json |
            --names NAME...]
@@ -27,6 +28,7 @@ nothing.
 """
 
 import argparse
+import concurrent.futures
 import datetime
 import json
 import pathlib
@@ -228,6 +230,7 @@ def main():
     parser.add_argument("--budget", type=int, default=3)
     parser.add_argument("--time-budget", type=float, default=0.1)
     parser.add_argument("--worker", default="")
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("modules", nargs="*")
     args = parser.parse_args()
@@ -258,6 +261,8 @@ def main():
     if args.write_trees:
         write_trees(configurations, pathlib.Path(args.write_trees))
         return 0
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     missing = [option for option, value in
                (("--opt", args.opt), ("--out", args.out),
                 ("MODULE_OR_DIR", args.modules)) if not value]
@@ -273,38 +278,55 @@ def measure(args, configurations, work):
     write_trees(configurations, work)
 
     kernels, notes, costs, gpu = {}, [], {}, ""
+    runs = []
     for module in modules_of(args.modules, args.only):
         features, error = kernel_features(args.opt, module)
         if error:
             notes.append(f"{module.name}: no features: {error}")
             continue
-        for configuration in configurations:
-            name = configuration["name"]
-            report = work / f"{module.stem}.{name}.json"
-            options = (f"tree-file={work / (name + '.tree.mlir')} "
-                       f"budget={args.budget} time-budget={args.time_budget} "
-                       f"report={report}")
-            if args.worker:
-                options += f" worker={args.worker}"
-            proc = subprocess.run(
-                [args.opt, str(module), f"--autoprof-optimize={options}",
-                 "-o", "/dev/null"], capture_output=True, text=True)
-            if proc.returncode != 0 or not report.exists():
-                notes.append(f"{module.name} with {name}: "
-                             f"{proc.stderr.strip()[-300:]}")
-                continue
-            for kernel in json.loads(report.read_text())["kernels"]:
-                short = kernel["kernel"].split("::")[1]
-                key = f"{module.stem}/{short}"
-                entry = kernels.setdefault(key, {
-                    "name": key, "program": module.stem.split(".")[0],
-                    "features": features.get(short, {}), "speedup": {}})
-                gpu = gpu or kernel.get("gpu", "")
-                if kernel.get("speedup", 0) > 0:
-                    entry["speedup"][name] = kernel["speedup"]
-                baseline = kernel["baseline"]
-                costs.setdefault(name, []).append(
-                    (baseline["replay_passes"], baseline["profile_seconds"]))
+        runs += [(module, features, c) for c in configurations]
+
+    def optimize(run):
+        """One module under one configuration: its report, or the note of
+        its failure."""
+        module, _, configuration = run
+        name = configuration["name"]
+        report = work / f"{module.stem}.{name}.json"
+        options = (f"tree-file={work / (name + '.tree.mlir')} "
+                   f"budget={args.budget} time-budget={args.time_budget} "
+                   f"report={report}")
+        if args.worker:
+            options += f" worker={args.worker}"
+        proc = subprocess.run(
+            [args.opt, str(module), f"--autoprof-optimize={options}",
+             "-o", "/dev/null"], capture_output=True, text=True)
+        if proc.returncode != 0 or not report.exists():
+            return None, (f"{module.name} with {name}: "
+                          f"{proc.stderr.strip()[-300:]}")
+        return json.loads(report.read_text()), None
+
+    # --jobs runs at once (with scripts/worker-pool.py as the worker, their
+    # jobs spread over the host's GPUs); the table keeps the order of runs.
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        outcomes = list(pool.map(optimize, runs))
+    for (module, features, configuration), (report, note) in zip(runs,
+                                                                 outcomes):
+        name = configuration["name"]
+        if note:
+            notes.append(note)
+            continue
+        for kernel in report["kernels"]:
+            short = kernel["kernel"].split("::")[1]
+            key = f"{module.stem}/{short}"
+            entry = kernels.setdefault(key, {
+                "name": key, "program": module.stem.split(".")[0],
+                "features": features.get(short, {}), "speedup": {}})
+            gpu = gpu or kernel.get("gpu", "")
+            if kernel.get("speedup", 0) > 0:
+                entry["speedup"][name] = kernel["speedup"]
+            baseline = kernel["baseline"]
+            costs.setdefault(name, []).append(
+                (baseline["replay_passes"], baseline["profile_seconds"]))
 
     table_configurations = []
     for configuration in configurations:

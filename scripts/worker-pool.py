@@ -22,7 +22,9 @@ For each job it
      "rejected", a hang stopped by the watchdog included) is final;
   5. stores a verdict under its key (written to a temporary file in the
      cache folder, then renamed: readers never see half a file; errors are
-     not kept) and writes the result to R.
+     not kept) and writes the result to R. A job asked for again while it
+     runs (a lock file per key) waits for that verdict instead of running
+     twice.
 Every job is one line of the log (AUTOPROF_POOL_LOG): its key, GPU,
 attempts, seconds and whether it came from the cache.
 
@@ -394,6 +396,12 @@ def main(argv):
     start = time.monotonic()
     cached = folder / "cache" / f"{key}.json"
     result, gpu, tried = None, None, []
+    # The same job asked for twice at once runs once: the second asker
+    # waits for the first one's verdict.
+    (folder / "cache").mkdir(parents=True, exist_ok=True)
+    claim = open(folder / "cache" / f"{key}.lock", "w")
+    if use_cache:
+        fcntl.flock(claim, fcntl.LOCK_EX)
     if use_cache and cached.exists():
         result = json.loads(cached.read_text())
     elif coordinator:
@@ -419,6 +427,7 @@ def main(argv):
             result = died(tried)
         elif use_cache and result.get("status") in ("ok", "rejected"):
             store(folder, key, result)
+    claim.close()
     pathlib.Path(result_path).write_text(json.dumps(result))
     log = os.environ.get("AUTOPROF_POOL_LOG")
     if log:
