@@ -1,10 +1,12 @@
 """The command line the corpus scripts of this folder share:
-SCRIPT AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...], and the pool that
-runs their per-module work side by side."""
+SCRIPT AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...], the pool that runs
+their per-module work side by side, and the steps of applying rewrites to a
+kernel and verifying the result."""
 
 import concurrent.futures
 import os
 import pathlib
+import subprocess
 
 
 def parse(argv):
@@ -41,3 +43,41 @@ def run_each(function, items):
     in the order of `items` as they become available."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs()) as pool:
         yield from pool.map(function, items)
+
+
+def apply_rewrites(opt, module, kernel, rewrites, result):
+    """Applies `rewrites` ("family=parameter,...") to `kernel`
+    ("module::kernel") of `module`, writing `result`; returns whether they
+    applied and autoprof-opt's diagnostics."""
+    proc = subprocess.run(
+        [opt, str(module),
+         f"--autoprof-apply-rewrites=kernel={kernel} rewrites={rewrites}",
+         "-o", str(result)], capture_output=True, text=True)
+    return proc.returncode == 0, proc.stderr.strip()
+
+
+def verify_against(opt, result, module, kernel):
+    """Verifies `kernel` of the rewritten module `result` against the
+    original `module` on the GPU (autoprof-verify-kernels, seeds the search
+    does not use): "verified", "rejected" (a verifier rejection) or "failed"
+    (anything else), and the verifier's output."""
+    proc = subprocess.run(
+        [opt, str(result),
+         f"--autoprof-verify-kernels=reference={module} seed=101",
+         "-o", "/dev/null"], capture_output=True, text=True)
+    symbol = kernel.replace("::", "::@")
+    if proc.returncode == 0 and f"@{symbol} verified" in proc.stderr:
+        return "verified", proc.stderr.strip()
+    if "failed verification against the reference (rejected)" in proc.stderr:
+        return "rejected", proc.stderr.strip()
+    return "failed", proc.stderr.strip()
+
+
+def print_all(check, modules):
+    """Runs check(module) -> (lines, counts) for every module side by side,
+    prints each module's lines in order and returns the summed counts."""
+    totals = None
+    for lines, counts in run_each(check, modules):
+        print("\n".join(lines), flush=True)
+        totals = [a + b for a, b in zip(totals or [0] * len(counts), counts)]
+    return totals or [0, 0, 0, 0]

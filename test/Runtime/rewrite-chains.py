@@ -57,39 +57,23 @@ def check(item):
         for number, chain in enumerate(CHAINS):
             rewrites = ",".join(chain)
             result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{number}.mlir"
-            proc = subprocess.run(
-                [opt, str(module),
-                 f"--autoprof-apply-rewrites=kernel={kernel} rewrites={rewrites}",
-                 "-o", str(result)], capture_output=True, text=True)
-            if proc.returncode != 0:
+            applied, _ = corpus_args.apply_rewrites(opt, module, kernel,
+                                                    rewrites, result)
+            if not applied:
                 continue  # a step does not apply
             counts[0] += 1
-            check = subprocess.run(
-                [opt, str(result),
-                 f"--autoprof-verify-kernels=reference={module} seed=101",
-                 "-o", "/dev/null"], capture_output=True, text=True)
-            name = kernel.replace("::", "::@")
-            if check.returncode == 0 and f"@{name} verified" in check.stderr:
-                counts[1] += 1
-                results.append(f"{rewrites}:verified")
-            elif "failed verification against the reference (rejected)" in check.stderr:
-                counts[2] += 1
-                results.append(f"{rewrites}:rejected")
-                lines.append(f"REJECTED {module.stem}/{kernel} {rewrites}: "
-                             f"{check.stderr.strip()[-400:]}")
-            else:
-                counts[3] += 1
-                results.append(f"{rewrites}:failed")
-                lines.append(f"FAILED {module.stem}/{kernel} {rewrites}: "
-                             f"{check.stderr.strip()[-400:]}")
+            verdict, output = corpus_args.verify_against(opt, result, module,
+                                                         kernel)
+            counts[{"verified": 1, "rejected": 2, "failed": 3}[verdict]] += 1
+            results.append(f"{rewrites}:{verdict}")
+            if verdict != "verified":
+                lines.append(f"{verdict.upper()} {module.stem}/{kernel} "
+                             f"{rewrites}: {output[-400:]}")
         lines.append(f"{module.stem}/{kernel}: "
                      f"{' '.join(results) or 'no chain applies'}")
     return lines, tuple(counts)
 
 
-totals = [0, 0, 0, 0]
-for lines, counts in corpus_args.run_each(check, modules):
-    print("\n".join(lines), flush=True)
-    totals = [a + b for a, b in zip(totals, counts)]
+totals = corpus_args.print_all(check, modules)
 print(f"{totals[0]} chains applied, {totals[1]} verified, {totals[2]} "
       f"rejected, {totals[3]} failed")

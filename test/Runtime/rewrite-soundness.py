@@ -50,41 +50,25 @@ def check(item):
         tried = []
         for rewrite in rewrites:
             result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{rewrite}.mlir"
-            applied = subprocess.run(
-                [opt, str(module),
-                 f"--autoprof-apply-rewrites=kernel={kernel} rewrites={rewrite}",
-                 "-o", str(result)], capture_output=True, text=True)
-            if applied.returncode != 0:
+            applied, error = corpus_args.apply_rewrites(opt, module, kernel,
+                                                        rewrite, result)
+            if not applied:
                 counts[3] += 1
                 tried.append(f"{rewrite}:failed")
                 lines.append(f"FAILED {name} {rewrite}: proposed but does not "
-                             f"apply: {applied.stderr.strip()[-300:]}")
+                             f"apply: {error[-300:]}")
                 continue
-            verify = subprocess.run(
-                [opt, str(result),
-                 f"--autoprof-verify-kernels=reference={module} seed=101",
-                 "-o", "/dev/null"], capture_output=True, text=True)
-            symbol = kernel.replace("::", "::@")
-            if verify.returncode == 0 and f"@{symbol} verified" in verify.stderr:
-                counts[1] += 1
-                tried.append(f"{rewrite}:verified")
-            elif "failed verification against the reference (rejected)" in verify.stderr:
-                counts[2] += 1
-                tried.append(f"{rewrite}:rejected")
-                lines.append(f"REJECTED {name} {rewrite}: "
-                             f"{verify.stderr.strip()[-300:]}")
-            else:
-                counts[3] += 1
-                tried.append(f"{rewrite}:failed")
-                lines.append(f"FAILED {name} {rewrite}: "
-                             f"{verify.stderr.strip()[-300:]}")
+            verdict, output = corpus_args.verify_against(opt, result, module,
+                                                         kernel)
+            counts[{"verified": 1, "rejected": 2, "failed": 3}[verdict]] += 1
+            tried.append(f"{rewrite}:{verdict}")
+            if verdict != "verified":
+                lines.append(f"{verdict.upper()} {name} {rewrite}: "
+                             f"{output[-300:]}")
         lines.append(f"{name}: {' '.join(tried) or 'no rewrite applies'}")
     return lines, tuple(counts)
 
 
-totals = [0, 0, 0, 0]
-for lines, counts in corpus_args.run_each(check, modules):
-    print("\n".join(lines), flush=True)
-    totals = [a + b for a, b in zip(totals, counts)]
+totals = corpus_args.print_all(check, modules)
 print(f"{totals[0]} kernels, {totals[1]} rewrites verified, {totals[2]} "
       f"rejected, {totals[3]} failed")
