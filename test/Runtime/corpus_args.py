@@ -73,6 +73,19 @@ def verify_against(opt, result, module, kernel):
     return "failed", proc.stderr.strip()
 
 
+def verify_and_record(opt, result, module, kernel, label, where, counts,
+                      tried, lines):
+    """verify_against, then the verdict counted (counts[1], [2], [3]: verified,
+    rejected, failed), "label:verdict" appended to `tried`, and a REJECTED or
+    FAILED line naming `where` and `label` with the verifier's output appended
+    to `lines`."""
+    verdict, output = verify_against(opt, result, module, kernel)
+    counts[{"verified": 1, "rejected": 2, "failed": 3}[verdict]] += 1
+    tried.append(f"{label}:{verdict}")
+    if verdict != "verified":
+        lines.append(f"{verdict.upper()} {where} {label}: {output[-400:]}")
+
+
 def print_all(check, modules):
     """Runs check(module) -> (lines, counts) for every module side by side,
     prints each module's lines in order and returns the summed counts."""

@@ -62,13 +62,9 @@ def check(item):
             if not applied:
                 continue  # a step does not apply
             counts[0] += 1
-            verdict, output = corpus_args.verify_against(opt, result, module,
-                                                         kernel)
-            counts[{"verified": 1, "rejected": 2, "failed": 3}[verdict]] += 1
-            results.append(f"{rewrites}:{verdict}")
-            if verdict != "verified":
-                lines.append(f"{verdict.upper()} {module.stem}/{kernel} "
-                             f"{rewrites}: {output[-400:]}")
+            corpus_args.verify_and_record(opt, result, module, kernel,
+                                          rewrites, f"{module.stem}/{kernel}",
+                                          counts, results, lines)
         lines.append(f"{module.stem}/{kernel}: "
                      f"{' '.join(results) or 'no chain applies'}")
     return lines, tuple(counts)

@@ -58,13 +58,8 @@ def check(item):
                 lines.append(f"FAILED {name} {rewrite}: proposed but does not "
                              f"apply: {error[-300:]}")
                 continue
-            verdict, output = corpus_args.verify_against(opt, result, module,
-                                                         kernel)
-            counts[{"verified": 1, "rejected": 2, "failed": 3}[verdict]] += 1
-            tried.append(f"{rewrite}:{verdict}")
-            if verdict != "verified":
-                lines.append(f"{verdict.upper()} {name} {rewrite}: "
-                             f"{output[-300:]}")
+            corpus_args.verify_and_record(opt, result, module, kernel,
+                                          rewrite, name, counts, tried, lines)
         lines.append(f"{name}: {' '.join(tried) or 'no rewrite applies'}")
     return lines, tuple(counts)
 
