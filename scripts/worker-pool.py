@@ -339,7 +339,7 @@ def evaluate_mpi(comm, rank, position):
                 return
             watchdog = request.get("watchdog")
             result = run_once(worker, request["job"], gpu, watchdog, scratch)
-            comm.send({"result": result, "gpu": gpu}, dest=0, tag=RESULT)
+            comm.send({"result": result}, dest=0, tag=RESULT)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -395,7 +395,7 @@ def main(argv):
     key = job_key(job, worker, gpus)
     start = time.monotonic()
     cached = folder / "cache" / f"{key}.json"
-    result, gpu, tried = None, None, []
+    result, tried = None, []
     # The same job asked for twice at once runs once: the second asker
     # waits for the first one's verdict.
     (folder / "cache").mkdir(parents=True, exist_ok=True)
