@@ -193,13 +193,17 @@ typedef struct autoprof_verify_options {
   size_t num_seeds;
   const autoprof_distribution *distributions;
   size_t num_distributions;
-  /// Tolerances by element type; 0 selects the defaults (1e-4 for f32 and
-  /// f64, 1e-2 for f16 and bf16), applied as |a - b| <= tol * (1 + |b|).
+  /// Tolerances by element type; 0 selects the defaults (1e-4 for f32,
+  /// 1e-10 for f64: far below what an f64 kernel computed in f32 or with
+  /// fewer mantissa bits differs by, far above the last bits another order
+  /// of f64 operations changes; 1e-2 for f16 and bf16), applied as
+  /// |a - b| <= tol * (1 + |b|).
   /// When a float buffer differs, the reference runs a second time on the
   /// same inputs; if it disagrees with itself (float atomics), the buffer's
   /// tolerance grows by four times that disagreement, measured the same way.
   double tolerance_f32;
   double tolerance_f16;
+  double tolerance_f64;
   /// Nonzero for a candidate that reassociates floating-point sums (a
   /// reduction split across threads): in another order a sum rounds
   /// differently by as much as the magnitude of its terms allows, not its

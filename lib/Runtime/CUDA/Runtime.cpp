@@ -1095,8 +1095,8 @@ autoprof_status LaunchBuffers::findGuardWrite(bool &found, size_t &paramIndex,
     if (!buffer.isBuffer)
       continue;
     if (CUresult r = api.cuMemcpyDtoHAsync(
-            guard.data(), buffer.device.get() + buffer.host.size(),
-            GuardBytes, session->stream))
+            guard.data(), buffer.device.get() + buffer.host.size(), GuardBytes,
+            session->stream))
       return cudaFailure(session, r, "cannot read the guard zones back");
     if (CUresult r = api.cuStreamSynchronize(session->stream))
       return launchFailure(session, r, "cannot read the guard zones back");
@@ -2121,7 +2121,7 @@ extern "C" autoprof_status autoprof_verify(
   size_t numSeeds = 2;
   const autoprof_distribution *distributions = DefaultDistributions;
   size_t numDistributions = 4;
-  double tolerance32 = 1e-4, tolerance16 = 1e-2;
+  double tolerance32 = 1e-4, tolerance16 = 1e-2, tolerance64 = 1e-10;
   if (options) {
     if (options->num_seeds > 0) {
       if (!options->seeds)
@@ -2145,6 +2145,8 @@ extern "C" autoprof_status autoprof_verify(
       tolerance32 = options->tolerance_f32;
     if (options->tolerance_f16 > 0)
       tolerance16 = options->tolerance_f16;
+    if (options->tolerance_f64 > 0)
+      tolerance64 = options->tolerance_f64;
   }
   bool reassociated = options && options->reassociated;
   for (size_t d = 0; d < numDistributions; ++d)
@@ -2182,8 +2184,7 @@ extern "C" autoprof_status autoprof_verify(
       // Every other seed poisons outputs with another byte.
       uint8_t poison = si % 2 ? AlternatePoisonByte : PoisonByte;
       LaunchBuffers buffers(session);
-      if (autoprof_status s =
-              buffers.prepare(spec, seed, distribution, poison))
+      if (autoprof_status s = buffers.prepare(spec, seed, distribution, poison))
         return s;
 
       // Launches one kernel and waits for it; a failure names the kernel,
@@ -2236,14 +2237,14 @@ extern "C" autoprof_status autoprof_verify(
                                                      strayOffset, strayValue))
         return s;
       if (strayWrite)
-        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
-                        "the reference kernel '%s' writes past the end of "
-                        "parameter %zu (byte %llu after its %llu elements); "
-                        "the launch spec gives it too few elements",
-                        reference->entry.c_str(), strayParam,
-                        static_cast<unsigned long long>(strayOffset),
-                        static_cast<unsigned long long>(
-                            spec.params[strayParam].count));
+        return setError(
+            session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+            "the reference kernel '%s' writes past the end of "
+            "parameter %zu (byte %llu after its %llu elements); "
+            "the launch spec gives it too few elements",
+            reference->entry.c_str(), strayParam,
+            static_cast<unsigned long long>(strayOffset),
+            static_cast<unsigned long long>(spec.params[strayParam].count));
 
       // Candidate, on the same initial contents.
       if (autoprof_status s = buffers.upload())
@@ -2271,9 +2272,9 @@ extern "C" autoprof_status autoprof_verify(
                       "the guard byte 0x%02x (seed %llu, distribution %s)",
                       static_cast<unsigned long long>(strayOffset),
                       static_cast<unsigned long long>(param.count), strayParam,
-                      dtypeName(param.dtype), roleName(param.role),
-                      strayValue, GuardByte,
-                      static_cast<unsigned long long>(seed), distName);
+                      dtypeName(param.dtype), roleName(param.role), strayValue,
+                      GuardByte, static_cast<unsigned long long>(seed),
+                      distName);
         return AUTOPROF_OK;
       }
       // A reference with float atomics may not agree with itself. Run it
@@ -2338,7 +2339,8 @@ extern "C" autoprof_status autoprof_verify(
         double baseTolerance =
             param.dtype == AUTOPROF_F16 || param.dtype == AUTOPROF_BF16
                 ? tolerance16
-                : tolerance32;
+            : param.dtype == AUTOPROF_F64 ? tolerance64
+                                          : tolerance32;
         // Allow a candidate what the reference allows itself, with margin.
         double tolerance =
             baseTolerance + NondeterminismMargin * selfDisagreement[i];
