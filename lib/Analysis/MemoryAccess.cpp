@@ -390,9 +390,12 @@ void MemoryAccessAnalysis::deriveFacts(MemoryAccess &access) {
     auto [lower, lowerMax] = getRange(loop.getLowerBound());
     auto [upperMin, upper] = getRange(loop.getUpperBound());
     auto [step, stepMax] = getRange(loop.getStep());
-    if (lower == lowerMax && upperMin == upper && step == stepMax && step > 0)
-      access.executionsPerThread *=
-          std::max<int64_t>(0, (upper - lower + step - 1) / step);
+    if (lower == lowerMax && upperMin == upper && step == stepMax && step > 0) {
+      int64_t trips = std::max<int64_t>(0, (upper - lower + step - 1) / step);
+      access.executionsPerThread *= trips;
+      if (access.loopVariant.back())
+        access.addressesPerThread *= trips;
+    }
   }
   if (!access.threadAffine || !knownBlockSize)
     return;
@@ -419,12 +422,23 @@ void MemoryAccessAnalysis::deriveFacts(MemoryAccess &access) {
   access.bytesPerRequest = static_cast<int64_t>(elements.size()) * bytes;
 }
 
-std::optional<std::pair<gpu::Dimension, int64_t>>
+double MemoryAccessAnalysis::getWeight(const MemoryAccess &access) const {
+  int64_t threads = blockSize[0] * blockSize[1] * blockSize[2];
+  int64_t distinct = 1;
+  for (int d = 0; d < 3; ++d)
+    if (access.threadStride[d] != 0)
+      distinct *= blockSize[d];
+  return static_cast<double>(distinct) / threads *
+         std::max<int64_t>(1, access.addressesPerThread);
+}
+
+std::optional<std::pair<gpu::Dimension, double>>
 MemoryAccessAnalysis::getContiguousDimension() const {
-  std::array<int64_t, 3> votes = {0, 0, 0};
+  std::array<double, 3> votes = {0, 0, 0};
   for (const MemoryAccess &access : accesses) {
     if (access.shared || !access.threadAffine)
       continue;
+    double weight = getWeight(access);
     for (int d = 0; d < 3; ++d) {
       // Consecutive global indices along d: the next thread of a block, or
       // the next block when the block has one thread along d.
@@ -433,7 +447,7 @@ MemoryAccessAnalysis::getContiguousDimension() const {
       // A vector access is contiguous when neighbours start one vector
       // apart.
       if (stride == access.vectorWidth || stride == -access.vectorWidth)
-        votes[d] += std::max<int64_t>(1, access.executionsPerThread);
+        votes[d] += weight;
     }
   }
   int best = std::max_element(votes.begin(), votes.end()) - votes.begin();

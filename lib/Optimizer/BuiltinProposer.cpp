@@ -10,7 +10,10 @@
 // winner's features and metrics; with `each`, every candidate is one rewrite
 // of the kernel as it was. A family whose candidate did not win has its
 // other parameters tried only after every other family's: its best-ranked
-// parameter did not pay, so the budget goes to another family first.
+// parameter did not pay, so the budget goes to another family first. A
+// rewrite that lost (or did not apply) to one incumbent may be proposed
+// again after a win: the winner is another kernel (register accumulation
+// that did not pay on blocks of 16 threads can on blocks of 256).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +46,7 @@ public:
 
   LogicalResult begin(SearchState &state) override {
     seen.clear();
+    winners.clear();
     rank(state);
     if (queue.empty())
       emitRemark(
@@ -84,6 +88,7 @@ public:
         return failure();
       candidate.variant = std::move(variant);
       lastFamily = rewrite.family;
+      lastRewrite = rewrite.str();
       winsAtLast = state.wins;
       return std::optional<Candidate>(std::move(candidate));
     }
@@ -94,7 +99,14 @@ public:
     return strategy == SearchStrategy::Greedy;
   }
 
-  void onWinner(SearchState &state) override { rank(state); }
+  void onWinner(SearchState &state) override {
+    // Only the winners stay tried: every other rewrite faces a new kernel.
+    winners.insert(lastRewrite);
+    seen.clear();
+    for (const auto &winner : winners)
+      seen.insert(winner.getKey());
+    rank(state);
+  }
 
 private:
   /// Ranks the rewrites for the incumbent.
@@ -108,9 +120,10 @@ private:
 
   SearchStrategy strategy;
   std::deque<KernelRewrite> queue;
-  llvm::StringSet<> seen;
-  /// The family of the last candidate evaluated, and the wins before it.
-  std::string lastFamily;
+  /// The rewrites tried on the incumbent, and those that won so far.
+  llvm::StringSet<> seen, winners;
+  /// The last candidate evaluated, its family, and the wins before it.
+  std::string lastRewrite, lastFamily;
   unsigned winsAtLast = 0;
 };
 } // namespace

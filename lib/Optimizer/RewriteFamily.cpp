@@ -164,15 +164,16 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
     RewriteFamilyRegistry &registry) {
   // The order breaks ties between equal scores.
   std::unique_ptr<RewriteFamily> builtins[] = {
-      createRestrictFamily(),           createBlockSizeFamily(),
-      createVectorizeFamily(),          createCoarsenFamily(),
-      createPrivatizeAtomicsFamily(),   createFormBlocksFamily(),
-      createCoalesceFamily(),           createTransposeTileFamily(),
-      createContractionTileFamily(),    createDistributeLoopFamily(),
-      createRegisterAccumulateFamily(), createWarpReduceFamily(),
-      createBlockReduceFamily(),        createUnrollFamily(),
-      createMaxRegistersFamily(),       createMinBlocksFamily(),
-      createLaunchBoundsFamily(),       createFoldHostLoopFamily(),
+      createRestrictFamily(),         createBlockSizeFamily(),
+      createVectorizeFamily(),        createCoarsenFamily(),
+      createPrivatizeAtomicsFamily(), createFormBlocksFamily(),
+      createCoalesceFamily(),         createTransposeTileFamily(),
+      createContractionTileFamily(),  createHaloTileFamily(),
+      createDistributeLoopFamily(),   createRegisterAccumulateFamily(),
+      createWarpReduceFamily(),       createBlockReduceFamily(),
+      createUnrollFamily(),           createMaxRegistersFamily(),
+      createMinBlocksFamily(),        createLaunchBoundsFamily(),
+      createFoldHostLoopFamily(),
   };
   for (std::unique_ptr<RewriteFamily> &family : builtins)
     (void)registry.add(std::move(family));

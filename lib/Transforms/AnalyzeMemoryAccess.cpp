@@ -77,7 +77,8 @@ static void explainKernel(gpu::GPUFuncOp kernel,
   if (auto contiguous = analysis.getContiguousDimension())
     os << "consecutive global indices along "
        << gpu::stringifyDimension(contiguous->first)
-       << " walk contiguous memory (" << contiguous->second << " votes)";
+       << " walk contiguous memory ("
+       << llvm::formatv("{0:F1}", contiguous->second) << " votes)";
   else
     os << "no dimension walks contiguous memory";
   for (const BufferFootprint &buffer : analysis.getBuffers()) {

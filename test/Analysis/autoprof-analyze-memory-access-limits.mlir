@@ -5,7 +5,7 @@
 // a view. Shared memory and vector accesses are described like global ones.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-remark @below {{@limits: consecutive global indices along x walk contiguous memory (1 votes); arg0 footprint 512 B per block, reuse 1.0; arg1 not described; arg2 (written) not described; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap}}
+    // expected-remark @below {{@limits: consecutive global indices along x walk contiguous memory (1.0 votes); arg0 footprint 512 B per block, reuse 1.0; arg1 not described; arg2 (written) not described; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap}}
     gpu.func @limits(%idx: memref<128xi32>, %data: memref<1024xf32>, %out: memref<128x8xf32>) kernel {
       %tid = gpu.thread_id x
       %c4 = arith.constant 4 : index
@@ -37,7 +37,7 @@ module attributes {gpu.container_module} {
 // allocations, so they are distinct.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-remark @below {{@staged: consecutive global indices along x walk contiguous memory (1 votes); arg0 footprint 4096 B per block, reuse 1.0; shared0 (written) footprint 1024 B per block, reuse 1.0; buffers distinct}}
+    // expected-remark @below {{@staged: consecutive global indices along x walk contiguous memory (1.0 votes); arg0 footprint 4096 B per block, reuse 1.0; shared0 (written) footprint 1024 B per block, reuse 1.0; buffers distinct}}
     gpu.func @staged(%in: memref<4096xf32>) workgroup(%tile: memref<256xf32, #gpu.address_space<workgroup>>) kernel {
       %tid = gpu.thread_id x
       %bid = gpu.block_id x

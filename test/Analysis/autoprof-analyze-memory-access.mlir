@@ -18,90 +18,101 @@
 // RUN: autoprof-opt %S/../Corpus/Upstream/batch_matmul.tile32x8.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH-MATMUL-TILE32X8
 // RUN: autoprof-opt %S/../Corpus/Upstream/depthwise_conv2d.blocks.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEPTHWISE-CONV2D-BLOCKS
 // RUN: autoprof-opt %S/../Corpus/Upstream/dequant_i8.tile16x16.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT-I8-TILE16X16
+// RUN: autoprof-opt %S/../Corpus/Upstream/layernorm.tile16x16.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYERNORM-TILE16X16
 
 // matmul.blocks
 // MATMUL-BLOCKS: load arg0: address = 768*bid.x + i0; strides thread (0, 0, 0) block (768, 0, 0); varies with i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // MATMUL-BLOCKS: load arg1: address = 768*i0 + bid.y; strides thread (0, 0, 0) block (0, 1, 0); varies with i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // MATMUL-BLOCKS: load arg2: address = 768*bid.x + bid.y; strides thread (0, 0, 0) block (768, 1, 0); invariant to i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // MATMUL-BLOCKS: store arg2: address = 768*bid.x + bid.y; strides thread (0, 0, 0) block (768, 1, 0); invariant to i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
-// MATMUL-BLOCKS: @matmul_kernel: consecutive global indices along y walk contiguous memory (2304 votes); arg0 footprint 3072 B per block, reuse 1.0; arg1 footprint 3072 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1536.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// MATMUL-BLOCKS: @matmul_kernel: consecutive global indices along y walk contiguous memory (770.0 votes); arg0 footprint 3072 B per block, reuse 1.0; arg1 footprint 3072 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1536.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // matmul.tile16x16
 // MATMUL-TILE16X16: load arg0: address = 768*tid.x + 12288*bid.x + i0; strides thread (768, 0, 0) block (12288, 0, 0); varies with i0; 32 lanes, 16 sectors per request, 64 of 512 bytes used
 // MATMUL-TILE16X16: load arg1: address = 768*i0 + tid.y + 16*bid.y; strides thread (0, 1, 0) block (0, 16, 0); varies with i0; 32 lanes, 1 sectors per request, 8 of 32 bytes used
 // MATMUL-TILE16X16: load arg2: address = 768*tid.x + 12288*bid.x + tid.y + 16*bid.y; strides thread (768, 1, 0) block (12288, 16, 0); invariant to i0; 32 lanes, 16 sectors per request, 128 of 512 bytes used
 // MATMUL-TILE16X16: store arg2: address = 768*tid.x + 12288*bid.x + tid.y + 16*bid.y; strides thread (768, 1, 0) block (12288, 16, 0); invariant to i0; 32 lanes, 16 sectors per request, 128 of 512 bytes used
-// MATMUL-TILE16X16: @matmul_kernel: consecutive global indices along y walk contiguous memory (2304 votes); arg0 footprint 49152 B per block, reuse 16.0; arg1 footprint 49152 B per block, reuse 16.0; arg2 (written) footprint 1024 B per block, reuse 1536.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// MATMUL-TILE16X16: @matmul_kernel: consecutive global indices along y walk contiguous memory (50.0 votes); arg0 footprint 49152 B per block, reuse 16.0; arg1 footprint 49152 B per block, reuse 16.0; arg2 (written) footprint 1024 B per block, reuse 1536.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // transpose2d.tile16x16
 // TRANSPOSE2D-TILE16X16: load arg0: address = 4096*tid.y + 65536*bid.y + tid.x + 16*bid.x; strides thread (1, 4096, 0) block (16, 65536, 0); 32 lanes, 4 sectors per request, 128 of 128 bytes used
 // TRANSPOSE2D-TILE16X16: store arg1: address = 8192*tid.x + 131072*bid.x + tid.y + 16*bid.y; strides thread (8192, 1, 0) block (131072, 16, 0); 32 lanes, 16 sectors per request, 128 of 512 bytes used
-// TRANSPOSE2D-TILE16X16: @transpose2d_kernel: consecutive global indices along x walk contiguous memory (1 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// TRANSPOSE2D-TILE16X16: @transpose2d_kernel: consecutive global indices along x walk contiguous memory (1.0 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // transpose3d.tile32x8
 // TRANSPOSE3D-TILE32X8: load arg0: address = 262144*tid.x + 8388608*bid.x + 512*bid.z + tid.y + 8*bid.y; strides thread (262144, 1, 0) block (8388608, 8, 512); 32 lanes, 32 sectors per request, 128 of 1024 bytes used
 // TRANSPOSE3D-TILE32X8: store arg1: address = 262144*tid.x + 8388608*bid.x + 512*tid.y + 4096*bid.y + bid.z; strides thread (262144, 512, 0) block (8388608, 4096, 1); 32 lanes, 32 sectors per request, 128 of 1024 bytes used
-// TRANSPOSE3D-TILE32X8: @transpose3d_kernel: consecutive global indices along y walk contiguous memory (1 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// TRANSPOSE3D-TILE32X8: @transpose3d_kernel: consecutive global indices along y walk contiguous memory (1.0 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // conv1d.tile16x16
 // CONV1D-TILE16X16: load arg0: address = tid.x + 16*bid.x + i0; strides thread (1, 0, 0) block (16, 0, 0); varies with i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
 // CONV1D-TILE16X16: load arg1: address = i0; strides thread (0, 0, 0) block (0, 0, 0); varies with i0; 16 lanes, 1 sectors per request, 4 of 32 bytes used
 // CONV1D-TILE16X16: load arg2: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); invariant to i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
 // CONV1D-TILE16X16: store arg2: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); invariant to i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
-// CONV1D-TILE16X16: @conv1d_kernel: consecutive global indices along x walk contiguous memory (27 votes); arg0 footprint 96 B per block, reuse 6.0; arg1 footprint 36 B per block, reuse 16.0; arg2 (written) footprint 64 B per block, reuse 18.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// CONV1D-TILE16X16: @conv1d_kernel: consecutive global indices along x walk contiguous memory (11.0 votes); arg0 footprint 96 B per block, reuse 6.0; arg1 footprint 36 B per block, reuse 16.0; arg2 (written) footprint 64 B per block, reuse 18.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // row_sum.tile16x16
 // ROW-SUM-TILE16X16: load arg0: address = 4096*tid.x + 65536*bid.x + i0; strides thread (4096, 0, 0) block (65536, 0, 0); varies with i0; 16 lanes, 16 sectors per request, 64 of 512 bytes used
 // ROW-SUM-TILE16X16: load arg1: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); invariant to i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
 // ROW-SUM-TILE16X16: store arg1: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); invariant to i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
-// ROW-SUM-TILE16X16: @row_sum_kernel: consecutive global indices along x walk contiguous memory (8192 votes); arg0 footprint 262144 B per block, reuse 1.0; arg1 (written) footprint 64 B per block, reuse 8192.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// ROW-SUM-TILE16X16: @row_sum_kernel: consecutive global indices along x walk contiguous memory (2.0 votes); arg0 footprint 262144 B per block, reuse 1.0; arg1 (written) footprint 64 B per block, reuse 8192.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // col_sum.blocks
 // COL-SUM-BLOCKS: load arg0: address = 16384*arg1 + bid.x; strides thread (0, 0, 0) block (1, 0, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // COL-SUM-BLOCKS: load arg2: address = bid.x; strides thread (0, 0, 0) block (1, 0, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // COL-SUM-BLOCKS: store arg2: address = bid.x; strides thread (0, 0, 0) block (1, 0, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
-// COL-SUM-BLOCKS: @col_sum_kernel: consecutive global indices along x walk contiguous memory (3 votes); arg0 footprint 4 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 2.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// COL-SUM-BLOCKS: @col_sum_kernel: consecutive global indices along x walk contiguous memory (3.0 votes); arg0 footprint 4 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 2.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // maxpool.tile16x16
 // MAXPOOL-TILE16X16: load arg0: address = 65536*tid.x + 1048576*bid.x + 32768*i0 + 64*tid.y + 1024*bid.y + 32*i1 + bid.z; strides thread (65536, 64, 0) block (1048576, 1024, 1); varies with i0, i1; 32 lanes, 32 sectors per request, 128 of 1024 bytes used
 // MAXPOOL-TILE16X16: load arg1: address = 16384*tid.x + 262144*bid.x + 32*tid.y + 512*bid.y + bid.z; strides thread (16384, 32, 0) block (262144, 512, 1); invariant to i0, i1; 32 lanes, 32 sectors per request, 128 of 1024 bytes used
 // MAXPOOL-TILE16X16: store arg1: address = 16384*tid.x + 262144*bid.x + 32*tid.y + 512*bid.y + bid.z; strides thread (16384, 32, 0) block (262144, 512, 1); invariant to i0, i1; 32 lanes, 32 sectors per request, 128 of 1024 bytes used
-// MAXPOOL-TILE16X16: @maxpool_kernel: consecutive global indices along z walk contiguous memory (12 votes); arg0 footprint 4096 B per block, reuse 1.0; arg1 (written) footprint 1024 B per block, reuse 8.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// MAXPOOL-TILE16X16: @maxpool_kernel: consecutive global indices along z walk contiguous memory (6.0 votes); arg0 footprint 4096 B per block, reuse 1.0; arg1 (written) footprint 1024 B per block, reuse 8.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // bias_add.blocks
 // BIAS-ADD-BLOCKS: load arg0: address = 4096*bid.x + bid.y; strides thread (0, 0, 0) block (4096, 1, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // BIAS-ADD-BLOCKS: load arg1: address = bid.y; strides thread (0, 0, 0) block (0, 1, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // BIAS-ADD-BLOCKS: store arg2: address = 4096*bid.x + bid.y; strides thread (0, 0, 0) block (4096, 1, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
-// BIAS-ADD-BLOCKS: @bias_add_kernel: consecutive global indices along y walk contiguous memory (3 votes); arg0 footprint 4 B per block, reuse 1.0; arg1 footprint 4 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// BIAS-ADD-BLOCKS: @bias_add_kernel: consecutive global indices along y walk contiguous memory (3.0 votes); arg0 footprint 4 B per block, reuse 1.0; arg1 footprint 4 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // truncf_f16.tile16x16
 // TRUNCF-F16-TILE16X16: load arg0: address = 8192*tid.x + 131072*bid.x + tid.y + 16*bid.y; strides thread (8192, 1, 0) block (131072, 16, 0); 32 lanes, 16 sectors per request, 128 of 512 bytes used
 // TRUNCF-F16-TILE16X16: store arg1: address = 8192*tid.x + 131072*bid.x + tid.y + 16*bid.y; strides thread (8192, 1, 0) block (131072, 16, 0); 32 lanes, 16 sectors per request, 64 of 512 bytes used
-// TRUNCF-F16-TILE16X16: @truncf_f16_kernel: consecutive global indices along y walk contiguous memory (2 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 (written) footprint 512 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// TRUNCF-F16-TILE16X16: @truncf_f16_kernel: consecutive global indices along y walk contiguous memory (2.0 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 (written) footprint 512 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // vecmat.tile16x16
 // VECMAT-TILE16X16: load arg0: address = i0; strides thread (0, 0, 0) block (0, 0, 0); varies with i0; 16 lanes, 1 sectors per request, 4 of 32 bytes used
 // VECMAT-TILE16X16: load arg1: address = 16384*i0 + tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); varies with i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
 // VECMAT-TILE16X16: load arg2: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); invariant to i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
 // VECMAT-TILE16X16: store arg2: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); invariant to i0; 16 lanes, 2 sectors per request, 64 of 64 bytes used
-// VECMAT-TILE16X16: @vecmat_kernel: consecutive global indices along x walk contiguous memory (12288 votes); arg0 footprint 16384 B per block, reuse 16.0; arg1 footprint 262144 B per block, reuse 1.0; arg2 (written) footprint 64 B per block, reuse 8192.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// VECMAT-TILE16X16: @vecmat_kernel: consecutive global indices along x walk contiguous memory (4098.0 votes); arg0 footprint 16384 B per block, reuse 16.0; arg1 footprint 262144 B per block, reuse 1.0; arg2 (written) footprint 64 B per block, reuse 8192.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // batch_matmul.tile32x8
 // BATCH-MATMUL-TILE32X8: load arg0: address = 16384*tid.x + 524288*bid.x + 128*tid.y + 1024*bid.y + i0; strides thread (16384, 128, 0) block (524288, 1024, 0); varies with i0; 32 lanes, 32 sectors per request, 128 of 1024 bytes used
 // BATCH-MATMUL-TILE32X8: load arg1: address = 16384*tid.x + 524288*bid.x + 128*i0 + bid.z; strides thread (16384, 0, 0) block (524288, 0, 1); varies with i0; 32 lanes, 32 sectors per request, 128 of 1024 bytes used
 // BATCH-MATMUL-TILE32X8: load arg2: address = 16384*tid.x + 524288*bid.x + 128*tid.y + 1024*bid.y + bid.z; strides thread (16384, 128, 0) block (524288, 1024, 1); invariant to i0; 32 lanes, 32 sectors per request, 128 of 1024 bytes used
 // BATCH-MATMUL-TILE32X8: store arg2: address = 16384*tid.x + 524288*bid.x + 128*tid.y + 1024*bid.y + bid.z; strides thread (16384, 128, 0) block (524288, 1024, 1); invariant to i0; 32 lanes, 32 sectors per request, 128 of 1024 bytes used
-// BATCH-MATMUL-TILE32X8: @batch_matmul_kernel: consecutive global indices along z walk contiguous memory (384 votes); arg0 footprint 131072 B per block, reuse 1.0; arg1 footprint 16384 B per block, reuse 8.0; arg2 (written) footprint 1024 B per block, reuse 256.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// BATCH-MATMUL-TILE32X8: @batch_matmul_kernel: consecutive global indices along z walk contiguous memory (18.0 votes); arg0 footprint 131072 B per block, reuse 1.0; arg1 footprint 16384 B per block, reuse 8.0; arg2 (written) footprint 1024 B per block, reuse 256.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // depthwise_conv2d.blocks
 // DEPTHWISE-CONV2D-BLOCKS: load arg0: address = 32896*bid.x + 32896*i0 + 64*bid.y + 64*i1 + bid.z; strides thread (0, 0, 0) block (32896, 64, 1); varies with i0, i1; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // DEPTHWISE-CONV2D-BLOCKS: load arg1: address = 192*i0 + 64*i1 + bid.z; strides thread (0, 0, 0) block (0, 0, 1); varies with i0, i1; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // DEPTHWISE-CONV2D-BLOCKS: load arg2: address = 32768*bid.x + 64*bid.y + bid.z; strides thread (0, 0, 0) block (32768, 64, 1); invariant to i0, i1; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // DEPTHWISE-CONV2D-BLOCKS: store arg2: address = 32768*bid.x + 64*bid.y + bid.z; strides thread (0, 0, 0) block (32768, 64, 1); invariant to i0, i1; 1 lanes, 1 sectors per request, 4 of 32 bytes used
-// DEPTHWISE-CONV2D-BLOCKS: @depthwise_conv2d_kernel: consecutive global indices along z walk contiguous memory (36 votes); arg0 footprint 36 B per block, reuse 1.0; arg1 footprint 36 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 18.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// DEPTHWISE-CONV2D-BLOCKS: @depthwise_conv2d_kernel: consecutive global indices along z walk contiguous memory (20.0 votes); arg0 footprint 36 B per block, reuse 1.0; arg1 footprint 36 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 18.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // dequant_i8.tile16x16
 // DEQUANT-I8-TILE16X16: load arg0: address = 8192*tid.x + 131072*bid.x + tid.y + 16*bid.y; strides thread (8192, 1, 0) block (131072, 16, 0); 32 lanes, 16 sectors per request, 32 of 512 bytes used
 // DEQUANT-I8-TILE16X16: load arg1: address = tid.y + 16*bid.y; strides thread (0, 1, 0) block (0, 16, 0); 32 lanes, 1 sectors per request, 8 of 32 bytes used
 // DEQUANT-I8-TILE16X16: store arg2: address = 8192*tid.x + 131072*bid.x + tid.y + 16*bid.y; strides thread (8192, 1, 0) block (131072, 16, 0); 32 lanes, 16 sectors per request, 128 of 512 bytes used
-// DEQUANT-I8-TILE16X16: @dequant_i8_kernel: consecutive global indices along y walk contiguous memory (3 votes); arg0 footprint 256 B per block, reuse 1.0; arg1 footprint 64 B per block, reuse 16.0; arg2 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// DEQUANT-I8-TILE16X16: @dequant_i8_kernel: consecutive global indices along y walk contiguous memory (2.1 votes); arg0 footprint 256 B per block, reuse 1.0; arg1 footprint 64 B per block, reuse 16.0; arg2 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+
+// layernorm.tile16x16, the normalization kernel: the row statistics every
+// thread of a row shares weigh 1/16 of a vote each, the row's elements 1
+// LAYERNORM-TILE16X16: @layernorm_kernel: consecutive global indices along x
+// LAYERNORM-TILE16X16: @layernorm_kernel: consecutive global indices along x
+// LAYERNORM-TILE16X16: load arg0: address = 1024*tid.x + 16384*bid.x + tid.y + 16*bid.y; strides thread (1024, 1, 0) block (16384, 16, 0); 32 lanes, 16 sectors per request, 128 of 512 bytes used
+// LAYERNORM-TILE16X16: load arg1: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); 32 lanes, 2 sectors per request, 64 of 64 bytes used
+// LAYERNORM-TILE16X16: load arg2: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); 32 lanes, 2 sectors per request, 64 of 64 bytes used
+// LAYERNORM-TILE16X16: store arg3: address = 1024*tid.x + 16384*bid.x + tid.y + 16*bid.y; strides thread (1024, 1, 0) block (16384, 16, 0); 32 lanes, 16 sectors per request, 128 of 512 bytes used
+// LAYERNORM-TILE16X16: @layernorm_kernel: consecutive global indices along y walk contiguous memory (2.0 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 footprint 64 B per block, reuse 16.0; arg2 footprint 64 B per block, reuse 16.0; arg3 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap

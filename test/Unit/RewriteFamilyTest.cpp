@@ -38,6 +38,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "coalesce",
     "transpose-tile",
     "contraction-tile",
+    "halo-tile",
     "distribute-loop",
     "register-accumulate",
     "warp-reduce",

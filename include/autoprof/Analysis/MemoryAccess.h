@@ -97,6 +97,10 @@ struct MemoryAccess {
   int64_t warpLanes = 0, sectorsPerRequest = 0, bytesPerRequest = 0;
   /// Dynamic executions per thread (product of constant trip counts).
   int64_t executionsPerThread = 1;
+  /// Distinct addresses per thread: the product of the constant trip counts
+  /// of the loops the address varies with (an accumulator a loop loads and
+  /// stores at one address counts once).
+  int64_t addressesPerThread = 1;
 };
 
 /// Per-buffer facts of a kernel.
@@ -139,11 +143,18 @@ public:
   /// "16*bid.x + tid.x + 128*i0 + 4".
   std::string describe(const AffineIndex &index) const;
 
+  /// What `access` weighs among the kernel's accesses: its distinct
+  /// addresses per thread times the fraction of the block's threads that
+  /// touch distinct elements (an element every thread of a row shares
+  /// weighs 1 / the row's threads; an accumulator a loop loads and stores at
+  /// one address, once).
+  double getWeight(const MemoryAccess &access) const;
+
   /// The dimension along which consecutive global indices (block_id *
-  /// block_size + thread_id) walk contiguous memory in most accesses
-  /// (weighted by executions), and how many accesses vote for it; nothing
-  /// when no access has such a dimension.
-  std::optional<std::pair<gpu::Dimension, int64_t>>
+  /// block_size + thread_id) walk contiguous memory in most accesses, and
+  /// their votes, each access weighing getWeight; nothing when no access
+  /// has such a dimension.
+  std::optional<std::pair<gpu::Dimension, double>>
   getContiguousDimension() const;
 
 private:

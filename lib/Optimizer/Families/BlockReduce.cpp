@@ -29,45 +29,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
-
-/// Whether `value` may differ between the threads of one block: it depends
-/// on a thread, lane or global id, an NVVM special register, or memory.
-static bool mayDifferInBlock(Value value) {
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  SmallVector<Value> work = {value};
-  while (!work.empty()) {
-    Value current = work.pop_back_val();
-    Operation *def = current.getDefiningOp();
-    if (!def) {
-      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
-      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
-        continue;
-      llvm::append_range(work, owner->getOperands());
-      owner->walk([&](scf::YieldOp yield) {
-        llvm::append_range(work, yield.getOperands());
-      });
-      continue;
-    }
-    if (!seen.insert(def).second)
-      continue;
-    if (isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(
-            def) ||
-        def->getName().getDialectNamespace() == "nvvm" ||
-        (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def)))
-      return true;
-    llvm::append_range(work, def->getOperands());
-    def->walk([&](scf::YieldOp yield) {
-      llvm::append_range(work, yield.getOperands());
-    });
-  }
-  return false;
-}
 
 namespace {
 class BlockReduceFamily : public RewriteFamilyWithPlan<ReductionSplit> {

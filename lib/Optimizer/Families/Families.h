@@ -65,6 +65,14 @@ std::unique_ptr<RewriteFamily> createContractionTileFamily();
 /// fold-host-loop=1: a host loop around a launch moves into the kernel.
 std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();
 
+/// halo-tile=1: the window a block's stencil reads, with its halo, staged in
+/// shared memory once.
+std::unique_ptr<RewriteFamily> createHaloTileFamily();
+
+/// Whether `value` may differ between the threads of one block: it depends
+/// on a thread, lane or global id, an NVVM special register, or memory.
+bool mayDifferInBlock(Value value);
+
 /// Builds, at the rewriter's insertion point, the i1 that holds when each
 /// buffer of `buffers` lies apart from every other buffer of `others` (by
 /// their address ranges: aligned pointer and static size), or returns null

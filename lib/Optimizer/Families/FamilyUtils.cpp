@@ -12,7 +12,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -125,7 +127,7 @@ mlir::autoprof::rewrites::planRemap(RemapKind kind, int64_t parameter,
   }
   // The known sizes let the analysis see the ids' ranges.
   MemoryAccessAnalysis analysis(target.kernel, block);
-  std::optional<std::pair<gpu::Dimension, int64_t>> contiguous =
+  std::optional<std::pair<gpu::Dimension, double>> contiguous =
       analysis.getContiguousDimension();
   int fastest = contiguous ? static_cast<int>(contiguous->first) : 0;
   if (kind == RemapKind::Coalesce) {
@@ -201,4 +203,35 @@ mlir::autoprof::rewrites::getGeometrySlice(Operation *target, Operation *stop) {
       ordered.push_back(op);
   });
   return ordered;
+}
+
+bool mlir::autoprof::rewrites::mayDifferInBlock(Value value) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def) {
+      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
+      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
+        continue;
+      llvm::append_range(work, owner->getOperands());
+      owner->walk([&](scf::YieldOp yield) {
+        llvm::append_range(work, yield.getOperands());
+      });
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(
+            def) ||
+        def->getName().getDialectNamespace() == "nvvm" ||
+        (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def)))
+      return true;
+    llvm::append_range(work, def->getOperands());
+    def->walk([&](scf::YieldOp yield) {
+      llvm::append_range(work, yield.getOperands());
+    });
+  }
+  return false;
 }

@@ -8,7 +8,10 @@
 # named by AUTOPROF_FAKE_FAIL_ENTRY is an error (the device is lost). The
 # stand-in device moves 400 TB/s, so that its fixed times are physically
 # possible for every test module, unless AUTOPROF_FAKE_BANDWIDTH (bytes/s)
-# says otherwise; AUTOPROF_FAKE_SM_CLOCK_KHZ sets the SM clock it reports. Usage: fake-worker.py --job J
+# says otherwise; AUTOPROF_FAKE_SM_CLOCK_KHZ sets the SM clock it reports.
+# AUTOPROF_FAKE_CANDIDATE_US ("t1,t2,...") gives the candidates' times in
+# the order their jobs come (the last one for every later candidate),
+# counted in the file AUTOPROF_FAKE_COUNTER. Usage: fake-worker.py --job J
 # --result R [...]
 import json
 import os
@@ -53,6 +56,13 @@ if "compile" in job:
 if "candidate" in job:
     result["verified"] = True
     result["timing"]["median_us"] = 50.0
+    if "AUTOPROF_FAKE_CANDIDATE_US" in os.environ:
+        times = [float(t) for t in
+                 os.environ["AUTOPROF_FAKE_CANDIDATE_US"].split(",")]
+        counter = os.environ["AUTOPROF_FAKE_COUNTER"]
+        seen = int(open(counter).read()) if os.path.exists(counter) else 0
+        open(counter, "w").write(str(seen + 1))
+        result["timing"]["median_us"] = times[min(seen, len(times) - 1)]
 values = json.loads(os.environ.get("AUTOPROF_FAKE_METRICS", "{}"))
 if "profile" in job:
     result["profile"] = {
