@@ -2330,10 +2330,17 @@ extern "C" autoprof_status autoprof_verify(
         if (isFloatType(param.dtype) && !referenceRerun)
           if (autoprof_status s = rerunReference())
             return s;
-        if (isFloatType(param.dtype) && reassociated && !magnitudesRun)
+        // A reference that disagrees with itself reorders its sums (float
+        // atomics): the candidate may round as another order does, so it is
+        // compared as a reassociated sum too, through its terms' magnitude.
+        bool nondeterministic =
+            isFloatType(param.dtype) && selfDisagreement[i] > 0;
+        if (isFloatType(param.dtype) && (reassociated || nondeterministic) &&
+            !magnitudesRun)
           if (autoprof_status s = runMagnitudes())
             return s;
-        const uint8_t *magnitude = reassociated && !magnitudes[i].empty()
+        const uint8_t *magnitude = (reassociated || nondeterministic) &&
+                                           !magnitudes[i].empty()
                                        ? magnitudes[i].data()
                                        : nullptr;
         double baseTolerance =
@@ -2385,14 +2392,18 @@ extern "C" autoprof_status autoprof_verify(
                       static_cast<unsigned long long>(seed), distName);
         switch (first) {
         case Mismatch::WrongResult:
-          if (isFloatType(param.dtype) && selfDisagreement[i] > 0)
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "wrong result: %s is %s but the reference computed "
-                          "%s (tolerance %g x (1 + |expected|), widened "
-                          "because the reference itself varies by up to %g x "
-                          "(1 + |expected|) between runs; %s)",
-                          where, act.c_str(), exp.c_str(), tolerance,
-                          selfDisagreement[i], tail);
+          if (nondeterministic && magnitude)
+            std::snprintf(
+                out->reason, sizeof(out->reason),
+                "wrong result: %s is %s but the reference computed "
+                "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
+                "magnitude of the terms of its sums, widened because the "
+                "reference itself varies by up to %g x (1 + |expected|) "
+                "between runs; %s)",
+                where, act.c_str(), exp.c_str(), tolerance,
+                reassociationTolerance(param.dtype),
+                formatElement(magnitude, param.dtype, firstElement).c_str(),
+                selfDisagreement[i], tail);
           else if (isFloatType(param.dtype) && magnitude)
             std::snprintf(
                 out->reason, sizeof(out->reason),
