@@ -333,6 +333,7 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
                      f"{tried_total} candidates measured "
                      f"({tried_total / max(elapsed / 60, 1e-9):.1f} per "
                      f"minute).")
+    lines += time_summary(kernels)
     if torch_times:
         lines += torch_summary(torch_times, torch_ratios, compared)
     rejected_reasons = [c.get("reason", "") for _, k in kernels
@@ -348,6 +349,40 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
         lines.append(f"- {reason[:300]}")
     (out / "optimize.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+# The parts of an evaluation's wall time the reports record ("seconds" of
+# the baseline and of each candidate), in the order they happen.
+TIME_PARTS = [("lower", "lowering to PTX"), ("setup", "worker setup"),
+              ("verify_inputs", "verification: inputs generated"),
+              ("verify_transfers", "verification: host-device copies"),
+              ("verify_kernels", "verification: kernel runs"),
+              ("verify_other", "verification: comparisons and the rest"),
+              ("time", "timing"), ("bandwidth", "peak bandwidth measured"),
+              ("profile", "profiling")]
+
+
+def time_summary(kernels):
+    """Where the evaluations spent their time, summed over every baseline
+    and candidate whose report says (the worker's start, JSON and exit are
+    the worker's wall time less its parts)."""
+    records = []
+    for _, k in kernels:
+        records.append(k["baseline"].get("seconds"))
+        records += [c.get("seconds") for c in k["candidates"]]
+    records = [r for r in records if r]
+    if not records:
+        return []
+    totals = {key: sum(r.get(key, 0.0) for r in records)
+              for key, _ in TIME_PARTS}
+    worker = sum(r.get("worker", 0.0) for r in records)
+    inside = sum(v for key, v in totals.items() if key != "lower")
+    total = totals["lower"] + worker
+    parts = [f"{label} {totals[key]:.1f} s" for key, label in TIME_PARTS]
+    parts.append(f"worker process start and exit "
+                 f"{max(0.0, worker - inside):.1f} s")
+    return ["", f"Where the evaluation time went ({len(records)} "
+            f"evaluations, {total:.1f} s): " + ", ".join(parts) + "."]
 
 
 def geometric_mean(values):

@@ -16,6 +16,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 using namespace mlir;
 using namespace mlir::autoprof;
 namespace rt = ::autoprof::runtime;
@@ -52,6 +54,13 @@ struct PhysicalFloor {
   std::string description;
 };
 } // namespace
+
+/// Wall seconds since `start`.
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
 
 /// A candidate timed below this fraction of the floor is rejected.
 static constexpr double kFloorMargin = 0.9;
@@ -121,10 +130,12 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       remark << ", so it cannot be measured; left as it is";
       return std::optional<KernelSearchResult>();
     }
+  auto lowerStart = std::chrono::steady_clock::now();
   FailureOr<rt::JobKernel> reference =
       buildKernelJob(*incumbent, original, options);
   if (failed(reference))
     return failure();
+  double baselineLower = secondsSince(lowerStart);
 
   // Baseline: time and the tree's metrics.
   FailureOr<DictionaryAttr> profile =
@@ -137,8 +148,10 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   baselineJob.timeBudgetSeconds = options.timeBudgetSeconds;
   for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
     baselineJob.metrics.push_back(cast<StringAttr>(name).getValue().str());
+  auto baselineStart = std::chrono::steady_clock::now();
   llvm::Expected<rt::EvaluationResult> baseline =
       rt::runWorker(baselineJob, options.worker);
+  double baselineWorker = secondsSince(baselineStart);
   if (!baseline)
     return emitError(loc, "cannot measure @")
            << kernelName << ": " << llvm::toString(baseline.takeError());
@@ -166,6 +179,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   result.baselineMetrics = baseline->metrics;
   result.baselineReplayPasses = baseline->replayPasses;
   result.baselineProfileSeconds = baseline->profileSeconds;
+  result.baselineSeconds = {baselineLower, baselineWorker, baseline->seconds};
   if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile->get("leaf")))
     result.profileLeaf = leaf.getInt();
   result.bestMedianUs = *baseline->medianUs;
@@ -240,6 +254,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     std::string problems;
     FailureOr<rt::JobKernel> code = failure();
     bool reassociated = false;
+    auto candidateLowerStart = std::chrono::steady_clock::now();
     {
       ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
         if (diag.getSeverity() == DiagnosticSeverity::Error)
@@ -293,8 +308,11 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     job.verifySeeds = {options.seed, options.seed + 1u};
     job.verifyReassociated = reassociated;
     job.timeBudgetSeconds = options.timeBudgetSeconds;
+    double candidateLower = secondsSince(candidateLowerStart);
+    auto candidateStart = std::chrono::steady_clock::now();
     llvm::Expected<rt::EvaluationResult> measured =
         rt::runWorker(job, options.worker);
+    double candidateWorker = secondsSince(candidateStart);
     if (!measured) {
       record.status = "error";
       record.reason = llvm::toString(measured.takeError());
@@ -304,6 +322,8 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     }
     record.status = measured->status == "ok" ? "verified" : measured->status;
     record.reason = measured->reason;
+    record.seconds =
+        EvaluationSeconds{candidateLower, candidateWorker, measured->seconds};
     if (measured->status == "ok" && !measured->medianUs) {
       record.status = "error";
       record.reason = "the worker verified the candidate but did not time it";

@@ -41,6 +41,14 @@ static Array toJSON(ArrayRef<rt::MetricResult> metrics) {
   return array;
 }
 
+static llvm::json::Value toJSON(const EvaluationSeconds &seconds) {
+  llvm::json::Value job = rt::toJSON(seconds.job);
+  Object object = std::move(*job.getAsObject());
+  object["lower"] = seconds.lower;
+  object["worker"] = seconds.worker;
+  return object;
+}
+
 static llvm::json::Value toJSON(const CandidateRecord &record) {
   Object entry = record.details;
   entry["rewrite"] = record.label;
@@ -59,6 +67,8 @@ static llvm::json::Value toJSON(const CandidateRecord &record) {
   }
   if (!record.reprofileError.empty())
     entry["reprofile_error"] = record.reprofileError;
+  if (record.seconds)
+    entry["seconds"] = toJSON(*record.seconds);
   return entry;
 }
 
@@ -104,6 +114,7 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
               {"metrics", ::toJSON(result.baselineMetrics)},
               {"replay_passes", result.baselineReplayPasses},
               {"profile_seconds", result.baselineProfileSeconds},
+              {"seconds", ::toJSON(result.baselineSeconds)},
               {"profile_leaf", result.profileLeaf},
               {"launches", static_cast<int64_t>(result.baselineLaunches)}}},
       {"candidates", std::move(candidates)},

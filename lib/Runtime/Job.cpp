@@ -119,6 +119,32 @@ Value autoprof::runtime::toJSON(const MetricResult &metric) {
   return object;
 }
 
+Value autoprof::runtime::toJSON(const JobSeconds &seconds) {
+  return Object{{"setup", seconds.setup},
+                {"verify", seconds.verify},
+                {"verify_inputs", seconds.verifyInputs},
+                {"verify_transfers", seconds.verifyTransfers},
+                {"verify_kernels", seconds.verifyKernels},
+                {"verify_other", seconds.verifyOther},
+                {"time", seconds.time},
+                {"bandwidth", seconds.bandwidth},
+                {"profile", seconds.profile}};
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, JobSeconds &seconds,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  return mapper && mapper.mapOptional("setup", seconds.setup) &&
+         mapper.mapOptional("verify", seconds.verify) &&
+         mapper.mapOptional("verify_inputs", seconds.verifyInputs) &&
+         mapper.mapOptional("verify_transfers", seconds.verifyTransfers) &&
+         mapper.mapOptional("verify_kernels", seconds.verifyKernels) &&
+         mapper.mapOptional("verify_other", seconds.verifyOther) &&
+         mapper.mapOptional("time", seconds.time) &&
+         mapper.mapOptional("bandwidth", seconds.bandwidth) &&
+         mapper.mapOptional("profile", seconds.profile);
+}
+
 Value autoprof::runtime::toJSON(const EvaluationResult &result) {
   Object object{{"status", result.status}};
   if (!result.reason.empty())
@@ -155,6 +181,8 @@ Value autoprof::runtime::toJSON(const EvaluationResult &result) {
                                {"replay_passes", result.replayPasses},
                                {"seconds", result.profileSeconds}};
   }
+  if (!result.gpuName.empty())
+    object["seconds"] = toJSON(result.seconds);
   if (!result.ptx.empty())
     object["ptx"] = result.ptx;
   return object;
@@ -542,7 +570,8 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
         !profileMapper.mapOptional("seconds", result.profileSeconds))
       return false;
   }
-  return mapper.mapOptional("ptx", result.ptx);
+  return mapper.mapOptional("seconds", result.seconds) &&
+         mapper.mapOptional("ptx", result.ptx);
 }
 
 /// Reports the first number of `value` that does not fit a double (a

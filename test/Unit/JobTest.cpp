@@ -366,4 +366,39 @@ TEST(Result, MissingMetricsStayMissing) {
   EXPECT_EQ(parsed->replayPasses, 3);
 }
 
+TEST(Result, WhereTheTimeWentRoundTrips) {
+  EvaluationResult result;
+  result.status = "ok";
+  result.gpuName = "NVIDIA H200";
+  result.seconds.setup = 0.25;
+  result.seconds.verify = 3.5;
+  result.seconds.verifyInputs = 1.25;
+  result.seconds.verifyTransfers = 1.5;
+  result.seconds.verifyKernels = 0.5;
+  result.seconds.verifyOther = 0.25;
+  result.seconds.time = 0.75;
+  result.seconds.bandwidth = 0.125;
+  result.seconds.profile = 1.0;
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(result));
+  llvm::Expected<EvaluationResult> parsed =
+      parseDocument<EvaluationResult>(text, "result");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->seconds.setup, 0.25);
+  EXPECT_EQ(parsed->seconds.verify, 3.5);
+  EXPECT_EQ(parsed->seconds.verifyInputs, 1.25);
+  EXPECT_EQ(parsed->seconds.verifyTransfers, 1.5);
+  EXPECT_EQ(parsed->seconds.verifyKernels, 0.5);
+  EXPECT_EQ(parsed->seconds.verifyOther, 0.25);
+  EXPECT_EQ(parsed->seconds.time, 0.75);
+  EXPECT_EQ(parsed->seconds.bandwidth, 0.125);
+  EXPECT_EQ(parsed->seconds.profile, 1.0);
+
+  // A result without them (an older worker, a stand-in) still parses.
+  llvm::Expected<EvaluationResult> bare = parseDocument<EvaluationResult>(
+      R"({"status": "ok", "device": {"name": "NVIDIA H200"}})", "result");
+  ASSERT_TRUE(static_cast<bool>(bare)) << llvm::toString(bare.takeError());
+  EXPECT_EQ(bare->seconds.verify, 0);
+}
+
 } // namespace

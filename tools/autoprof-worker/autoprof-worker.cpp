@@ -163,6 +163,11 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     return;
   }
 
+  auto now = [] { return std::chrono::steady_clock::now(); };
+  auto since = [&](std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(now() - start).count();
+  };
+  auto setupStart = now();
   if (autoprof_session_create(job.device, &owned.session) != AUTOPROF_OK)
     return fail("error",
                 llvm::Twine("no usable GPU: ") + autoprof_last_error(nullptr));
@@ -235,9 +240,16 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
       options.candidate_param_map_size = parameterMap.size();
     }
     autoprof_verify_result verdict = {};
+    result.seconds.setup = since(setupStart);
+    auto verifyStart = now();
     autoprof_status s =
         autoprof_verify(session, reference, &measuredSpec->spec, candidate,
                         &candidateSpec->spec, &options, &verdict);
+    result.seconds.verify = since(verifyStart);
+    result.seconds.verifyInputs = verdict.seconds_inputs;
+    result.seconds.verifyTransfers = verdict.seconds_transfers;
+    result.seconds.verifyKernels = verdict.seconds_kernels;
+    result.seconds.verifyOther = verdict.seconds_other;
     // A candidate that faults is rejected with the verifier's account of
     // which kernel faulted on which inputs.
     if (s == AUTOPROF_ERROR_LAUNCH && verdict.reason[0])
@@ -251,6 +263,8 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
       return fail("rejected", verdict.reason);
     measured = candidate;
     measuredSpec = std::move(candidateSpec);
+  } else {
+    result.seconds.setup = since(setupStart);
   }
 
   autoprof_kernel_attributes attributes;
@@ -276,8 +290,10 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     options.seed = job.seed;
     options.distribution = AUTOPROF_DIST_NORMAL;
     autoprof_timing timing = {};
+    auto timeStart = now();
     autoprof_status s = autoprof_time(session, measured, &measuredSpec->spec,
                                       &options, &timing);
+    result.seconds.time = since(timeStart);
     if (s != AUTOPROF_OK)
       return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
                   llvm::Twine("timing failed: ") +
@@ -293,8 +309,10 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.smClockKhzAfter = timing.sm_clock_khz_after;
     // The roofline reference for the achieved bandwidth of this kernel.
     double peak = 0;
+    auto bandwidthStart = now();
     if (autoprof_measure_peak_bandwidth(session, &peak) == AUTOPROF_OK)
       result.peakBandwidth = peak;
+    result.seconds.bandwidth = since(bandwidthStart);
   }
 
   if (!job.metrics.empty()) {
@@ -302,9 +320,11 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     for (const std::string &name : job.metrics)
       names.push_back(name.c_str());
     autoprof_profile *profile = nullptr;
+    auto profileStart = now();
     autoprof_status s = autoprof_profile_collect(
         session, measured, &measuredSpec->spec, names.data(), names.size(),
         job.seed, &profile);
+    result.seconds.profile = since(profileStart);
     if (s != AUTOPROF_OK)
       return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
                   llvm::Twine("profiling failed: ") +

@@ -37,6 +37,15 @@ struct MeasuredTiming {
   static MeasuredTiming of(const ::autoprof::runtime::EvaluationResult &result);
 };
 
+/// Where the evaluation of one kernel variant spent its wall time, in
+/// seconds: lowering it to PTX and building its job, the worker process
+/// from start to result, and the parts of the worker's job.
+struct EvaluationSeconds {
+  double lower = 0;
+  double worker = 0;
+  ::autoprof::runtime::JobSeconds job;
+};
+
 /// What happened to one candidate.
 struct CandidateRecord {
   std::string label;
@@ -55,6 +64,8 @@ struct CandidateRecord {
   int replayPasses = 0;
   double profileSeconds = 0;
   std::string reprofileError;
+  /// Where its evaluation's time went (candidates that reached a worker).
+  std::optional<EvaluationSeconds> seconds;
   /// What the proposer recorded about it.
   llvm::json::Object details;
 };
@@ -72,6 +83,7 @@ struct KernelSearchResult {
   std::vector<::autoprof::runtime::MetricResult> baselineMetrics;
   int baselineReplayPasses = 0;
   double baselineProfileSeconds = 0;
+  EvaluationSeconds baselineSeconds;
   /// The profiling tree's leaf that chose the metrics, -1 when none did.
   int64_t profileLeaf = -1;
   /// Launches the baseline time covers: the trip count of the host loop a

@@ -119,6 +119,20 @@ struct MetricResult {
   std::string note;
 };
 
+/// Where a job's wall time went, in seconds.
+struct JobSeconds {
+  /// Session creation, kernel loads and launch checks.
+  double setup = 0;
+  /// The whole verification, and its parts (autoprof_verify_result).
+  double verify = 0;
+  double verifyInputs = 0, verifyTransfers = 0, verifyKernels = 0,
+         verifyOther = 0;
+  /// Timing, the measurement of the peak DRAM bandwidth that goes with it,
+  /// and profiling (also in EvaluationResult::profileSeconds, measured by
+  /// the profiler itself).
+  double time = 0, bandwidth = 0, profile = 0;
+};
+
 /// What the worker reports.
 struct EvaluationResult {
   /// "ok": everything asked for was done; "rejected": the candidate (or the
@@ -150,6 +164,8 @@ struct EvaluationResult {
   std::vector<MetricResult> metrics;
   int replayPasses = 0;
   double profileSeconds = 0;
+  /// Where the job's time went (GPU jobs).
+  JobSeconds seconds;
   /// The PTX of a compile-only job.
   std::string ptx;
 };
@@ -161,6 +177,7 @@ llvm::json::Value toJSON(const JobLaunch &launch);
 llvm::json::Value toJSON(const JobKernel &kernel);
 llvm::json::Value toJSON(const EvaluationJob &job);
 llvm::json::Value toJSON(const MetricResult &metric);
+llvm::json::Value toJSON(const JobSeconds &seconds);
 llvm::json::Value toJSON(const EvaluationResult &result);
 
 bool fromJSON(const llvm::json::Value &value, JobParam &param,
@@ -172,6 +189,8 @@ bool fromJSON(const llvm::json::Value &value, JobKernel &kernel,
 bool fromJSON(const llvm::json::Value &value, EvaluationJob &job,
               llvm::json::Path path);
 bool fromJSON(const llvm::json::Value &value, MetricResult &metric,
+              llvm::json::Path path);
+bool fromJSON(const llvm::json::Value &value, JobSeconds &seconds,
               llvm::json::Path path);
 bool fromJSON(const llvm::json::Value &value, EvaluationResult &result,
               llvm::json::Path path);

@@ -240,6 +240,14 @@ typedef struct autoprof_verify_result {
   /// "wrong result", "did not write", "wrote outside the reference's
   /// outputs", "NaN where the reference has none", a fault, ...
   char reason[512];
+  /// Where the verification's wall time went, in seconds: generating inputs
+  /// on the host, copying between host and device, running the kernels
+  /// (every reference and candidate run, waited for), and the rest
+  /// (comparing results, guard zones, allocation).
+  double seconds_inputs;
+  double seconds_transfers;
+  double seconds_kernels;
+  double seconds_other;
 } autoprof_verify_result;
 
 /// One profiled metric.

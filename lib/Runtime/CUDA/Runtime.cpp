@@ -1045,6 +1045,7 @@ autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
             buffer.device.allocate(session, bytes + GuardBytes, what.c_str()))
       return s;
     buffer.host.resize(bytes);
+    StopwatchScope generating(generateSeconds);
     if (param.role == AUTOPROF_ROLE_OUTPUT)
       std::memset(buffer.host.data(), poison, bytes);
     else
@@ -1054,6 +1055,7 @@ autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
 }
 
 autoprof_status LaunchBuffers::upload() {
+  StopwatchScope transferring(transferSeconds);
   const CudaApi &api = cuda();
   for (size_t i = 0; i < buffers.size(); ++i) {
     Buffer &buffer = buffers[i];
@@ -1087,6 +1089,7 @@ autoprof_status LaunchBuffers::fillGuardsAsync() {
 autoprof_status LaunchBuffers::findGuardWrite(bool &found, size_t &paramIndex,
                                               uint64_t &offset,
                                               uint8_t &value) {
+  StopwatchScope transferring(transferSeconds);
   found = false;
   const CudaApi &api = cuda();
   std::vector<uint8_t> guard(GuardBytes);
@@ -1114,6 +1117,7 @@ autoprof_status LaunchBuffers::findGuardWrite(bool &found, size_t &paramIndex,
 }
 
 autoprof_status LaunchBuffers::uploadAbsolute() {
+  StopwatchScope transferring(transferSeconds);
   const CudaApi &api = cuda();
   // Host copies live until the copies are done (synchronized below).
   std::vector<std::vector<uint8_t>> absolute(buffers.size());
@@ -1248,6 +1252,7 @@ autoprof_status LaunchBuffers::download(size_t paramIndex,
   out.resize(buffer.host.size());
   if (!buffer.isBuffer)
     return AUTOPROF_OK;
+  StopwatchScope transferring(transferSeconds);
   const CudaApi &api = cuda();
   if (CUresult r = api.cuMemcpyDtoHAsync(out.data(), buffer.device.get(),
                                          out.size(), session->stream))
@@ -2183,7 +2188,27 @@ extern "C" autoprof_status autoprof_verify(
       const char *distName = distributionName(distribution);
       // Every other seed poisons outputs with another byte.
       uint8_t poison = si % 2 ? AlternatePoisonByte : PoisonByte;
+      double kernelSeconds = 0;
       LaunchBuffers buffers(session);
+      auto iterationStart = std::chrono::steady_clock::now();
+      // Adds this iteration's time to the result however it ends.
+      struct Account {
+        autoprof_verify_result &out;
+        const LaunchBuffers &buffers;
+        const double &kernels;
+        std::chrono::steady_clock::time_point start;
+        ~Account() {
+          double total = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+          out.seconds_inputs += buffers.generateSeconds;
+          out.seconds_transfers += buffers.transferSeconds;
+          out.seconds_kernels += kernels;
+          out.seconds_other += std::max(
+              0.0, total - buffers.generateSeconds - buffers.transferSeconds -
+                       kernels);
+        }
+      } account{*out, buffers, kernelSeconds, iterationStart};
       if (autoprof_status s = buffers.prepare(spec, seed, distribution, poison))
         return s;
 
@@ -2193,6 +2218,7 @@ extern "C" autoprof_status autoprof_verify(
       auto run = [&](autoprof_kernel *kernel, const autoprof_launch_spec &ks,
                      const char *role,
                      const size_t *map = nullptr) -> autoprof_status {
+        StopwatchScope running(kernelSeconds);
         if (autoprof_status s =
                 buffers.launch(kernel, ks, session->stream, map)) {
           std::snprintf(out->reason, sizeof(out->reason),

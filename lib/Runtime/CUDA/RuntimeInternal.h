@@ -25,6 +25,7 @@
 
 #include "autoprof/Runtime/Runtime.h"
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -267,6 +268,11 @@ public:
   /// Sum of the buffer sizes in bytes.
   uint64_t totalBytes() const;
 
+  /// Wall seconds spent so far generating inputs on the host and copying
+  /// between host and device (guard zones included).
+  double generateSeconds = 0;
+  double transferSeconds = 0;
+
 private:
   struct Buffer {
     DeviceAllocation device;
@@ -283,6 +289,25 @@ private:
   autoprof_session *session;
   std::vector<Buffer> buffers;
   uint8_t poison = PoisonByte;
+};
+
+/// Adds the wall time from its construction to its destruction to a
+/// counter of seconds.
+class StopwatchScope {
+public:
+  explicit StopwatchScope(double &seconds)
+      : seconds(seconds), start(std::chrono::steady_clock::now()) {}
+  ~StopwatchScope() {
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             start)
+                   .count();
+  }
+  StopwatchScope(const StopwatchScope &) = delete;
+  StopwatchScope &operator=(const StopwatchScope &) = delete;
+
+private:
+  double &seconds;
+  std::chrono::steady_clock::time_point start;
 };
 
 /// Checks `spec`, prepares its buffers for (seed, distribution), launches
