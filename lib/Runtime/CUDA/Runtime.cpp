@@ -1147,24 +1147,195 @@ autoprof_status LaunchBuffers::uploadAbsolute() {
   return AUTOPROF_OK;
 }
 
-autoprof_status LaunchBuffers::keepDeviceCopies() {
+autoprof_status LaunchBuffers::keepDeviceCopies(bool inputsToo) {
   const CudaApi &api = cuda();
   for (size_t i = 0; i < buffers.size(); ++i) {
     Buffer &buffer = buffers[i];
-    if (!buffer.isBuffer || buffer.role != AUTOPROF_ROLE_INOUT ||
-        buffer.pristine.get())
+    bool wanted = buffer.role == AUTOPROF_ROLE_INOUT ||
+                  (inputsToo && buffer.role == AUTOPROF_ROLE_INPUT);
+    if (!buffer.isBuffer || !wanted || buffer.pristine.get())
       continue;
     std::string what = "a copy of parameter " + std::to_string(i);
     if (autoprof_status s =
             buffer.pristine.allocate(session, buffer.host.size(), what.c_str()))
       return s;
     if (CUresult r =
-            api.cuMemcpyHtoDAsync(buffer.pristine.get(), buffer.host.data(),
+            api.cuMemcpyDtoDAsync(buffer.pristine.get(), buffer.device.get(),
                                   buffer.host.size(), session->stream))
-      return cudaFailure(session, r, "cannot copy inputs to the device");
+      return cudaFailure(session, r, "cannot copy inputs on the device");
   }
   if (CUresult r = api.cuStreamSynchronize(session->stream))
     return cudaFailure(session, r, "cannot copy inputs to the device");
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::keepExpected() {
+  const CudaApi &api = cuda();
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &buffer = buffers[i];
+    if (!buffer.isBuffer || buffer.role == AUTOPROF_ROLE_INPUT)
+      continue;
+    if (!buffer.expected.get()) {
+      std::string what = "the expected results of parameter " +
+                         std::to_string(i);
+      if (autoprof_status s = buffer.expected.allocate(
+              session, buffer.host.size(), what.c_str()))
+        return s;
+    }
+    if (CUresult r =
+            api.cuMemcpyDtoDAsync(buffer.expected.get(), buffer.device.get(),
+                                  buffer.host.size(), session->stream))
+      return cudaFailure(session, r, "cannot copy results on the device");
+  }
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return cudaFailure(session, r, "cannot copy results on the device");
+  return AUTOPROF_OK;
+}
+
+namespace {
+/// Sets *flag to 1 when the `count16` 16-byte words and the `tail` bytes
+/// after them differ between buffers `a` and `b` (grid-stride, read-only).
+/// Written for sm_75 so that the driver JIT-compiles it for any newer GPU.
+constexpr const char *kComparePtx = R"ptx(
+.version 6.3
+.target sm_75
+.address_size 64
+.visible .entry autoprof_differs(.param .u64 a, .param .u64 b,
+                                 .param .u64 count16, .param .u64 tail,
+                                 .param .u64 flag)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [b];
+  ld.param.u64 %rd3, [count16];
+  ld.param.u64 %rd4, [tail];
+  ld.param.u64 %rd5, [flag];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  cvta.to.global.u64 %rd5, %rd5;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %nctaid.x;
+  mul.wide.u32 %rd6, %r1, %r2;
+  cvt.u64.u32 %rd7, %r3;
+  add.u64 %rd6, %rd6, %rd7;
+  mov.u64 %rd12, %rd6;
+  mul.wide.u32 %rd8, %r4, %r2;
+  mov.u32 %r5, 0;
+LOOP:
+  setp.ge.u64 %p1, %rd6, %rd3;
+  @%p1 bra TAIL;
+  shl.b64 %rd9, %rd6, 4;
+  add.u64 %rd10, %rd1, %rd9;
+  add.u64 %rd11, %rd2, %rd9;
+  ld.global.nc.v4.u32 {%r6, %r7, %r8, %r9}, [%rd10];
+  ld.global.nc.v4.u32 {%r10, %r11, %r12, %r13}, [%rd11];
+  xor.b32 %r6, %r6, %r10;
+  xor.b32 %r7, %r7, %r11;
+  xor.b32 %r8, %r8, %r12;
+  xor.b32 %r9, %r9, %r13;
+  or.b32 %r5, %r5, %r6;
+  or.b32 %r5, %r5, %r7;
+  or.b32 %r5, %r5, %r8;
+  or.b32 %r5, %r5, %r9;
+  add.u64 %rd6, %rd6, %rd8;
+  bra LOOP;
+TAIL:
+  // The first thread compares the bytes after the last whole word.
+  setp.ne.u64 %p2, %rd12, 0;
+  @%p2 bra DONE;
+  shl.b64 %rd9, %rd3, 4;
+  mov.u64 %rd13, 0;
+TAILLOOP:
+  setp.ge.u64 %p3, %rd13, %rd4;
+  @%p3 bra DONE;
+  add.u64 %rd14, %rd9, %rd13;
+  add.u64 %rd10, %rd1, %rd14;
+  add.u64 %rd11, %rd2, %rd14;
+  ld.global.nc.u8 %r6, [%rd10];
+  ld.global.nc.u8 %r10, [%rd11];
+  xor.b32 %r6, %r6, %r10;
+  or.b32 %r5, %r5, %r6;
+  add.u64 %rd13, %rd13, 1;
+  bra TAILLOOP;
+DONE:
+  setp.eq.u32 %p1, %r5, 0;
+  @%p1 bra END;
+  mov.u32 %r14, 1;
+  st.global.u32 [%rd5], %r14;
+END:
+  ret;
+}
+)ptx";
+} // namespace
+
+autoprof_status LaunchBuffers::findDifferences(std::vector<char> &differs,
+                                               bool inputsOnly) {
+  const CudaApi &api = cuda();
+  differs.assign(buffers.size(), 0);
+  if (!session->compareModule) {
+    if (CUresult r = api.cuModuleLoadDataEx(&session->compareModule,
+                                            kComparePtx, 0, nullptr, nullptr))
+      return cudaFailure(session, r, "cannot load the compare kernel");
+    if (CUresult r =
+            api.cuModuleGetFunction(&session->compareFunction,
+                                    session->compareModule, "autoprof_differs"))
+      return cudaFailure(session, r, "cannot find the compare kernel");
+  }
+  size_t flagBytes = std::max<size_t>(1, buffers.size()) * sizeof(uint32_t);
+  if (!flags.get())
+    if (autoprof_status s =
+            flags.allocate(session, flagBytes, "the compare kernel's flags"))
+      return s;
+  if (CUresult r =
+          api.cuMemsetD8Async(flags.get(), 0, flagBytes, session->stream))
+    return cudaFailure(session, r, "cannot clear the compare kernel's flags");
+  unsigned blocks =
+      static_cast<unsigned>(std::max(1, session->facts.sm_count) * 8);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &buffer = buffers[i];
+    if (!buffer.isBuffer || (inputsOnly && buffer.role != AUTOPROF_ROLE_INPUT))
+      continue;
+    CUdeviceptr a = buffer.device.get();
+    CUdeviceptr b = buffer.role == AUTOPROF_ROLE_INPUT ? buffer.pristine.get()
+                                                       : buffer.expected.get();
+    if (!b)
+      return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                      "parameter %zu has no device copy to compare with", i);
+    unsigned long long count16 = buffer.host.size() / 16;
+    unsigned long long tail = buffer.host.size() % 16;
+    CUdeviceptr flag = flags.get() + i * sizeof(uint32_t);
+    void *args[] = {&a, &b, &count16, &tail, &flag};
+    if (CUresult r = api.cuLaunchKernel(session->compareFunction, blocks, 1, 1,
+                                        256, 1, 1, 0, session->stream, args,
+                                        nullptr))
+      return cudaFailure(session, r, "cannot compare buffers on the device");
+  }
+  std::vector<uint32_t> values(flagBytes / sizeof(uint32_t));
+  if (CUresult r = api.cuMemcpyDtoHAsync(values.data(), flags.get(),
+                                         flagBytes, session->stream))
+    return cudaFailure(session, r, "cannot read the compare kernel's flags");
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return launchFailure(session, r, "the compare kernel failed");
+  for (size_t i = 0; i < buffers.size(); ++i)
+    differs[i] = values[i] != 0;
+  return AUTOPROF_OK;
+}
+
+autoprof_status LaunchBuffers::downloadExpected(size_t paramIndex,
+                                                std::vector<uint8_t> &out) {
+  StopwatchScope transferring(transferSeconds);
+  Buffer &buffer = buffers[paramIndex];
+  out.resize(buffer.host.size());
+  const CudaApi &api = cuda();
+  if (CUresult r = api.cuMemcpyDtoHAsync(out.data(), buffer.expected.get(),
+                                         out.size(), session->stream))
+    return cudaFailure(session, r, "cannot copy results from the device");
+  if (CUresult r = api.cuStreamSynchronize(session->stream))
+    return launchFailure(session, r, "cannot copy results from the device");
   return AUTOPROF_OK;
 }
 
@@ -1456,6 +1627,8 @@ extern "C" void autoprof_session_destroy(autoprof_session *session) {
         api.cuMemFree(session->flushBuffer);
       if (session->flushModule)
         api.cuModuleUnload(session->flushModule);
+      if (session->compareModule)
+        api.cuModuleUnload(session->compareModule);
       if (session->stream)
         api.cuStreamDestroy(session->stream);
     }
@@ -2238,22 +2411,47 @@ extern "C" autoprof_status autoprof_verify(
         return AUTOPROF_OK;
       };
 
+      // Results stay on the device, compared there, and come to the host
+      // only for a buffer that differs: the device keeps the initial
+      // contents and the reference's results. Where it has no room for
+      // them, every buffer is copied back and compared on the host.
+      bool onDevice = buffers.keepDeviceCopies(/*inputsToo=*/true) ==
+                      AUTOPROF_OK;
+      // Which buffers' results are on the host for this seed and
+      // distribution (referenceOut and candidateOut).
+      std::vector<char> onHost(spec.num_params, 0);
+      auto writesInput = [&](size_t i) {
+        return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                        "the reference kernel '%s' writes into parameter "
+                        "%zu, which the launch spec marks as an input; "
+                        "mark it inout or output",
+                        reference->entry.c_str(), i);
+      };
+
       // Reference.
       if (autoprof_status s = run(reference, *referenceSpec, "reference"))
         return s;
-      for (size_t i = 0; i < spec.num_params; ++i) {
-        if (spec.params[i].is_scalar)
-          continue;
-        if (autoprof_status s = buffers.download(i, referenceOut[i]))
+      if (onDevice)
+        onDevice = buffers.keepExpected() == AUTOPROF_OK;
+      if (onDevice) {
+        std::vector<char> changed;
+        if (autoprof_status s =
+                buffers.findDifferences(changed, /*inputsOnly=*/true))
           return s;
-        const autoprof_param &param = spec.params[i];
-        if (param.role == AUTOPROF_ROLE_INPUT &&
-            referenceOut[i] != buffers.initial(i))
-          return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
-                          "the reference kernel '%s' writes into parameter "
-                          "%zu, which the launch spec marks as an input; "
-                          "mark it inout or output",
-                          reference->entry.c_str(), i);
+        for (size_t i = 0; i < spec.num_params; ++i)
+          if (changed[i])
+            return writesInput(i);
+      } else {
+        for (size_t i = 0; i < spec.num_params; ++i) {
+          if (spec.params[i].is_scalar)
+            continue;
+          if (autoprof_status s = buffers.download(i, referenceOut[i]))
+            return s;
+          onHost[i] = 1;
+          if (spec.params[i].role == AUTOPROF_ROLE_INPUT &&
+              referenceOut[i] != buffers.initial(i))
+            return writesInput(i);
+        }
       }
       bool strayWrite = false;
       size_t strayParam = 0;
@@ -2273,16 +2471,34 @@ extern "C" autoprof_status autoprof_verify(
             static_cast<unsigned long long>(spec.params[strayParam].count));
 
       // Candidate, on the same initial contents.
-      if (autoprof_status s = buffers.upload())
+      if (onDevice) {
+        if (autoprof_status s = buffers.restoreAsync(session->stream))
+          return s;
+        if (autoprof_status s = buffers.refillGuardsAsync())
+          return s;
+      } else if (autoprof_status s = buffers.upload()) {
         return s;
+      }
       if (autoprof_status s =
               run(candidate, *candidateSpec, "candidate", candidateMap))
         return s;
+      std::vector<char> differs(spec.num_params, 1);
+      if (onDevice)
+        if (autoprof_status s = buffers.findDifferences(differs))
+          return s;
       for (size_t i = 0; i < spec.num_params; ++i) {
-        if (spec.params[i].is_scalar)
+        if (spec.params[i].is_scalar || !differs[i])
           continue;
         if (autoprof_status s = buffers.download(i, candidateOut[i]))
           return s;
+        if (!onHost[i]) {
+          if (spec.params[i].role == AUTOPROF_ROLE_INPUT)
+            referenceOut[i] = buffers.initial(i);
+          else if (autoprof_status s =
+                       buffers.downloadExpected(i, referenceOut[i]))
+            return s;
+          onHost[i] = 1;
+        }
       }
       if (autoprof_status s = buffers.findGuardWrite(strayWrite, strayParam,
                                                      strayOffset, strayValue))
@@ -2316,7 +2532,7 @@ extern "C" autoprof_status autoprof_verify(
         std::vector<uint8_t> again;
         for (size_t i = 0; i < spec.num_params; ++i) {
           const autoprof_param &param = spec.params[i];
-          if (param.is_scalar || !isFloatType(param.dtype))
+          if (param.is_scalar || !isFloatType(param.dtype) || !onHost[i])
             continue;
           if (autoprof_status s = buffers.download(i, again))
             return s;
@@ -2349,6 +2565,8 @@ extern "C" autoprof_status autoprof_verify(
       for (size_t i = 0; i < spec.num_params; ++i) {
         const autoprof_param &param = spec.params[i];
         if (param.is_scalar)
+          continue;
+        if (!differs[i])
           continue;
         const std::vector<uint8_t> &expected = referenceOut[i];
         if (candidateOut[i] == expected)

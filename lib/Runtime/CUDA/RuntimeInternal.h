@@ -59,6 +59,10 @@ struct autoprof_session {
   /// The kernel that reads the flush buffer (see ensureFlushBuffer).
   CUmodule flushModule = nullptr;
   CUfunction flushFunction = nullptr;
+  /// The kernel that compares two device buffers (see
+  /// LaunchBuffers::findDifferences), loaded on first use.
+  CUmodule compareModule = nullptr;
+  CUfunction compareFunction = nullptr;
   /// Message of the last failed call.
   std::string lastError;
 };
@@ -236,9 +240,31 @@ public:
   /// INOUT buffer replaced by its absolute value (synchronously).
   autoprof_status uploadAbsolute();
 
-  /// Keeps a device copy of every INOUT buffer's initial contents so that
-  /// restoreAsync() can undo a run without host transfers.
-  autoprof_status keepDeviceCopies();
+  /// Keeps a device copy of every INOUT buffer's initial contents (with
+  /// `inputsToo`, of every INPUT buffer's as well) so that restoreAsync() can
+  /// undo a run, and findDifferences() find a write into an input, without
+  /// host transfers. Call it while the device buffers hold the initial
+  /// contents (after prepare() or upload()).
+  autoprof_status keepDeviceCopies(bool inputsToo = false);
+
+  /// Enqueues the refill of every guard zone with GuardByte.
+  autoprof_status refillGuardsAsync() { return fillGuardsAsync(); }
+
+  /// Keeps a device copy of what every INOUT and OUTPUT buffer holds now
+  /// (a reference's results).
+  autoprof_status keepExpected();
+
+  /// Compares every buffer on the device (synchronously): INPUT buffers with
+  /// their initial contents (keepDeviceCopies(true)), the others, unless
+  /// `inputsOnly`, with the copy keepExpected() made. `differs[i]` is set
+  /// for each buffer parameter where a byte differs.
+  autoprof_status findDifferences(std::vector<char> &differs,
+                                  bool inputsOnly = false);
+
+  /// Copies the expected results (keepExpected()) of buffer parameter
+  /// `paramIndex` back to the host.
+  autoprof_status downloadExpected(size_t paramIndex,
+                                   std::vector<uint8_t> &out);
 
   /// Enqueues on `stream`: outputs back to the poison, INOUT buffers back to
   /// their initial contents (needs keepDeviceCopies()).
@@ -276,8 +302,11 @@ public:
 private:
   struct Buffer {
     DeviceAllocation device;
-    /// Device copy of the initial contents (INOUT, keepDeviceCopies()).
+    /// Device copy of the initial contents (INOUT, and INPUT on request:
+    /// keepDeviceCopies()).
     DeviceAllocation pristine;
+    /// Device copy of a reference's results (keepExpected()).
+    DeviceAllocation expected;
     std::vector<uint8_t> host;
     autoprof_role role = AUTOPROF_ROLE_INPUT;
     autoprof_dtype dtype = AUTOPROF_F32;
@@ -288,6 +317,8 @@ private:
 
   autoprof_session *session;
   std::vector<Buffer> buffers;
+  /// One flag per parameter, written by the compare kernel.
+  DeviceAllocation flags;
   uint8_t poison = PoisonByte;
 };
 
