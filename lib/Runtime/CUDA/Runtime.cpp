@@ -1029,8 +1029,21 @@ autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
                                        autoprof_distribution distribution,
                                        uint8_t poisonByte) {
   poison = poisonByte;
-  buffers.clear();
-  buffers.resize(spec.num_params);
+  // Buffers prepared before for the same parameters are kept, device
+  // allocations and copies included: only their contents change.
+  bool same = buffers.size() == spec.num_params;
+  for (size_t i = 0; same && i < spec.num_params; ++i) {
+    const autoprof_param &param = spec.params[i];
+    const Buffer &buffer = buffers[i];
+    same = buffer.isBuffer == !param.is_scalar &&
+           (param.is_scalar ||
+            (buffer.role == param.role && buffer.dtype == param.dtype &&
+             buffer.host.size() == param.count * dtypeSize(param.dtype)));
+  }
+  if (!same) {
+    buffers.clear();
+    buffers.resize(spec.num_params);
+  }
   for (size_t i = 0; i < spec.num_params; ++i) {
     const autoprof_param &param = spec.params[i];
     Buffer &buffer = buffers[i];
@@ -1041,9 +1054,10 @@ autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
     buffer.dtype = param.dtype;
     size_t bytes = param.count * dtypeSize(param.dtype);
     std::string what = "parameter " + std::to_string(i);
-    if (autoprof_status s =
-            buffer.device.allocate(session, bytes + GuardBytes, what.c_str()))
-      return s;
+    if (!buffer.device.get())
+      if (autoprof_status s = buffer.device.allocate(
+              session, bytes + GuardBytes, what.c_str()))
+        return s;
     buffer.host.resize(bytes);
     StopwatchScope generating(generateSeconds);
     if (param.role == AUTOPROF_ROLE_OUTPUT)
@@ -1153,12 +1167,13 @@ autoprof_status LaunchBuffers::keepDeviceCopies(bool inputsToo) {
     Buffer &buffer = buffers[i];
     bool wanted = buffer.role == AUTOPROF_ROLE_INOUT ||
                   (inputsToo && buffer.role == AUTOPROF_ROLE_INPUT);
-    if (!buffer.isBuffer || !wanted || buffer.pristine.get())
+    if (!buffer.isBuffer || !wanted)
       continue;
     std::string what = "a copy of parameter " + std::to_string(i);
-    if (autoprof_status s =
-            buffer.pristine.allocate(session, buffer.host.size(), what.c_str()))
-      return s;
+    if (!buffer.pristine.get())
+      if (autoprof_status s = buffer.pristine.allocate(
+              session, buffer.host.size(), what.c_str()))
+        return s;
     if (CUresult r =
             api.cuMemcpyDtoDAsync(buffer.pristine.get(), buffer.device.get(),
                                   buffer.host.size(), session->stream))
@@ -2352,6 +2367,9 @@ extern "C" autoprof_status autoprof_verify(
   const autoprof_launch_spec &spec = *referenceSpec;
   std::vector<std::vector<uint8_t>> referenceOut(spec.num_params);
   std::vector<std::vector<uint8_t>> candidateOut(spec.num_params);
+  // One set of buffers for every seed and distribution (prepare() keeps
+  // the allocations).
+  LaunchBuffers buffers(session);
   for (size_t si = 0; si < numSeeds; ++si) {
     for (size_t di = 0; di < numDistributions; ++di) {
       uint64_t seed = seeds[si];
@@ -2362,7 +2380,6 @@ extern "C" autoprof_status autoprof_verify(
       // Every other seed poisons outputs with another byte.
       uint8_t poison = si % 2 ? AlternatePoisonByte : PoisonByte;
       double kernelSeconds = 0;
-      LaunchBuffers buffers(session);
       auto iterationStart = std::chrono::steady_clock::now();
       // Adds this iteration's time to the result however it ends.
       struct Account {
@@ -2370,16 +2387,19 @@ extern "C" autoprof_status autoprof_verify(
         const LaunchBuffers &buffers;
         const double &kernels;
         std::chrono::steady_clock::time_point start;
+        double inputsBefore = buffers.generateSeconds;
+        double transfersBefore = buffers.transferSeconds;
         ~Account() {
           double total = std::chrono::duration<double>(
                              std::chrono::steady_clock::now() - start)
                              .count();
-          out.seconds_inputs += buffers.generateSeconds;
-          out.seconds_transfers += buffers.transferSeconds;
+          double inputs = buffers.generateSeconds - inputsBefore;
+          double transfers = buffers.transferSeconds - transfersBefore;
+          out.seconds_inputs += inputs;
+          out.seconds_transfers += transfers;
           out.seconds_kernels += kernels;
-          out.seconds_other += std::max(
-              0.0, total - buffers.generateSeconds - buffers.transferSeconds -
-                       kernels);
+          out.seconds_other +=
+              std::max(0.0, total - inputs - transfers - kernels);
         }
       } account{*out, buffers, kernelSeconds, iterationStart};
       if (autoprof_status s = buffers.prepare(spec, seed, distribution, poison))
