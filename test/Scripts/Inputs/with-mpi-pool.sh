@@ -9,6 +9,10 @@ python=${PYTHON:-python3}
 socket=$1 log=$2 command=$3
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Open MPI refuses to start, even on one host, when its remote launcher
+# (ssh or rsh) is missing; the ranks here are all local and never use it.
+command -v ssh > /dev/null || command -v rsh > /dev/null ||
+  export OMPI_MCA_plm_rsh_agent=false
 rm -f "$socket"
 mpirun -np 3 --oversubscribe --mca btl self,tcp --mca btl_tcp_if_include lo \
   "$python" "$repo/scripts/worker-pool.py" --serve-mpi "$socket" > "$log.mpi" 2>&1 &
