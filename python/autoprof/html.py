@@ -41,6 +41,19 @@ def _timing(timing) -> str:
     return f"{timing.median_us:.2f} ({timing.mad_us:.2f})"
 
 
+# The parts of an evaluation the page names, in the order they happen.
+_TIME_PARTS = [("lower", "lowering to PTX"), ("setup", "worker setup"),
+               ("verify", "verification"), ("time", "timing"),
+               ("profile", "profiling")]
+
+
+def _evaluation(seconds) -> str:
+    """A candidate's evaluation time (lowering and worker), or '-'."""
+    if not seconds:
+        return "-"
+    return f"{seconds.get('lower', 0.0) + seconds.get('worker', 0.0):.2f}"
+
+
 def _kernel_section(kernel: KernelResult, catalog: Optional[Catalog],
                     peak_flops: float) -> str:
     parts = [f'<section class="kernel" id="{_e(kernel.kernel)}">',
@@ -57,17 +70,24 @@ def _kernel_section(kernel: KernelResult, catalog: Optional[Catalog],
         f"{_e(', '.join(kernel.accepted) or 'none (the original is kept)')}"
         f"; profiled in {kernel.baseline.replay_passes} replay passes "
         f"({kernel.baseline.profile_seconds:.2f} s).</p>")
+    seconds = kernel.evaluation_seconds()
+    if seconds:
+        parts.append(f'<p class="seconds">Evaluations took '
+                     f"{seconds['total']:.1f} s: "
+                     + ", ".join(f"{_e(label)} {seconds.get(key, 0.0):.1f} s"
+                                 for key, label in _TIME_PARTS) + ".</p>")
     parts.append(_image(plots.roofline(kernel, peak_flops),
                         f"roofline of {kernel.name}"))
     parts.append("<h3>Candidates</h3><table><tr><th>candidate</th>"
                  "<th>source</th><th>outcome</th><th>median us (MAD)</th>"
-                 "<th>accepted</th><th>reason</th></tr>")
+                 "<th>accepted</th><th>evaluation s</th><th>reason</th></tr>")
     for candidate in kernel.candidates:
         parts.append(
             f"<tr><td>{_e(candidate.label)}</td><td>{_e(candidate.source)}"
             f'</td><td class="{_e(candidate.status)}">{_e(candidate.status)}'
             f'</td><td class="num">{_timing(candidate.timing)}</td>'
             f"<td>{'yes' if candidate.accepted else ''}</td>"
+            f'<td class="num">{_evaluation(candidate.seconds)}</td>'
             f"<td>{_e(candidate.reason)}</td></tr>")
     parts.append("</table><h3>Baseline metrics</h3><table><tr><th>metric</th>"
                  "<th>value</th><th>unit</th><th>meaning</th></tr>")

@@ -54,6 +54,10 @@ class Candidate:
     accepted: bool = False
     timing: Optional[Timing] = None
     metrics: List[Metric] = field(default_factory=list)
+    # Where its evaluation's wall time went, in seconds ("lower", "worker",
+    # "setup", "verify", "verify_inputs", ..., "time", "profile"); empty
+    # when the report does not say.
+    seconds: Dict[str, float] = field(default_factory=dict)
 
     @property
     def verified(self) -> bool:
@@ -68,6 +72,7 @@ class Baseline:
     profile_seconds: float = 0.0
     profile_leaf: int = -1
     launches: int = 1
+    seconds: Dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,6 +120,21 @@ class KernelResult:
 
     def count(self, status: str) -> int:
         return sum(c.status == status for c in self.candidates)
+
+    def evaluation_seconds(self) -> Dict[str, float]:
+        """The seconds of every part of the baseline's and the candidates'
+        evaluations, summed; "total" is lowering plus the worker's wall time.
+        Empty when the report does not record them."""
+        records = [self.baseline.seconds] + [c.seconds
+                                             for c in self.candidates]
+        totals: Dict[str, float] = {}
+        for record in records:
+            for key, value in record.items():
+                totals[key] = totals.get(key, 0.0) + value
+        if totals:
+            totals["total"] = totals.get("lower", 0.0) + totals.get(
+                "worker", 0.0)
+        return totals
 
 
 @dataclass
@@ -196,6 +216,14 @@ def _metrics(readers: List[_Reader]) -> List[Metric]:
                    note=r.get("note", str, "", False)) for r in readers]
 
 
+def _seconds(reader: _Reader) -> Dict[str, float]:
+    seconds = reader.get("seconds", dict, None, False)
+    if seconds is None:
+        return {}
+    child = reader.child("seconds", seconds)
+    return {key: float(child.get(key, float)) for key in seconds}
+
+
 def _candidate(reader: _Reader) -> Candidate:
     timing = reader.get("timing", dict, None, False)
     return Candidate(
@@ -205,7 +233,8 @@ def _candidate(reader: _Reader) -> Candidate:
         reason=reader.get("reason", str, "", False),
         accepted=reader.get("accepted", bool, False, False),
         timing=_timing(reader.child("timing", timing)) if timing else None,
-        metrics=_metrics(reader.items("metrics", False)))
+        metrics=_metrics(reader.items("metrics", False)),
+        seconds=_seconds(reader))
 
 
 def _kernel(reader: _Reader) -> KernelResult:
@@ -225,7 +254,8 @@ def _kernel(reader: _Reader) -> KernelResult:
             profile_seconds=float(
                 baseline.get("profile_seconds", float, 0.0, False)),
             profile_leaf=int(baseline.get("profile_leaf", int, -1, False)),
-            launches=int(baseline.get("launches", int, 1, False))),
+            launches=int(baseline.get("launches", int, 1, False)),
+            seconds=_seconds(baseline)),
         candidates=[_candidate(c) for c in reader.items("candidates")],
         accepted=list(reader.get("accepted", list, [], False)),
         best_median_us=float(reader.get("best_median_us", float)),

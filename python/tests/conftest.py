@@ -23,3 +23,11 @@ def learn_tool():
     if not tool or not os.access(tool, os.X_OK):
         pytest.skip("autoprof-learn is not built")
     return tool
+
+
+@pytest.fixture
+def seconds_report_path():
+    """The report of conv2d (16x16 tiles of the upstream corpus) from a run on
+    an H200 host at commit 28bdc62, whose evaluations record where their time
+    went."""
+    return DATA / "h200-report-seconds.json"

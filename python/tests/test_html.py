@@ -94,3 +94,17 @@ def test_a_missing_tree_file_is_an_error(tmp_path, learn_tool):
     from autoprof.trees import load_tree
     with pytest.raises(CatalogError, match="cannot read tree file"):
         load_tree(str(tmp_path / "none.mlir"), tool=learn_tool)
+
+
+def test_page_says_where_the_evaluation_time_went(seconds_report_path,
+                                                  report_path):
+    page = render(load_report(seconds_report_path))
+    assert re.search(r'<p class="seconds">Evaluations took [0-9.]+ s: '
+                     r'lowering to PTX [0-9.]+ s, worker setup [0-9.]+ s, '
+                     r'verification [0-9.]+ s, timing [0-9.]+ s, profiling '
+                     r'[0-9.]+ s\.</p>', page)
+    assert "<th>evaluation s</th>" in page
+    # Without the record there is no such line, and the column says '-'.
+    page = render(load_report(report_path))
+    assert 'class="seconds"' not in page
+    assert '<td class="num">-</td>' in page

@@ -63,3 +63,36 @@ def test_errors_name_the_file_and_the_field(tmp_path, report_path):
         parse_report(document, "r")
     with pytest.raises(ReportError, match="the document: expected an object"):
         parse_report([], "r")
+
+
+def test_where_the_evaluation_time_went(seconds_report_path, report_path):
+    conv = load_report(seconds_report_path).kernel("conv2d_kernel")
+    first = conv.candidates[0]
+    assert first.label == "coalesce=32"
+    assert set(first.seconds) >= {"lower", "worker", "setup", "verify",
+                                  "verify_inputs", "verify_transfers",
+                                  "verify_kernels", "verify_other", "time",
+                                  "profile"}
+    # The verification's parts add up to the verification.
+    parts = sum(first.seconds[k] for k in ("verify_inputs", "verify_transfers",
+                                           "verify_kernels", "verify_other"))
+    assert parts == pytest.approx(first.seconds["verify"], rel=0.05)
+    # The baseline is not verified, only timed and profiled.
+    assert conv.baseline.seconds["verify"] == 0
+    assert conv.baseline.seconds["profile"] > 0
+    totals = conv.evaluation_seconds()
+    expected = sum(r["lower"] + r["worker"] for r in
+                   [conv.baseline.seconds] + [c.seconds
+                                              for c in conv.candidates])
+    assert totals["total"] == pytest.approx(expected)
+    # A report that does not record them has none.
+    assert load_report(report_path).kernels[0].evaluation_seconds() == {}
+
+
+def test_malformed_seconds_name_the_field(seconds_report_path):
+    document = json.loads(seconds_report_path.read_text())
+    document["kernels"][0]["candidates"][1]["seconds"]["verify"] = "slow"
+    with pytest.raises(ReportError,
+                       match=r"kernels\[0\]\.candidates\[1\]\.seconds: "
+                             r"'verify' should be float"):
+        parse_report(document, "r")
