@@ -88,6 +88,76 @@ module attributes {gpu.container_module} {
   }
 }
 
+
+// -----
+
+// The same convolution indexed through gpu.block_dim, as upstream kernels
+// use the launch geometry: the integer ranges of the ids and the block size
+// every launch shares give the same 10 x 34 box, its corner the block's
+// first row and column.
+// CHECK-LABEL: gpu.func @conv3x3_block_dim
+// CHECK-SAME: workgroup(%[[BOX:.*]] : memref<10x34xf32, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[BX:.*]] = gpu.block_id x
+// CHECK-DAG: %[[BY:.*]] = gpu.block_id y
+// CHECK-DAG: %[[DY:.*]] = gpu.block_dim y
+// CHECK-DAG: arith.muli %[[BY]], %[[DY]] : index
+// CHECK-DAG: %[[ROW0:.*]] = arith.muli %[[BY]], %[[C8]] : index
+// CHECK-DAG: %[[COL0:.*]] = arith.muli %[[BX]], %[[C32]] : index
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[BOX]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[R:.*]] = arith.subi %{{.*}}, %[[ROW0]] : index
+// CHECK: %[[C:.*]] = arith.subi %{{.*}}, %[[COL0]] : index
+// CHECK: memref.load %[[BOX]][%[[R]], %[[C]]]
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @conv3x3_block_dim(%in: memref<66x130xf32>, %k: memref<3x3xf32>, %out: memref<64x128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %dy = gpu.block_dim y
+      %0 = arith.muli %by, %dy : index
+      %i = arith.addi %0, %ty : index
+      %dx = gpu.block_dim x
+      %1 = arith.muli %bx, %dx : index
+      %j = arith.addi %1, %tx : index
+      %init = memref.load %out[%i, %j] : memref<64x128xf32>
+      %sum = scf.for %kh = %c0 to %c3 step %c1 iter_args(%a = %init) -> (f32) {
+        %row = scf.for %kw = %c0 to %c3 step %c1 iter_args(%b = %a) -> (f32) {
+          %r = arith.addi %i, %kh : index
+          %c = arith.addi %j, %kw : index
+          %x = memref.load %in[%r, %c] : memref<66x130xf32>
+          %w = memref.load %k[%kh, %kw] : memref<3x3xf32>
+          %p = arith.mulf %x, %w : f32
+          %s = arith.addf %b, %p : f32
+          scf.yield %s : f32
+        }
+        scf.yield %row : f32
+      }
+      memref.store %sum, %out[%i, %j] : memref<64x128xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%in: memref<66x130xf32>, %k: memref<3x3xf32>, %out: memref<64x128xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@conv3x3_block_dim blocks in (%c4, %c8, %c1) threads in (%c32, %c8, %c1) args(%in : memref<66x130xf32>, %k : memref<3x3xf32>, %out : memref<64x128xf32>)
+    return
+  }
+}
+
 // -----
 
 // A 1-D convolution of 31 taps under a bounds guard: the staging and its
