@@ -358,8 +358,11 @@ TIME_PARTS = [("lower", "lowering to PTX"), ("setup", "worker setup"),
               ("verify_transfers", "verification: host-device copies"),
               ("verify_kernels", "verification: kernel runs"),
               ("verify_other", "verification: comparisons and the rest"),
-              ("time", "timing"), ("bandwidth", "peak bandwidth measured"),
-              ("profile", "profiling")]
+              ("time", "timing"),
+              ("verify_timed", "verification of the timed candidate"),
+              ("bandwidth", "peak bandwidth measured"),
+              ("profile", "profiling"),
+              ("retime", "winners re-timed alongside the incumbent")]
 
 
 def time_summary(kernels):
@@ -376,8 +379,9 @@ def time_summary(kernels):
     totals = {key: sum(r.get(key, 0.0) for r in records)
               for key, _ in TIME_PARTS}
     worker = sum(r.get("worker", 0.0) for r in records)
-    inside = sum(v for key, v in totals.items() if key != "lower")
-    total = totals["lower"] + worker
+    inside = sum(v for key, v in totals.items()
+                 if key not in ("lower", "retime"))
+    total = totals["lower"] + worker + totals["retime"]
     parts = [f"{label} {totals[key]:.1f} s" for key, label in TIME_PARTS]
     parts.append(f"worker process start and exit "
                  f"{max(0.0, worker - inside):.1f} s")

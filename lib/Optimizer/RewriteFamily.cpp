@@ -12,6 +12,7 @@
 #include "autoprof/Analysis/MemoryAccess.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -75,11 +76,52 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
             "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
         requests && *requests > 0)
       evidence.sectorsPerRequest = *sectors / *requests;
+  MemoryAccessAnalysis analysis(target.kernel,
+                                getUniformBlock(target.launches));
+  {
+    std::array<int64_t, 3> block = analysis.getBlockSize();
+    double walked = 0, total = 0;
+    for (const MemoryAccess &access : analysis.getAccesses()) {
+      if (!access.reads || access.writes || access.shared || !access.address)
+        continue;
+      // Distinct addresses: an accumulator loaded at one address every
+      // iteration is one element of traffic, not one per iteration.
+      double bytes = static_cast<double>(
+          std::max<int64_t>(1, access.addressesPerThread) *
+          access.elementBytes * access.vectorWidth);
+      total += bytes;
+      // The innermost loop the address varies with moves it by one element
+      // over a row of at least a warp's width (a window of a few taps is
+      // not a row), and no thread dimension of the block does: threads read
+      // apart.
+      bool loopWalks = false;
+      for (int l = static_cast<int>(access.loops.size()) - 1; l >= 0; --l) {
+        if (!access.loopVariant[l])
+          continue;
+        scf::ForOp loop = access.loops[l];
+        std::optional<APInt> trips = loop.getStaticTripCount();
+        for (auto [atom, coefficient] : access.address->terms)
+          if (analysis.getAtoms()[atom].value == loop.getInductionVar())
+            loopWalks = std::abs(coefficient) == 1 && trips &&
+                        trips->getZExtValue() >= 32;
+        break;
+      }
+      bool threadsApart = false, threadWalks = false;
+      for (int d = 0; d < 3; ++d) {
+        if (block[d] < 2)
+          continue;
+        threadWalks |= std::abs(access.threadStride[d]) == 1;
+        threadsApart |= access.threadStride[d] != 0;
+      }
+      if (loopWalks && threadsApart && !threadWalks)
+        walked += bytes;
+    }
+    if (total > 0)
+      evidence.rowWalkShare = walked / total;
+  }
   // Without the counters, the static analysis estimates the same ratio from
   // each global load's address.
   if (!evidence.sectorsPerRequest) {
-    MemoryAccessAnalysis analysis(target.kernel,
-                                  getUniformBlock(target.launches));
     double sectors = 0, requests = 0;
     for (const MemoryAccess &access : analysis.getAccesses())
       if (access.reads && !access.writes && !access.shared &&

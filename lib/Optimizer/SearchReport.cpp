@@ -46,6 +46,8 @@ static llvm::json::Value toJSON(const EvaluationSeconds &seconds) {
   Object object = std::move(*job.getAsObject());
   object["lower"] = seconds.lower;
   object["worker"] = seconds.worker;
+  if (seconds.retime > 0)
+    object["retime"] = seconds.retime;
   return object;
 }
 
@@ -65,6 +67,17 @@ static llvm::json::Value toJSON(const CandidateRecord &record) {
     entry["replay_passes"] = record.replayPasses;
     entry["profile_seconds"] = record.profileSeconds;
   }
+  if (record.retimed)
+    entry["retimed"] =
+        Object{{"candidate", toJSON(record.retimed->candidate)},
+               {"incumbent", toJSON(record.retimed->incumbent)},
+               {"sm_clock_khz_before", record.retimed->smClockKhzBefore},
+               {"sm_clock_khz_min", record.retimed->smClockKhzMin},
+               {"runs", record.retimed->runs},
+               {"clock_dropped", record.retimed->clockDropped},
+               {"confirmed", record.retimed->confirmed}};
+  if (!record.retimeError.empty())
+    entry["retime_error"] = record.retimeError;
   if (!record.reprofileError.empty())
     entry["reprofile_error"] = record.reprofileError;
   if (record.seconds)

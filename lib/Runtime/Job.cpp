@@ -96,13 +96,17 @@ Value autoprof::runtime::toJSON(const EvaluationJob &job) {
       verify["reassociated"] = true;
     object["verify"] = std::move(verify);
   }
-  if (job.time)
-    object["time"] = Object{{"warmup", job.warmup},
-                            {"min_repetitions", job.minRepetitions},
-                            {"max_repetitions", job.maxRepetitions},
-                            {"time_budget_s", job.timeBudgetSeconds},
-                            {"flush_l2", job.flushL2},
-                            {"seed", static_cast<int64_t>(job.seed)}};
+  if (job.time) {
+    Object time{{"warmup", job.warmup},
+                {"min_repetitions", job.minRepetitions},
+                {"max_repetitions", job.maxRepetitions},
+                {"time_budget_s", job.timeBudgetSeconds},
+                {"flush_l2", job.flushL2},
+                {"seed", static_cast<int64_t>(job.seed)}};
+    if (job.interleavedWith)
+      time["interleaved_with"] = toJSON(*job.interleavedWith);
+    object["time"] = std::move(time);
+  }
   if (!job.metrics.empty())
     object["profile"] = Object{{"metrics", toArray(job.metrics)}};
   if (job.compileArch)
@@ -126,6 +130,7 @@ Value autoprof::runtime::toJSON(const JobSeconds &seconds) {
                 {"verify_transfers", seconds.verifyTransfers},
                 {"verify_kernels", seconds.verifyKernels},
                 {"verify_other", seconds.verifyOther},
+                {"verify_timed", seconds.verifyTimed},
                 {"time", seconds.time},
                 {"bandwidth", seconds.bandwidth},
                 {"profile", seconds.profile}};
@@ -140,9 +145,40 @@ bool autoprof::runtime::fromJSON(const Value &value, JobSeconds &seconds,
          mapper.mapOptional("verify_transfers", seconds.verifyTransfers) &&
          mapper.mapOptional("verify_kernels", seconds.verifyKernels) &&
          mapper.mapOptional("verify_other", seconds.verifyOther) &&
+         mapper.mapOptional("verify_timed", seconds.verifyTimed) &&
          mapper.mapOptional("time", seconds.time) &&
          mapper.mapOptional("bandwidth", seconds.bandwidth) &&
          mapper.mapOptional("profile", seconds.profile);
+}
+
+Value autoprof::runtime::toJSON(const TimingStats &timing) {
+  return Object{{"samples", timing.samples},
+                {"median_us", timing.medianUs},
+                {"min_us", timing.minUs},
+                {"max_us", timing.maxUs},
+                {"mad_us", timing.madUs},
+                {"p10_us", timing.p10Us},
+                {"p90_us", timing.p90Us},
+                {"sm_clock_khz_before", timing.smClockKhzBefore},
+                {"sm_clock_khz_after", timing.smClockKhzAfter},
+                {"sm_clock_khz_min", timing.smClockKhzMin},
+                {"input_sets", timing.inputSets}};
+}
+
+bool autoprof::runtime::fromJSON(const Value &value, TimingStats &timing,
+                                 llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  return mapper && mapper.map("median_us", timing.medianUs) &&
+         mapper.mapOptional("samples", timing.samples) &&
+         mapper.mapOptional("min_us", timing.minUs) &&
+         mapper.mapOptional("max_us", timing.maxUs) &&
+         mapper.mapOptional("mad_us", timing.madUs) &&
+         mapper.mapOptional("p10_us", timing.p10Us) &&
+         mapper.mapOptional("p90_us", timing.p90Us) &&
+         mapper.mapOptional("sm_clock_khz_before", timing.smClockKhzBefore) &&
+         mapper.mapOptional("sm_clock_khz_after", timing.smClockKhzAfter) &&
+         mapper.mapOptional("sm_clock_khz_min", timing.smClockKhzMin) &&
+         mapper.mapOptional("input_sets", timing.inputSets);
 }
 
 Value autoprof::runtime::toJSON(const EvaluationResult &result) {
@@ -163,16 +199,23 @@ Value autoprof::runtime::toJSON(const EvaluationResult &result) {
                {"blocks_per_sm", result.blocksPerSm}};
   if (result.verified)
     object["verified"] = *result.verified;
-  if (result.medianUs)
-    object["timing"] = Object{{"samples", result.samples},
-                              {"median_us", *result.medianUs},
-                              {"min_us", result.minUs.value_or(0)},
-                              {"max_us", result.maxUs.value_or(0)},
-                              {"mad_us", result.madUs.value_or(0)},
-                              {"p10_us", result.p10Us.value_or(0)},
-                              {"p90_us", result.p90Us.value_or(0)},
-                              {"sm_clock_khz_before", result.smClockKhzBefore},
-                              {"sm_clock_khz_after", result.smClockKhzAfter}};
+  if (result.medianUs) {
+    TimingStats timing;
+    timing.samples = result.samples;
+    timing.medianUs = *result.medianUs;
+    timing.minUs = result.minUs.value_or(0);
+    timing.maxUs = result.maxUs.value_or(0);
+    timing.madUs = result.madUs.value_or(0);
+    timing.p10Us = result.p10Us.value_or(0);
+    timing.p90Us = result.p90Us.value_or(0);
+    timing.smClockKhzBefore = result.smClockKhzBefore;
+    timing.smClockKhzAfter = result.smClockKhzAfter;
+    timing.smClockKhzMin = result.smClockKhzMin;
+    timing.inputSets = result.inputSets;
+    object["timing"] = toJSON(timing);
+  }
+  if (result.interleavedTiming)
+    object["interleaved_timing"] = toJSON(*result.interleavedTiming);
   if (!result.metrics.empty() || result.replayPasses) {
     Array metrics;
     for (const MetricResult &metric : result.metrics)
@@ -482,6 +525,15 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
       return false;
     job.seed = static_cast<uint64_t>(seed);
     job.time = true;
+    if (!timeMapper.mapOptional("interleaved_with", job.interleavedWith))
+      return false;
+    if (job.interleavedWith && job.interleavedWith->referenceParams) {
+      path.field("time")
+          .field("interleaved_with")
+          .field("reference_params")
+          .report("only a candidate receives the reference's parameters");
+      return false;
+    }
     if (job.minRepetitions < 1 || job.maxRepetitions < job.minRepetitions) {
       path.field("time").report("need 1 <= min_repetitions <= max_repetitions");
       return false;
@@ -550,19 +602,28 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
       return false;
   }
   if (const Value *timing = object->get("timing")) {
-    llvm::json::ObjectMapper timingMapper(*timing, path.field("timing"));
-    if (!timingMapper || !timingMapper.map("median_us", result.medianUs) ||
-        !timingMapper.mapOptional("samples", result.samples) ||
-        !timingMapper.mapOptional("min_us", result.minUs) ||
-        !timingMapper.mapOptional("max_us", result.maxUs) ||
-        !timingMapper.mapOptional("mad_us", result.madUs) ||
-        !timingMapper.mapOptional("p10_us", result.p10Us) ||
-        !timingMapper.mapOptional("p90_us", result.p90Us) ||
-        !timingMapper.mapOptional("sm_clock_khz_before",
-                                  result.smClockKhzBefore) ||
-        !timingMapper.mapOptional("sm_clock_khz_after", result.smClockKhzAfter))
+    TimingStats stats;
+    if (!fromJSON(*timing, stats, path.field("timing")))
       return false;
+    const Object *fields = timing->getAsObject();
+    result.samples = stats.samples;
+    result.medianUs = stats.medianUs;
+    // Statistics the worker did not give stay unknown.
+    auto given = [&](llvm::StringRef key, double value) {
+      return fields->get(key) ? std::optional<double>(value) : std::nullopt;
+    };
+    result.minUs = given("min_us", stats.minUs);
+    result.maxUs = given("max_us", stats.maxUs);
+    result.madUs = given("mad_us", stats.madUs);
+    result.p10Us = given("p10_us", stats.p10Us);
+    result.p90Us = given("p90_us", stats.p90Us);
+    result.smClockKhzBefore = stats.smClockKhzBefore;
+    result.smClockKhzAfter = stats.smClockKhzAfter;
+    result.smClockKhzMin = stats.smClockKhzMin;
+    result.inputSets = stats.inputSets;
   }
+  if (!mapper.mapOptional("interleaved_timing", result.interleavedTiming))
+    return false;
   if (const Value *profile = object->get("profile")) {
     llvm::json::ObjectMapper profileMapper(*profile, path.field("profile"));
     if (!profileMapper || !profileMapper.map("metrics", result.metrics) ||

@@ -5,10 +5,10 @@ tools (`autoprof.tools.optimize`)."""
 
 from .catalog import Catalog, CatalogError, load_catalog
 from .reports import (Candidate, FailedKernel, KernelResult, Metric,
-                      OptimizeReport, ReportError, Timing, load_report,
-                      parse_report)
+                      OptimizeReport, ReportError, Retiming, Timing,
+                      load_report, parse_report)
 
 __all__ = ["Candidate", "Catalog", "CatalogError", "FailedKernel",
            "KernelResult", "Metric", "OptimizeReport", "ReportError",
-           "Timing", "load_catalog", "load_report", "parse_report"]
+           "Retiming", "Timing", "load_catalog", "load_report", "parse_report"]
 __version__ = "0.1.0"

@@ -47,6 +47,20 @@ _TIME_PARTS = [("lower", "lowering to PTX"), ("setup", "worker setup"),
                ("profile", "profiling")]
 
 
+def _accepted(candidate) -> str:
+    """Whether the candidate was kept, with the interleaved re-timing that
+    decided when its first timing won."""
+    retimed = candidate.retimed
+    verdict = "yes" if candidate.accepted else ""
+    if retimed is None:
+        return verdict
+    note = (f"re-timed with the incumbent: {retimed.candidate.median_us:.2f}"
+            f" against {retimed.incumbent.median_us:.2f} us"
+            + ("" if retimed.confirmed else ", not confirmed")
+            + (", the SM clock dropped" if retimed.clock_dropped else ""))
+    return _e(f"{verdict} ({note})" if verdict else note)
+
+
 def _evaluation(seconds) -> str:
     """A candidate's evaluation time (lowering and worker), or '-'."""
     if not seconds:
@@ -86,7 +100,7 @@ def _kernel_section(kernel: KernelResult, catalog: Optional[Catalog],
             f"<tr><td>{_e(candidate.label)}</td><td>{_e(candidate.source)}"
             f'</td><td class="{_e(candidate.status)}">{_e(candidate.status)}'
             f'</td><td class="num">{_timing(candidate.timing)}</td>'
-            f"<td>{'yes' if candidate.accepted else ''}</td>"
+            f"<td>{_accepted(candidate)}</td>"
             f'<td class="num">{_evaluation(candidate.seconds)}</td>'
             f"<td>{_e(candidate.reason)}</td></tr>")
     parts.append("</table><h3>Baseline metrics</h3><table><tr><th>metric</th>"

@@ -44,6 +44,19 @@ class Metric:
 
 
 @dataclass
+class Retiming:
+    """A winner timed once more, interleaved with the incumbent in one worker
+    run, before it was accepted (docs/optimizer.md)."""
+    candidate: Timing
+    incumbent: Timing
+    confirmed: bool
+    runs: int = 1
+    clock_dropped: bool = False
+    sm_clock_khz_before: int = 0
+    sm_clock_khz_min: int = 0
+
+
+@dataclass
 class Candidate:
     """One candidate of a kernel's search: `label` is the rewrite
     ("coalesce=32") or the model's proposal ("llm#2")."""
@@ -58,6 +71,8 @@ class Candidate:
     # "setup", "verify", "verify_inputs", ..., "time", "profile"); empty
     # when the report does not say.
     seconds: Dict[str, float] = field(default_factory=dict)
+    # Set when its first timing won: the interleaved re-timing that decided.
+    retimed: Optional[Retiming] = None
 
     @property
     def verified(self) -> bool:
@@ -224,8 +239,23 @@ def _seconds(reader: _Reader) -> Dict[str, float]:
     return {key: float(child.get(key, float)) for key in seconds}
 
 
+def _retiming(reader: _Reader) -> Retiming:
+    return Retiming(
+        candidate=_timing(reader.child("candidate",
+                                       reader.get("candidate", dict))),
+        incumbent=_timing(reader.child("incumbent",
+                                       reader.get("incumbent", dict))),
+        confirmed=reader.get("confirmed", bool),
+        runs=int(reader.get("runs", int, 1, False)),
+        clock_dropped=reader.get("clock_dropped", bool, False, False),
+        sm_clock_khz_before=int(reader.get("sm_clock_khz_before", int, 0,
+                                           False)),
+        sm_clock_khz_min=int(reader.get("sm_clock_khz_min", int, 0, False)))
+
+
 def _candidate(reader: _Reader) -> Candidate:
     timing = reader.get("timing", dict, None, False)
+    retimed = reader.get("retimed", dict, None, False)
     return Candidate(
         label=reader.get("rewrite", str),
         source=reader.get("source", str, "", False),
@@ -234,7 +264,9 @@ def _candidate(reader: _Reader) -> Candidate:
         accepted=reader.get("accepted", bool, False, False),
         timing=_timing(reader.child("timing", timing)) if timing else None,
         metrics=_metrics(reader.items("metrics", False)),
-        seconds=_seconds(reader))
+        seconds=_seconds(reader),
+        retimed=(_retiming(reader.child("retimed", retimed))
+                 if retimed else None))
 
 
 def _kernel(reader: _Reader) -> KernelResult:

@@ -96,3 +96,28 @@ def test_malformed_seconds_name_the_field(seconds_report_path):
                        match=r"kernels\[0\]\.candidates\[1\]\.seconds: "
                              r"'verify' should be float"):
         parse_report(document, "r")
+
+
+def test_a_winner_carries_its_interleaved_retiming(report_path):
+    document = json.loads(open(report_path).read())
+    vecmat = next(k for k in document["kernels"]
+                  if k["kernel"].endswith("vecmat_kernel"))
+    winner = next(c for c in vecmat["candidates"] if c["accepted"])
+    winner["retimed"] = {
+        "candidate": {"median_us": 221.0, "mad_us": 0.4, "samples": 20},
+        "incumbent": {"median_us": 1400.0, "mad_us": 1.1, "samples": 20},
+        "confirmed": True, "runs": 2, "clock_dropped": True,
+        "sm_clock_khz_before": 1980000, "sm_clock_khz_min": 1500000}
+    report = parse_report(document, "r")
+    candidates = report.kernel("vecmat_kernel").candidates
+    retimed = next(c for c in candidates if c.accepted).retimed
+    assert retimed.confirmed and retimed.clock_dropped and retimed.runs == 2
+    assert retimed.incumbent.median_us == 1400.0
+    assert retimed.candidate.samples == 20
+    assert retimed.sm_clock_khz_min == 1500000
+    # Losers were never re-timed.
+    assert all(c.retimed is None for c in candidates if not c.accepted)
+    # A re-timing without its verdict names the field.
+    del winner["retimed"]["confirmed"]
+    with pytest.raises(ReportError, match="retimed: missing 'confirmed'"):
+        parse_report(document, "r")

@@ -18,12 +18,17 @@
 // SCATTERED-NEXT: "accepted": true,
 // SCATTERED-NEXT: "metrics": [
 // SCATTERED: "replay_passes": 1,
-// SCATTERED-NEXT: "rewrite": "coalesce=32",
+// SCATTERED-NEXT: "retimed": {
+// SCATTERED: "confirmed": true,
+// SCATTERED: "rewrite": "coalesce=32",
 // SCATTERED: "accepted": false,
 
 // CONTIGUOUS: "candidates": [
 // CONTIGUOUS-NEXT: {
-// CONTIGUOUS-NOT: }
+// CONTIGUOUS-NEXT: "accepted": true,
+// CONTIGUOUS-NOT: "rewrite"
+// CONTIGUOUS: "retimed": {
+// CONTIGUOUS-NOT: "rewrite"
 // CONTIGUOUS: "rewrite": "restrict=1",
 
 module attributes {gpu.container_module} {

@@ -6,6 +6,7 @@
 // RUN: autoprof-opt %S/../Corpus/Upstream/transpose2d.tile16x16.mlir --autoprof-propose-rewrites 2>&1 | FileCheck %s --check-prefix=TILED
 // RUN: autoprof-opt %S/../Corpus/Upstream/dequant_i8.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH
 // RUN: autoprof-opt %S/../Corpus/Upstream/truncf_f16.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH-F16
+// RUN: autoprof-opt %S/../Corpus/Upstream/row_sum.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=ROWS
 // RUN: autoprof-opt %s --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: autoprof-opt %s --autoprof-propose-rewrites | FileCheck %s --check-prefix=UNLAUNCHED
 
@@ -23,6 +24,14 @@
 // sizes (through a thread remap) come after them.
 // TILED-LABEL: gpu.func @transpose2d_kernel
 // TILED-SAME: autoprof.proposals = ["transpose-tile=32", "transpose-tile=16", "coalesce=32", "coalesce=64", "block-size=128", "block-size=512", "min-blocks=2", "launch-bounds=1"]
+
+// A row sum on 16x16 tiles: each thread walks its row of 4096 elements with
+// a loop while neighbouring threads read other rows. Its loads are
+// scattered, but remapping the threads cannot make a row walk contiguous:
+// coalescing comes after the reduction's own rewrites (accumulation in a
+// register, then the reduction split across a warp).
+// ROWS-LABEL: gpu.func @row_sum_kernel
+// ROWS-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
 
 // The vector width makes the widest stored element one 128-bit store: i8
 // loads and f32 stores take 4 elements per thread, f32 loads and f16 stores

@@ -376,6 +376,7 @@ TEST(Result, WhereTheTimeWentRoundTrips) {
   result.seconds.verifyTransfers = 1.5;
   result.seconds.verifyKernels = 0.5;
   result.seconds.verifyOther = 0.25;
+  result.seconds.verifyTimed = 0.125;
   result.seconds.time = 0.75;
   result.seconds.bandwidth = 0.125;
   result.seconds.profile = 1.0;
@@ -390,6 +391,7 @@ TEST(Result, WhereTheTimeWentRoundTrips) {
   EXPECT_EQ(parsed->seconds.verifyTransfers, 1.5);
   EXPECT_EQ(parsed->seconds.verifyKernels, 0.5);
   EXPECT_EQ(parsed->seconds.verifyOther, 0.25);
+  EXPECT_EQ(parsed->seconds.verifyTimed, 0.125);
   EXPECT_EQ(parsed->seconds.time, 0.75);
   EXPECT_EQ(parsed->seconds.bandwidth, 0.125);
   EXPECT_EQ(parsed->seconds.profile, 1.0);
@@ -402,3 +404,52 @@ TEST(Result, WhereTheTimeWentRoundTrips) {
 }
 
 } // namespace
+
+TEST(Job, InterleavedTimingRoundTrips) {
+  EvaluationJob job = makeJob();
+  job.candidate.reset();
+  job.interleavedWith = job.kernel;
+  job.interleavedWith->entry = "incumbent";
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_TRUE(parsed->interleavedWith.has_value());
+  EXPECT_EQ(parsed->interleavedWith->entry, "incumbent");
+  EXPECT_EQ(parsed->interleavedWith->launch.params.size(), 4u);
+
+  // The kernel timed alongside is timed on its own parameters.
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "time": {"interleaved_with": {"code": "c",
+      "entry": "k", "launch": {"params": []}, "reference_params": []}}})"),
+            "only a candidate receives the reference's parameters at "
+            "job.time.interleaved_with.reference_params");
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "time": {"interleaved_with": {"code": "c",
+      "launch": {"params": []}}}})"),
+            "missing value at job.time.interleaved_with.entry");
+
+  EvaluationResult result;
+  result.status = "ok";
+  result.medianUs = 50;
+  result.madUs = 0.5;
+  result.smClockKhzBefore = 1980000;
+  result.smClockKhzMin = 1755000;
+  result.interleavedTiming = TimingStats{};
+  result.interleavedTiming->medianUs = 100;
+  result.interleavedTiming->samples = 20;
+  result.interleavedTiming->smClockKhzMin = 1755000;
+  text.clear();
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(result));
+  llvm::Expected<EvaluationResult> back =
+      parseDocument<EvaluationResult>(text, "result");
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->medianUs, std::optional<double>(50));
+  EXPECT_EQ(back->madUs, std::optional<double>(0.5));
+  EXPECT_EQ(back->smClockKhzMin, 1755000);
+  ASSERT_TRUE(back->interleavedTiming.has_value());
+  EXPECT_EQ(back->interleavedTiming->medianUs, 100);
+  EXPECT_EQ(back->interleavedTiming->samples, 20);
+  EXPECT_EQ(back->interleavedTiming->smClockKhzMin, 1755000);
+}

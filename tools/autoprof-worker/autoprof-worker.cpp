@@ -208,33 +208,34 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
                              autoprof_last_error(session));
 
   autoprof_kernel *measured = reference;
-  std::unique_ptr<LaunchSpec> measuredSpec = std::move(referenceSpec);
+  LaunchSpec *measuredSpec = referenceSpec.get();
+  std::unique_ptr<LaunchSpec> candidateSpec;
+  // Verification's options, kept for the check after timing.
+  std::vector<autoprof_distribution> distributions;
+  autoprof_verify_options options = {};
+  std::vector<size_t> parameterMap;
+  static const size_t noParameters = 0;
   if (job.candidate) {
     autoprof_kernel *candidate = load(*job.candidate, "candidate", "rejected");
     if (!candidate)
       return;
-    std::unique_ptr<LaunchSpec> candidateSpec =
-        toLaunchSpec(job.candidate->launch);
+    candidateSpec = toLaunchSpec(job.candidate->launch);
     if (autoprof_launch_spec_check(session, candidate, &candidateSpec->spec) !=
         AUTOPROF_OK)
       return fail("rejected", llvm::Twine("the candidate's launch does not "
                                           "fit: ") +
                                   autoprof_last_error(session));
-    std::vector<autoprof_distribution> distributions;
     for (const std::string &name : job.verifyDistributions)
       distributions.push_back(toDistribution(name));
-    autoprof_verify_options options = {};
     options.seeds = job.verifySeeds.data();
     options.num_seeds = job.verifySeeds.size();
     options.distributions = distributions.data();
     options.num_distributions = distributions.size();
     options.reassociated = job.verifyReassociated ? 1 : 0;
-    std::vector<size_t> parameterMap;
     if (job.candidate->referenceParams) {
       parameterMap.assign(job.candidate->referenceParams->begin(),
                           job.candidate->referenceParams->end());
       // A candidate with no parameters still has a map, just an empty one.
-      static const size_t noParameters = 0;
       options.candidate_param_map =
           parameterMap.empty() ? &noParameters : parameterMap.data();
       options.candidate_param_map_size = parameterMap.size();
@@ -243,7 +244,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.seconds.setup = since(setupStart);
     auto verifyStart = now();
     autoprof_status s =
-        autoprof_verify(session, reference, &measuredSpec->spec, candidate,
+        autoprof_verify(session, reference, &referenceSpec->spec, candidate,
                         &candidateSpec->spec, &options, &verdict);
     result.seconds.verify = since(verifyStart);
     result.seconds.verifyInputs = verdict.seconds_inputs;
@@ -261,8 +262,12 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.verified = verdict.passed != 0;
     if (!verdict.passed)
       return fail("rejected", verdict.reason);
-    measured = candidate;
-    measuredSpec = std::move(candidateSpec);
+    // Timing and profiling load the candidate afresh: nothing its
+    // verification runs left in device memory survives into them.
+    measured = load(*job.candidate, "candidate", "rejected");
+    if (!measured)
+      return;
+    measuredSpec = candidateSpec.get();
   } else {
     result.seconds.setup = since(setupStart);
   }
@@ -281,18 +286,37 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.blocksPerSm = blocksPerSm;
 
   if (job.time) {
-    autoprof_timing_options options = {};
-    options.warmup = job.warmup;
-    options.min_repetitions = job.minRepetitions;
-    options.max_repetitions = job.maxRepetitions;
-    options.time_budget_s = job.timeBudgetSeconds;
-    options.flush_l2 = job.flushL2;
-    options.seed = job.seed;
-    options.distribution = AUTOPROF_DIST_NORMAL;
-    autoprof_timing timing = {};
+    autoprof_timing_options timingOptions = {};
+    timingOptions.warmup = job.warmup;
+    timingOptions.min_repetitions = job.minRepetitions;
+    timingOptions.max_repetitions = job.maxRepetitions;
+    timingOptions.time_budget_s = job.timeBudgetSeconds;
+    timingOptions.flush_l2 = job.flushL2;
+    timingOptions.seed = job.seed;
+    timingOptions.distribution = AUTOPROF_DIST_NORMAL;
+    // The kernel timed alongside, when the job names one: loaded and
+    // checked like the measured kernel, a failure is the job's error.
+    autoprof_kernel *kernels[2] = {measured, nullptr};
+    const autoprof_launch_spec *specs[2] = {&measuredSpec->spec, nullptr};
+    std::unique_ptr<LaunchSpec> alongsideSpec;
+    if (job.interleavedWith) {
+      kernels[1] = load(*job.interleavedWith, "interleaved kernel", "error");
+      if (!kernels[1])
+        return;
+      alongsideSpec = toLaunchSpec(job.interleavedWith->launch);
+      if (autoprof_launch_spec_check(session, kernels[1],
+                                     &alongsideSpec->spec) != AUTOPROF_OK)
+        return fail("error", llvm::Twine("the interleaved kernel's launch "
+                                         "does not fit: ") +
+                                 autoprof_last_error(session));
+      specs[1] = &alongsideSpec->spec;
+    }
+    autoprof_timing timings[2] = {};
+    const autoprof_timing &timing = timings[0];
     auto timeStart = now();
-    autoprof_status s = autoprof_time(session, measured, &measuredSpec->spec,
-                                      &options, &timing);
+    autoprof_status s = autoprof_time_interleaved(
+        session, job.interleavedWith ? 2 : 1, kernels, specs, &timingOptions,
+        timings);
     result.seconds.time = since(timeStart);
     if (s != AUTOPROF_OK)
       return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
@@ -307,6 +331,49 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     result.p90Us = timing.p90_us;
     result.smClockKhzBefore = timing.sm_clock_khz_before;
     result.smClockKhzAfter = timing.sm_clock_khz_after;
+    result.smClockKhzMin = timing.sm_clock_khz_min;
+    result.inputSets = timing.input_sets;
+    if (job.interleavedWith) {
+      const autoprof_timing &other = timings[1];
+      result.interleavedTiming = TimingStats{
+          other.samples,          other.median_us,
+          other.min_us,           other.max_us,
+          other.mad_us,           other.p10_us,
+          other.p90_us,           other.sm_clock_khz_before,
+          other.sm_clock_khz_after, other.sm_clock_khz_min,
+          other.input_sets};
+    }
+    // The timed module, after all its timed launches, runs again on the
+    // input sets they used and is compared with the reference: a candidate
+    // that computes only until it has been launched often enough, or only
+    // on inputs it has not seen, is rejected.
+    if (job.candidate) {
+      uint64_t timedSeeds[2] = {job.seed, job.seed + 1};
+      autoprof_distribution timedDistribution = AUTOPROF_DIST_NORMAL;
+      autoprof_verify_options again = options;
+      again.seeds = timedSeeds;
+      again.num_seeds = static_cast<size_t>(std::max(1, timing.input_sets));
+      again.distributions = &timedDistribution;
+      again.num_distributions = 1;
+      autoprof_verify_result verdict = {};
+      auto checkStart = now();
+      autoprof_status v =
+          autoprof_verify(session, reference, &referenceSpec->spec, measured,
+                          &measuredSpec->spec, &again, &verdict);
+      result.seconds.verifyTimed = since(checkStart);
+      const char *after = "results depend on earlier launches (a run after "
+                          "the timed launches, on their inputs): ";
+      if (v == AUTOPROF_ERROR_LAUNCH && verdict.reason[0])
+        return fail("rejected", llvm::Twine(after) + verdict.reason);
+      if (v != AUTOPROF_OK)
+        return fail(v == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
+                    llvm::Twine("verification after timing failed to run: ") +
+                        autoprof_last_error(session));
+      if (!verdict.passed) {
+        result.verified = false;
+        return fail("rejected", llvm::Twine(after) + verdict.reason);
+      }
+    }
     // The roofline reference for the achieved bandwidth of this kernel.
     double peak = 0;
     auto bandwidthStart = now();

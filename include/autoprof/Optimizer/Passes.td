@@ -93,7 +93,8 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
     tried variants); for up to `budget` candidates, lower the variant to PTX, verify it against the
     original kernel on several seeds and input distributions and time it;
     keep it only when it is verified and faster than the incumbent by more
-    than the measured noise, then continue from it. The output module holds
+    than the measured noise, and again when both are timed once more
+    interleaved in one worker run, then continue from it. The output module holds
     the winners (kernel attributes, bodies and launches updated) and never
     anything unverified; when nothing wins, the original stays.
 

@@ -96,6 +96,11 @@ struct RewriteEvidence {
   /// Bytes of the widest element the kernel stores (at most 4; 0 when it
   /// stores nothing).
   int64_t widestStoredElementBytes = 0;
+  /// The share of the global loads' bytes (distinct addresses per thread) that
+  /// each thread reads walking contiguous memory with a loop while
+  /// neighbouring threads read other rows: a row reduction's loads, which a
+  /// remap of the threads cannot make contiguous (0 when nothing is known).
+  double rowWalkShare = 0;
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few

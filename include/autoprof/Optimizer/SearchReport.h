@@ -44,6 +44,24 @@ struct EvaluationSeconds {
   double lower = 0;
   double worker = 0;
   ::autoprof::runtime::JobSeconds job;
+  /// The interleaved re-timing of a winner (its worker runs), when it had one.
+  double retime = 0;
+};
+
+/// A tentative winner timed once more, interleaved with the incumbent in
+/// one worker run, before it is accepted (JSON `retimed`).
+struct Retiming {
+  MeasuredTiming candidate;
+  MeasuredTiming incumbent;
+  /// SM clock (kHz) when the run started and the lowest during it, of the
+  /// run that decided.
+  int smClockKhzBefore = 0;
+  int smClockKhzMin = 0;
+  /// Worker runs: 2 when the clock dropped during the first.
+  int runs = 0;
+  /// The clock dropped during the run that decided as well.
+  bool clockDropped = false;
+  bool confirmed = false;
 };
 
 /// What happened to one candidate.
@@ -58,6 +76,10 @@ struct CandidateRecord {
   /// Set for verified candidates.
   std::optional<MeasuredTiming> timing;
   bool accepted = false;
+  /// Set when its first timing won: whether the interleaved re-timing
+  /// confirmed it, or why it could not be run.
+  std::optional<Retiming> retimed;
+  std::string retimeError;
   /// A winner's metrics when it was profiled again, and what that cost; or
   /// why profiling it failed.
   std::optional<std::vector<::autoprof::runtime::MetricResult>> metrics;

@@ -104,6 +104,10 @@ struct EvaluationJob {
   double timeBudgetSeconds = 1.0;
   bool flushL2 = true;
   uint64_t seed = 1;
+  /// When set (JSON `time.interleaved_with`), the measured kernel is timed
+  /// interleaved with this one, in one process (autoprof_time_interleaved),
+  /// and the result also gives this kernel's timing.
+  std::optional<JobKernel> interleavedWith;
   /// Metrics to profile; empty means no profiling.
   std::vector<std::string> metrics;
   /// When set, the job only compiles `kernel` (CUDA C++) to PTX for this
@@ -127,10 +131,22 @@ struct JobSeconds {
   double verify = 0;
   double verifyInputs = 0, verifyTransfers = 0, verifyKernels = 0,
          verifyOther = 0;
+  /// The check after timing: the timed candidate on the timed inputs.
+  double verifyTimed = 0;
   /// Timing, the measurement of the peak DRAM bandwidth that goes with it,
   /// and profiling (also in EvaluationResult::profileSeconds, measured by
   /// the profiler itself).
   double time = 0, bandwidth = 0, profile = 0;
+};
+
+/// Timing statistics of one kernel (microseconds) and the SM clock (kHz).
+struct TimingStats {
+  int samples = 0;
+  double medianUs = 0, minUs = 0, maxUs = 0, madUs = 0, p10Us = 0, p90Us = 0;
+  int smClockKhzBefore = 0, smClockKhzAfter = 0;
+  /// The lowest reading during the run (0: unknown).
+  int smClockKhzMin = 0;
+  int inputSets = 0;
 };
 
 /// What the worker reports.
@@ -159,7 +175,12 @@ struct EvaluationResult {
   /// Timing statistics in microseconds.
   std::optional<double> medianUs, minUs, maxUs, madUs, p10Us, p90Us;
   int samples = 0;
-  int smClockKhzBefore = 0, smClockKhzAfter = 0;
+  int smClockKhzBefore = 0, smClockKhzAfter = 0, smClockKhzMin = 0;
+  /// Input sets the timed launches rotated among.
+  int inputSets = 0;
+  /// The timing of the job's `interleavedWith` kernel, timed in the same
+  /// run (JSON `interleaved_timing`).
+  std::optional<TimingStats> interleavedTiming;
   /// Profiling.
   std::vector<MetricResult> metrics;
   int replayPasses = 0;
@@ -178,6 +199,7 @@ llvm::json::Value toJSON(const JobKernel &kernel);
 llvm::json::Value toJSON(const EvaluationJob &job);
 llvm::json::Value toJSON(const MetricResult &metric);
 llvm::json::Value toJSON(const JobSeconds &seconds);
+llvm::json::Value toJSON(const TimingStats &timing);
 llvm::json::Value toJSON(const EvaluationResult &result);
 
 bool fromJSON(const llvm::json::Value &value, JobParam &param,
@@ -191,6 +213,8 @@ bool fromJSON(const llvm::json::Value &value, EvaluationJob &job,
 bool fromJSON(const llvm::json::Value &value, MetricResult &metric,
               llvm::json::Path path);
 bool fromJSON(const llvm::json::Value &value, JobSeconds &seconds,
+              llvm::json::Path path);
+bool fromJSON(const llvm::json::Value &value, TimingStats &timing,
               llvm::json::Path path);
 bool fromJSON(const llvm::json::Value &value, EvaluationResult &result,
               llvm::json::Path path);

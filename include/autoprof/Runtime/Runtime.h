@@ -184,6 +184,13 @@ typedef struct autoprof_timing {
   /// changes or locks clocks.
   int sm_clock_khz_before;
   int sm_clock_khz_after;
+  /// The lowest SM clock (kHz) read during the run: before it, after every
+  /// chunk of timed launches, and after it (0 where NVML cannot say).
+  int sm_clock_khz_min;
+  /// Input sets the timed launches rotated among: 2 (the options' seed and
+  /// the next one, every input buffer different), or 1 where the device has
+  /// no room for a second set.
+  int input_sets;
 } autoprof_timing;
 
 /// Verification of a candidate against a reference (docs/runtime.md,
@@ -351,6 +358,17 @@ autoprof_status autoprof_time(autoprof_session *session,
                               const autoprof_launch_spec *spec,
                               const autoprof_timing_options *options,
                               autoprof_timing *out);
+
+/// Times `count` kernels (1 to 8) interleaved on one stream, so that they
+/// share one process, one context and the same clocks: every round launches
+/// each kernel once, in order, each launch prepared as autoprof_time
+/// prepares one (its own buffers restored, L2 flushed) and timed alone.
+/// `options` applies to every kernel (repetitions count rounds); `out[i]`
+/// is kernel i's timing (the SM clock readings are shared).
+autoprof_status autoprof_time_interleaved(
+    autoprof_session *session, size_t count, autoprof_kernel *const *kernels,
+    const autoprof_launch_spec *const *specs,
+    const autoprof_timing_options *options, autoprof_timing *out);
 
 /// Collects metrics with CUPTI's Range Profiler (kernel replay, auto range).
 /// Names are validated one by one; unknown or unsupported ones come back as

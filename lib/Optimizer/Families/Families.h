@@ -69,6 +69,17 @@ std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();
 /// shared memory once.
 std::unique_ptr<RewriteFamily> createHaloTileFamily();
 
+/// Whether the definition of `value`, through operands and the values
+/// regions carry (the operands and yields of the operation that owns a
+/// region argument), reaches an operation for which `matches` holds.
+bool reachesDefinition(Value value,
+                       llvm::function_ref<bool(Operation *)> matches);
+
+/// Whether `op` has memory effects (or effects the interface does not
+/// describe), loops and branches excepted: what they contain is reached
+/// through the values they yield.
+bool touchesMemory(Operation *op);
+
 /// Whether `value` may differ between the threads of one block: it depends
 /// on a thread, lane or global id, an NVVM special register, or memory.
 bool mayDifferInBlock(Value value);

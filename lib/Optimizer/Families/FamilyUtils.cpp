@@ -205,13 +205,16 @@ mlir::autoprof::rewrites::getGeometrySlice(Operation *target, Operation *stop) {
   return ordered;
 }
 
-bool mlir::autoprof::rewrites::mayDifferInBlock(Value value) {
+bool mlir::autoprof::rewrites::reachesDefinition(
+    Value value, llvm::function_ref<bool(Operation *)> matches) {
   llvm::SmallPtrSet<Operation *, 16> seen;
   SmallVector<Value> work = {value};
   while (!work.empty()) {
     Value current = work.pop_back_val();
     Operation *def = current.getDefiningOp();
     if (!def) {
+      // A region's argument (an induction variable, an iter_arg) depends on
+      // what its operation takes; the kernel's arguments are values.
       Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
       if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
         continue;
@@ -223,10 +226,7 @@ bool mlir::autoprof::rewrites::mayDifferInBlock(Value value) {
     }
     if (!seen.insert(def).second)
       continue;
-    if (isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(
-            def) ||
-        def->getName().getDialectNamespace() == "nvvm" ||
-        (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def)))
+    if (matches(def))
       return true;
     llvm::append_range(work, def->getOperands());
     def->walk([&](scf::YieldOp yield) {
@@ -234,4 +234,16 @@ bool mlir::autoprof::rewrites::mayDifferInBlock(Value value) {
     });
   }
   return false;
+}
+
+bool mlir::autoprof::rewrites::touchesMemory(Operation *op) {
+  return !isMemoryEffectFree(op) && !isa<scf::ForOp, scf::IfOp>(op);
+}
+
+bool mlir::autoprof::rewrites::mayDifferInBlock(Value value) {
+  return reachesDefinition(value, [](Operation *def) {
+    return isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp,
+               gpu::SubgroupIdOp>(def) ||
+           def->getName().getDialectNamespace() == "nvvm" || touchesMemory(def);
+  });
 }

@@ -27,10 +27,11 @@
 // loop nor store to memory (register-accumulate first keeps an accumulator
 // in a register), and nothing in the kernel may write the staged buffer.
 // When the launches are not proved to pass distinct buffers
-// (passesDistinctBuffers), the staged
-// loops are versioned: a run-time check that the buffers the kernel writes
-// lie apart from the staged one picks them, and the original loops run
-// otherwise.
+// (passesDistinctBuffers), the staged loops are versioned: a run-time check
+// that the buffers the kernel writes lie apart from the staged one picks
+// them, and the original loops run otherwise. Where L1 already serves most
+// sectors the copy and its barrier only add work, so the family is ranked
+// last when the profile says so.
 //
 //===----------------------------------------------------------------------===//
 

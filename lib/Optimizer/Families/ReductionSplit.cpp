@@ -116,33 +116,7 @@ static bool mayWrite(Operation *op) {
 /// definition, through operands and the values regions carry, reaches a
 /// memory read (or an operation whose effects are unknown).
 static bool dependsOnMemory(Value value) {
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  SmallVector<Value> work = {value};
-  while (!work.empty()) {
-    Value current = work.pop_back_val();
-    Operation *def = current.getDefiningOp();
-    if (!def) {
-      // A region's argument (an induction variable, an iter_arg) depends on
-      // what its operation takes; the kernel's arguments are values.
-      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
-      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
-        continue;
-      llvm::append_range(work, owner->getOperands());
-      owner->walk([&](scf::YieldOp yield) {
-        llvm::append_range(work, yield.getOperands());
-      });
-      continue;
-    }
-    if (!seen.insert(def).second)
-      continue;
-    if (!isMemoryEffectFree(def) && !isa<scf::ForOp, scf::IfOp>(def))
-      return true;
-    llvm::append_range(work, def->getOperands());
-    def->walk([&](scf::YieldOp yield) {
-      llvm::append_range(work, yield.getOperands());
-    });
-  }
-  return false;
+  return reachesDefinition(value, touchesMemory);
 }
 
 /// Whether every floating-point value the kernel stores is a sum, difference

@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <new>
 
 using namespace autoprof::runtime;
@@ -1055,8 +1056,8 @@ autoprof_status LaunchBuffers::prepare(const autoprof_launch_spec &spec,
     size_t bytes = param.count * dtypeSize(param.dtype);
     std::string what = "parameter " + std::to_string(i);
     if (!buffer.device.get())
-      if (autoprof_status s = buffer.device.allocate(
-              session, bytes + GuardBytes, what.c_str()))
+      if (autoprof_status s =
+              buffer.device.allocate(session, bytes + GuardBytes, what.c_str()))
         return s;
     buffer.host.resize(bytes);
     StopwatchScope generating(generateSeconds);
@@ -1161,50 +1162,43 @@ autoprof_status LaunchBuffers::uploadAbsolute() {
   return AUTOPROF_OK;
 }
 
-autoprof_status LaunchBuffers::keepDeviceCopies(bool inputsToo) {
+autoprof_status LaunchBuffers::copyOnDevice(
+    const std::function<bool(const Buffer &)> &wanted,
+    DeviceAllocation Buffer::*slot, const char *what) {
   const CudaApi &api = cuda();
   for (size_t i = 0; i < buffers.size(); ++i) {
     Buffer &buffer = buffers[i];
-    bool wanted = buffer.role == AUTOPROF_ROLE_INOUT ||
-                  (inputsToo && buffer.role == AUTOPROF_ROLE_INPUT);
-    if (!buffer.isBuffer || !wanted)
+    if (!buffer.isBuffer || !wanted(buffer))
       continue;
-    std::string what = "a copy of parameter " + std::to_string(i);
-    if (!buffer.pristine.get())
-      if (autoprof_status s = buffer.pristine.allocate(
-              session, buffer.host.size(), what.c_str()))
+    DeviceAllocation &copy = buffer.*slot;
+    if (!copy.get()) {
+      std::string name = std::string(what) + " of parameter " + std::to_string(i);
+      if (autoprof_status s =
+              copy.allocate(session, buffer.host.size(), name.c_str()))
         return s;
-    if (CUresult r =
-            api.cuMemcpyDtoDAsync(buffer.pristine.get(), buffer.device.get(),
-                                  buffer.host.size(), session->stream))
-      return cudaFailure(session, r, "cannot copy inputs on the device");
+    }
+    if (CUresult r = api.cuMemcpyDtoDAsync(copy.get(), buffer.device.get(),
+                                           buffer.host.size(), session->stream))
+      return cudaFailure(session, r, "cannot copy buffers on the device");
   }
   if (CUresult r = api.cuStreamSynchronize(session->stream))
-    return cudaFailure(session, r, "cannot copy inputs to the device");
+    return cudaFailure(session, r, "cannot copy buffers on the device");
   return AUTOPROF_OK;
 }
 
+autoprof_status LaunchBuffers::keepDeviceCopies(bool inputsToo) {
+  return copyOnDevice(
+      [&](const Buffer &buffer) {
+        return buffer.role == AUTOPROF_ROLE_INOUT ||
+               (inputsToo && buffer.role == AUTOPROF_ROLE_INPUT);
+      },
+      &Buffer::pristine, "a copy");
+}
+
 autoprof_status LaunchBuffers::keepExpected() {
-  const CudaApi &api = cuda();
-  for (size_t i = 0; i < buffers.size(); ++i) {
-    Buffer &buffer = buffers[i];
-    if (!buffer.isBuffer || buffer.role == AUTOPROF_ROLE_INPUT)
-      continue;
-    if (!buffer.expected.get()) {
-      std::string what = "the expected results of parameter " +
-                         std::to_string(i);
-      if (autoprof_status s = buffer.expected.allocate(
-              session, buffer.host.size(), what.c_str()))
-        return s;
-    }
-    if (CUresult r =
-            api.cuMemcpyDtoDAsync(buffer.expected.get(), buffer.device.get(),
-                                  buffer.host.size(), session->stream))
-      return cudaFailure(session, r, "cannot copy results on the device");
-  }
-  if (CUresult r = api.cuStreamSynchronize(session->stream))
-    return cudaFailure(session, r, "cannot copy results on the device");
-  return AUTOPROF_OK;
+  return copyOnDevice(
+      [](const Buffer &buffer) { return buffer.role != AUTOPROF_ROLE_INPUT; },
+      &Buffer::expected, "the expected results");
 }
 
 namespace {
@@ -1324,14 +1318,14 @@ autoprof_status LaunchBuffers::findDifferences(std::vector<char> &differs,
     unsigned long long tail = buffer.host.size() % 16;
     CUdeviceptr flag = flags.get() + i * sizeof(uint32_t);
     void *args[] = {&a, &b, &count16, &tail, &flag};
-    if (CUresult r = api.cuLaunchKernel(session->compareFunction, blocks, 1, 1,
-                                        256, 1, 1, 0, session->stream, args,
-                                        nullptr))
+    if (CUresult r =
+            api.cuLaunchKernel(session->compareFunction, blocks, 1, 1, 256, 1,
+                               1, 0, session->stream, args, nullptr))
       return cudaFailure(session, r, "cannot compare buffers on the device");
   }
   std::vector<uint32_t> values(flagBytes / sizeof(uint32_t));
-  if (CUresult r = api.cuMemcpyDtoHAsync(values.data(), flags.get(),
-                                         flagBytes, session->stream))
+  if (CUresult r = api.cuMemcpyDtoHAsync(values.data(), flags.get(), flagBytes,
+                                         session->stream))
     return cudaFailure(session, r, "cannot read the compare kernel's flags");
   if (CUresult r = api.cuStreamSynchronize(session->stream))
     return launchFailure(session, r, "the compare kernel failed");
@@ -2435,8 +2429,8 @@ extern "C" autoprof_status autoprof_verify(
       // only for a buffer that differs: the device keeps the initial
       // contents and the reference's results. Where it has no room for
       // them, every buffer is copied back and compared on the host.
-      bool onDevice = buffers.keepDeviceCopies(/*inputsToo=*/true) ==
-                      AUTOPROF_OK;
+      bool onDevice =
+          buffers.keepDeviceCopies(/*inputsToo=*/true) == AUTOPROF_OK;
       // Which buffers' results are on the host for this seed and
       // distribution (referenceOut and candidateOut).
       std::vector<char> onHost(spec.num_params, 0);
@@ -2490,236 +2484,254 @@ extern "C" autoprof_status autoprof_verify(
             static_cast<unsigned long long>(strayOffset),
             static_cast<unsigned long long>(spec.params[strayParam].count));
 
-      // Candidate, on the same initial contents.
-      if (onDevice) {
-        if (autoprof_status s = buffers.restoreAsync(session->stream))
-          return s;
-        if (autoprof_status s = buffers.refillGuardsAsync())
-          return s;
-      } else if (autoprof_status s = buffers.upload()) {
-        return s;
-      }
-      if (autoprof_status s =
-              run(candidate, *candidateSpec, "candidate", candidateMap))
-        return s;
-      std::vector<char> differs(spec.num_params, 1);
-      if (onDevice)
-        if (autoprof_status s = buffers.findDifferences(differs))
-          return s;
-      for (size_t i = 0; i < spec.num_params; ++i) {
-        if (spec.params[i].is_scalar || !differs[i])
-          continue;
-        if (autoprof_status s = buffers.download(i, candidateOut[i]))
-          return s;
-        if (!onHost[i]) {
-          if (spec.params[i].role == AUTOPROF_ROLE_INPUT)
-            referenceOut[i] = buffers.initial(i);
-          else if (autoprof_status s =
-                       buffers.downloadExpected(i, referenceOut[i]))
+      // The candidate runs twice on the same inputs: a candidate whose
+      // results depend on what an earlier launch left behind (device
+      // globals, a fingerprint of its inputs) fails the second run.
+      for (int pass = 0; pass < 2; ++pass) {
+        // Prefixes a rejection of the second run with what it means.
+        auto secondRun = [&]() {
+          if (pass == 0)
+            return;
+          std::string reason = std::string("results depend on earlier launches "
+                                           "(a second run on the same "
+                                           "inputs): ") +
+                               out->reason;
+          std::snprintf(out->reason, sizeof(out->reason), "%s", reason.c_str());
+        };
+        // Candidate, on the same initial contents.
+        if (onDevice) {
+          if (autoprof_status s = buffers.restoreAsync(session->stream))
             return s;
-          onHost[i] = 1;
+          if (autoprof_status s = buffers.refillGuardsAsync())
+            return s;
+        } else if (autoprof_status s = buffers.upload()) {
+          return s;
         }
-      }
-      if (autoprof_status s = buffers.findGuardWrite(strayWrite, strayParam,
-                                                     strayOffset, strayValue))
-        return s;
-      if (strayWrite) {
-        const autoprof_param &param = spec.params[strayParam];
-        out->passed = 0;
-        out->param_index = static_cast<int>(strayParam);
-        out->element = param.count + strayOffset / dtypeSize(param.dtype);
-        std::snprintf(out->reason, sizeof(out->reason),
-                      "wrote past the end of a buffer: byte %llu after the "
-                      "%llu elements of parameter %zu (%s %s) is 0x%02x, not "
-                      "the guard byte 0x%02x (seed %llu, distribution %s)",
-                      static_cast<unsigned long long>(strayOffset),
-                      static_cast<unsigned long long>(param.count), strayParam,
-                      dtypeName(param.dtype), roleName(param.role), strayValue,
-                      GuardByte, static_cast<unsigned long long>(seed),
-                      distName);
-        return AUTOPROF_OK;
-      }
-      // A reference with float atomics may not agree with itself. Run it
-      // once more, only when a float buffer differs, and measure by how much.
-      std::vector<double> selfDisagreement(spec.num_params, 0.0);
-      bool referenceRerun = false;
-      auto rerunReference = [&]() -> autoprof_status {
-        referenceRerun = true;
-        if (autoprof_status s = buffers.upload())
+        if (autoprof_status s =
+                run(candidate, *candidateSpec, "candidate", candidateMap))
           return s;
-        if (autoprof_status s = run(reference, *referenceSpec, "reference"))
-          return s;
-        std::vector<uint8_t> again;
+        std::vector<char> differs(spec.num_params, 1);
+        if (onDevice)
+          if (autoprof_status s = buffers.findDifferences(differs))
+            return s;
         for (size_t i = 0; i < spec.num_params; ++i) {
-          const autoprof_param &param = spec.params[i];
-          if (param.is_scalar || !isFloatType(param.dtype) || !onHost[i])
+          if (spec.params[i].is_scalar || !differs[i])
             continue;
-          if (autoprof_status s = buffers.download(i, again))
+          if (autoprof_status s = buffers.download(i, candidateOut[i]))
             return s;
-          selfDisagreement[i] =
-              relativeDisagreement(param, referenceOut[i], again);
-        }
-        return AUTOPROF_OK;
-      };
-
-      // A reassociating candidate: the reference on the inputs' absolute
-      // values gives the magnitude of each sum's terms.
-      std::vector<std::vector<uint8_t>> magnitudes(spec.num_params);
-      bool magnitudesRun = false;
-      auto runMagnitudes = [&]() -> autoprof_status {
-        magnitudesRun = true;
-        if (autoprof_status s = buffers.uploadAbsolute())
-          return s;
-        if (autoprof_status s = run(reference, *referenceSpec, "reference"))
-          return s;
-        for (size_t i = 0; i < spec.num_params; ++i) {
-          const autoprof_param &param = spec.params[i];
-          if (param.is_scalar || !isFloatType(param.dtype))
-            continue;
-          if (autoprof_status s = buffers.download(i, magnitudes[i]))
-            return s;
-        }
-        return AUTOPROF_OK;
-      };
-
-      for (size_t i = 0; i < spec.num_params; ++i) {
-        const autoprof_param &param = spec.params[i];
-        if (param.is_scalar)
-          continue;
-        if (!differs[i])
-          continue;
-        const std::vector<uint8_t> &expected = referenceOut[i];
-        if (candidateOut[i] == expected)
-          continue;
-        if (isFloatType(param.dtype) && !referenceRerun)
-          if (autoprof_status s = rerunReference())
-            return s;
-        // A reference that disagrees with itself reorders its sums (float
-        // atomics): the candidate may round as another order does, so it is
-        // compared as a reassociated sum too, through its terms' magnitude.
-        bool nondeterministic =
-            isFloatType(param.dtype) && selfDisagreement[i] > 0;
-        if (isFloatType(param.dtype) && (reassociated || nondeterministic) &&
-            !magnitudesRun)
-          if (autoprof_status s = runMagnitudes())
-            return s;
-        const uint8_t *magnitude = (reassociated || nondeterministic) &&
-                                           !magnitudes[i].empty()
-                                       ? magnitudes[i].data()
-                                       : nullptr;
-        double baseTolerance =
-            param.dtype == AUTOPROF_F16 || param.dtype == AUTOPROF_BF16
-                ? tolerance16
-            : param.dtype == AUTOPROF_F64 ? tolerance64
-                                          : tolerance32;
-        // Allow a candidate what the reference allows itself, with margin.
-        double tolerance =
-            baseTolerance + NondeterminismMargin * selfDisagreement[i];
-        const uint8_t *initial = buffers.initial(i).data();
-        Mismatch first = Mismatch::None;
-        uint64_t firstElement = 0, bad = 0;
-        for (uint64_t j = 0; j < param.count; ++j) {
-          Mismatch m =
-              classify(param, initial, expected.data(), candidateOut[i].data(),
-                       j, tolerance, magnitude);
-          if (m == Mismatch::None)
-            continue;
-          if (bad++ == 0) {
-            first = m;
-            firstElement = j;
+          if (!onHost[i]) {
+            if (spec.params[i].role == AUTOPROF_ROLE_INPUT)
+              referenceOut[i] = buffers.initial(i);
+            else if (autoprof_status s =
+                         buffers.downloadExpected(i, referenceOut[i]))
+              return s;
+            onHost[i] = 1;
           }
         }
-        if (first == Mismatch::None)
-          continue; // Differences within tolerance.
-        out->passed = 0;
-        out->param_index = static_cast<int>(i);
-        out->element = firstElement;
-        out->expected = loadElement(expected.data(), param.dtype, firstElement);
-        out->actual =
-            loadElement(candidateOut[i].data(), param.dtype, firstElement);
-        std::string exp =
-            formatElement(expected.data(), param.dtype, firstElement);
-        std::string act =
-            formatElement(candidateOut[i].data(), param.dtype, firstElement);
-        std::string was = formatElement(initial, param.dtype, firstElement);
-        char where[160];
-        std::snprintf(where, sizeof(where),
-                      "parameter %zu (%s %s) element %llu", i,
-                      dtypeName(param.dtype), roleName(param.role),
-                      static_cast<unsigned long long>(firstElement));
-        char tail[200];
-        std::snprintf(tail, sizeof(tail),
-                      "%llu of %llu elements differ; seed %llu, distribution "
-                      "%s",
-                      static_cast<unsigned long long>(bad),
-                      static_cast<unsigned long long>(param.count),
-                      static_cast<unsigned long long>(seed), distName);
-        switch (first) {
-        case Mismatch::WrongResult:
-          if (nondeterministic && magnitude)
-            std::snprintf(
-                out->reason, sizeof(out->reason),
-                "wrong result: %s is %s but the reference computed "
-                "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
-                "magnitude of the terms of its sums, widened because the "
-                "reference itself varies by up to %g x (1 + |expected|) "
-                "between runs; %s)",
-                where, act.c_str(), exp.c_str(), tolerance,
-                reassociationTolerance(param.dtype),
-                formatElement(magnitude, param.dtype, firstElement).c_str(),
-                selfDisagreement[i], tail);
-          else if (isFloatType(param.dtype) && magnitude)
-            std::snprintf(
-                out->reason, sizeof(out->reason),
-                "wrong result: %s is %s but the reference computed "
-                "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
-                "magnitude of the terms of the reassociated sums; "
-                "%s)",
-                where, act.c_str(), exp.c_str(), tolerance,
-                reassociationTolerance(param.dtype),
-                formatElement(magnitude, param.dtype, firstElement).c_str(),
-                tail);
-          else if (isFloatType(param.dtype))
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "wrong result: %s is %s but the reference computed "
-                          "%s (tolerance %g x (1 + |expected|); %s)",
-                          where, act.c_str(), exp.c_str(), tolerance, tail);
-          else
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "wrong result: %s is %s but the reference computed "
-                          "%s (integers compare exactly; %s)",
-                          where, act.c_str(), exp.c_str(), tail);
-          break;
-        case Mismatch::DidNotWrite:
+        if (autoprof_status s = buffers.findGuardWrite(strayWrite, strayParam,
+                                                       strayOffset, strayValue))
+          return s;
+        if (strayWrite) {
+          const autoprof_param &param = spec.params[strayParam];
+          out->passed = 0;
+          out->param_index = static_cast<int>(strayParam);
+          out->element = param.count + strayOffset / dtypeSize(param.dtype);
           std::snprintf(out->reason, sizeof(out->reason),
-                        "did not write: %s still holds the poison value "
-                        "(bytes 0x%02x) where the reference computed %s (%s)",
-                        where, buffers.poisonByte(), exp.c_str(), tail);
-          break;
-        case Mismatch::WroteOutside:
-          std::snprintf(out->reason, sizeof(out->reason),
-                        "wrote outside the reference's outputs: %s is %s but "
-                        "the reference left it unwritten (poison) (%s)",
-                        where, act.c_str(), tail);
-          break;
-        case Mismatch::UnexpectedNaN:
-          std::snprintf(out->reason, sizeof(out->reason),
-                        "NaN where the reference has none: %s is %s but the "
-                        "reference computed %s (%s)",
-                        where, act.c_str(), exp.c_str(), tail);
-          break;
-        case Mismatch::WroteInput:
-          out->expected = loadElement(initial, param.dtype, firstElement);
-          std::snprintf(out->reason, sizeof(out->reason),
-                        "wrote into an input: %s is %s but was %s before the "
-                        "run (%s)",
-                        where, act.c_str(), was.c_str(), tail);
-          break;
-        case Mismatch::None:
-          break;
+                        "wrote past the end of a buffer: byte %llu after the "
+                        "%llu elements of parameter %zu (%s %s) is 0x%02x, not "
+                        "the guard byte 0x%02x (seed %llu, distribution %s)",
+                        static_cast<unsigned long long>(strayOffset),
+                        static_cast<unsigned long long>(param.count),
+                        strayParam, dtypeName(param.dtype),
+                        roleName(param.role), strayValue, GuardByte,
+                        static_cast<unsigned long long>(seed), distName);
+          secondRun();
+          return AUTOPROF_OK;
         }
-        return AUTOPROF_OK;
-      }
+        // A reference with float atomics may not agree with itself. Run it
+        // once more, only when a float buffer differs, and measure by how much.
+        std::vector<double> selfDisagreement(spec.num_params, 0.0);
+        bool referenceRerun = false;
+        auto rerunReference = [&]() -> autoprof_status {
+          referenceRerun = true;
+          if (autoprof_status s = buffers.upload())
+            return s;
+          if (autoprof_status s = run(reference, *referenceSpec, "reference"))
+            return s;
+          std::vector<uint8_t> again;
+          for (size_t i = 0; i < spec.num_params; ++i) {
+            const autoprof_param &param = spec.params[i];
+            if (param.is_scalar || !isFloatType(param.dtype) || !onHost[i])
+              continue;
+            if (autoprof_status s = buffers.download(i, again))
+              return s;
+            selfDisagreement[i] =
+                relativeDisagreement(param, referenceOut[i], again);
+          }
+          return AUTOPROF_OK;
+        };
+
+        // A reassociating candidate: the reference on the inputs' absolute
+        // values gives the magnitude of each sum's terms.
+        std::vector<std::vector<uint8_t>> magnitudes(spec.num_params);
+        bool magnitudesRun = false;
+        auto runMagnitudes = [&]() -> autoprof_status {
+          magnitudesRun = true;
+          if (autoprof_status s = buffers.uploadAbsolute())
+            return s;
+          if (autoprof_status s = run(reference, *referenceSpec, "reference"))
+            return s;
+          for (size_t i = 0; i < spec.num_params; ++i) {
+            const autoprof_param &param = spec.params[i];
+            if (param.is_scalar || !isFloatType(param.dtype))
+              continue;
+            if (autoprof_status s = buffers.download(i, magnitudes[i]))
+              return s;
+          }
+          return AUTOPROF_OK;
+        };
+
+        for (size_t i = 0; i < spec.num_params; ++i) {
+          const autoprof_param &param = spec.params[i];
+          if (param.is_scalar)
+            continue;
+          if (!differs[i])
+            continue;
+          const std::vector<uint8_t> &expected = referenceOut[i];
+          if (candidateOut[i] == expected)
+            continue;
+          if (isFloatType(param.dtype) && !referenceRerun)
+            if (autoprof_status s = rerunReference())
+              return s;
+          // A reference that disagrees with itself reorders its sums (float
+          // atomics): the candidate may round as another order does, so it is
+          // compared as a reassociated sum too, through its terms' magnitude.
+          bool nondeterministic =
+              isFloatType(param.dtype) && selfDisagreement[i] > 0;
+          if (isFloatType(param.dtype) && (reassociated || nondeterministic) &&
+              !magnitudesRun)
+            if (autoprof_status s = runMagnitudes())
+              return s;
+          const uint8_t *magnitude =
+              (reassociated || nondeterministic) && !magnitudes[i].empty()
+                  ? magnitudes[i].data()
+                  : nullptr;
+          double baseTolerance =
+              param.dtype == AUTOPROF_F16 || param.dtype == AUTOPROF_BF16
+                  ? tolerance16
+              : param.dtype == AUTOPROF_F64 ? tolerance64
+                                            : tolerance32;
+          // Allow a candidate what the reference allows itself, with margin.
+          double tolerance =
+              baseTolerance + NondeterminismMargin * selfDisagreement[i];
+          const uint8_t *initial = buffers.initial(i).data();
+          Mismatch first = Mismatch::None;
+          uint64_t firstElement = 0, bad = 0;
+          for (uint64_t j = 0; j < param.count; ++j) {
+            Mismatch m =
+                classify(param, initial, expected.data(),
+                         candidateOut[i].data(), j, tolerance, magnitude);
+            if (m == Mismatch::None)
+              continue;
+            if (bad++ == 0) {
+              first = m;
+              firstElement = j;
+            }
+          }
+          if (first == Mismatch::None)
+            continue; // Differences within tolerance.
+          out->passed = 0;
+          out->param_index = static_cast<int>(i);
+          out->element = firstElement;
+          out->expected =
+              loadElement(expected.data(), param.dtype, firstElement);
+          out->actual =
+              loadElement(candidateOut[i].data(), param.dtype, firstElement);
+          std::string exp =
+              formatElement(expected.data(), param.dtype, firstElement);
+          std::string act =
+              formatElement(candidateOut[i].data(), param.dtype, firstElement);
+          std::string was = formatElement(initial, param.dtype, firstElement);
+          char where[160];
+          std::snprintf(where, sizeof(where),
+                        "parameter %zu (%s %s) element %llu", i,
+                        dtypeName(param.dtype), roleName(param.role),
+                        static_cast<unsigned long long>(firstElement));
+          char tail[200];
+          std::snprintf(tail, sizeof(tail),
+                        "%llu of %llu elements differ; seed %llu, distribution "
+                        "%s",
+                        static_cast<unsigned long long>(bad),
+                        static_cast<unsigned long long>(param.count),
+                        static_cast<unsigned long long>(seed), distName);
+          switch (first) {
+          case Mismatch::WrongResult:
+            if (nondeterministic && magnitude)
+              std::snprintf(
+                  out->reason, sizeof(out->reason),
+                  "wrong result: %s is %s but the reference computed "
+                  "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
+                  "magnitude of the terms of its sums, widened because the "
+                  "reference itself varies by up to %g x (1 + |expected|) "
+                  "between runs; %s)",
+                  where, act.c_str(), exp.c_str(), tolerance,
+                  reassociationTolerance(param.dtype),
+                  formatElement(magnitude, param.dtype, firstElement).c_str(),
+                  selfDisagreement[i], tail);
+            else if (isFloatType(param.dtype) && magnitude)
+              std::snprintf(
+                  out->reason, sizeof(out->reason),
+                  "wrong result: %s is %s but the reference computed "
+                  "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
+                  "magnitude of the terms of the reassociated sums; "
+                  "%s)",
+                  where, act.c_str(), exp.c_str(), tolerance,
+                  reassociationTolerance(param.dtype),
+                  formatElement(magnitude, param.dtype, firstElement).c_str(),
+                  tail);
+            else if (isFloatType(param.dtype))
+              std::snprintf(out->reason, sizeof(out->reason),
+                            "wrong result: %s is %s but the reference computed "
+                            "%s (tolerance %g x (1 + |expected|); %s)",
+                            where, act.c_str(), exp.c_str(), tolerance, tail);
+            else
+              std::snprintf(out->reason, sizeof(out->reason),
+                            "wrong result: %s is %s but the reference computed "
+                            "%s (integers compare exactly; %s)",
+                            where, act.c_str(), exp.c_str(), tail);
+            break;
+          case Mismatch::DidNotWrite:
+            std::snprintf(out->reason, sizeof(out->reason),
+                          "did not write: %s still holds the poison value "
+                          "(bytes 0x%02x) where the reference computed %s (%s)",
+                          where, buffers.poisonByte(), exp.c_str(), tail);
+            break;
+          case Mismatch::WroteOutside:
+            std::snprintf(out->reason, sizeof(out->reason),
+                          "wrote outside the reference's outputs: %s is %s but "
+                          "the reference left it unwritten (poison) (%s)",
+                          where, act.c_str(), tail);
+            break;
+          case Mismatch::UnexpectedNaN:
+            std::snprintf(out->reason, sizeof(out->reason),
+                          "NaN where the reference has none: %s is %s but the "
+                          "reference computed %s (%s)",
+                          where, act.c_str(), exp.c_str(), tail);
+            break;
+          case Mismatch::WroteInput:
+            out->expected = loadElement(initial, param.dtype, firstElement);
+            std::snprintf(out->reason, sizeof(out->reason),
+                          "wrote into an input: %s is %s but was %s before the "
+                          "run (%s)",
+                          where, act.c_str(), was.c_str(), tail);
+            break;
+          case Mismatch::None:
+            break;
+          }
+          secondRun();
+          return AUTOPROF_OK;
+        }
+      } // pass
     }
   }
   out->passed = 1;
@@ -2837,16 +2849,58 @@ autoprof_status enqueueL2Flush(autoprof_session *session, CUstream stream) {
 
 } // namespace
 
+namespace {
+/// Fills `out` with the statistics of `samples` (microseconds).
+void summarizeSamples(std::vector<double> samples, autoprof_timing &out) {
+  std::sort(samples.begin(), samples.end());
+  size_t n = samples.size();
+  double sum = 0;
+  for (double v : samples)
+    sum += v;
+  double mean = sum / static_cast<double>(n);
+  double squares = 0;
+  for (double v : samples)
+    squares += (v - mean) * (v - mean);
+  double med = percentile(samples, 0.5);
+  std::vector<double> deviations;
+  deviations.reserve(n);
+  for (double v : samples)
+    deviations.push_back(std::fabs(v - med));
+  out.samples = static_cast<int>(n);
+  out.median_us = med;
+  out.min_us = samples.front();
+  out.max_us = samples.back();
+  out.mean_us = mean;
+  out.stddev_us = n > 1 ? std::sqrt(squares / static_cast<double>(n - 1)) : 0;
+  out.mad_us = median(deviations);
+  out.p10_us = percentile(samples, 0.1);
+  out.p90_us = percentile(samples, 0.9);
+}
+} // namespace
+
 extern "C" autoprof_status autoprof_time(autoprof_session *session,
                                          autoprof_kernel *kernel,
                                          const autoprof_launch_spec *spec,
                                          const autoprof_timing_options *options,
                                          autoprof_timing *out) {
+  return autoprof_time_interleaved(session, 1, &kernel, &spec, options, out);
+}
+
+extern "C" autoprof_status autoprof_time_interleaved(
+    autoprof_session *session, size_t count, autoprof_kernel *const *kernels,
+    const autoprof_launch_spec *const *specs,
+    const autoprof_timing_options *options, autoprof_timing *out) {
   AUTOPROF_CHECK_SESSION(session);
-  if (!out)
+  constexpr size_t MaxKernels = 8;
+  if (!out || !kernels || !specs)
     return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
-                    "autoprof_time: no result given");
-  std::memset(out, 0, sizeof(*out));
+                    "autoprof_time: no kernels or no result given");
+  if (count < 1 || count > MaxKernels)
+    return setError(session, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_time_interleaved: %zu kernels (1 to %zu)", count,
+                    MaxKernels);
+  for (size_t k = 0; k < count; ++k)
+    std::memset(&out[k], 0, sizeof(out[k]));
   autoprof_timing_options opts;
   if (options) {
     opts = *options;
@@ -2869,22 +2923,45 @@ extern "C" autoprof_status autoprof_time(autoprof_session *session,
   double budget = opts.time_budget_s; // <= 0: no budget, run maxReps.
 
   AUTOPROF_PUSH_CONTEXT(session, scope);
-  if (autoprof_status s = checkLaunchSpec(session, kernel, spec, 1))
-    return s;
+  for (size_t k = 0; k < count; ++k)
+    if (autoprof_status s = checkLaunchSpec(session, kernels[k], specs[k], 1))
+      return s;
   const CudaApi &api = cuda();
   CUstream stream = session->stream;
   if (opts.flush_l2)
     if (autoprof_status s = ensureFlushBuffer(session))
       return s;
-  LaunchBuffers buffers(session);
-  if (autoprof_status s = buffers.prepare(*spec, opts.seed, opts.distribution))
-    return s;
-  if (autoprof_status s = buffers.keepDeviceCopies())
-    return s;
+  // Each kernel's timed launches alternate between two input sets (the seed
+  // and the next), so that a kernel that remembers its last inputs gains
+  // nothing.
+  struct Timed {
+    std::unique_ptr<LaunchBuffers> sets[2];
+    int numSets = 1;
+    int launches = 0;
+    std::vector<double> samples; // Microseconds.
+  };
+  std::vector<Timed> timed(count);
+  for (size_t k = 0; k < count; ++k) {
+    Timed &t = timed[k];
+    t.sets[0] = std::make_unique<LaunchBuffers>(session);
+    t.sets[1] = std::make_unique<LaunchBuffers>(session);
+    if (autoprof_status s =
+            t.sets[0]->prepare(*specs[k], opts.seed, opts.distribution))
+      return s;
+    if (autoprof_status s = t.sets[0]->keepDeviceCopies())
+      return s;
+    if (t.sets[1]->prepare(*specs[k], opts.seed + 1, opts.distribution) ==
+            AUTOPROF_OK &&
+        t.sets[1]->keepDeviceCopies() == AUTOPROF_OK)
+      t.numSets = 2;
+    out[k].input_sets = t.numSets;
+  }
 
-  // Restores the buffers, flushes L2 and launches; records events around
-  // the launch when given.
-  auto enqueue = [&](CUevent start, CUevent end) -> autoprof_status {
+  // Restores kernel k's next input set, flushes L2 and launches it; records
+  // events around the launch when given.
+  auto enqueue = [&](size_t k, CUevent start, CUevent end) -> autoprof_status {
+    Timed &t = timed[k];
+    LaunchBuffers &buffers = *t.sets[t.launches++ % t.numSets];
     if (autoprof_status s = buffers.restoreAsync(stream))
       return s;
     if (opts.flush_l2)
@@ -2893,7 +2970,7 @@ extern "C" autoprof_status autoprof_time(autoprof_session *session,
     if (start)
       if (CUresult r = api.cuEventRecord(start, stream))
         return cudaFailure(session, r, "cannot record an event");
-    if (autoprof_status s = buffers.launch(kernel, *spec, stream))
+    if (autoprof_status s = buffers.launch(kernels[k], *specs[k], stream))
       return s;
     if (end)
       if (CUresult r = api.cuEventRecord(end, stream))
@@ -2902,88 +2979,80 @@ extern "C" autoprof_status autoprof_time(autoprof_session *session,
   };
 
   for (int i = 0; i < warmup; ++i)
-    if (autoprof_status s = enqueue(nullptr, nullptr))
-      return s;
-  if (autoprof_status s = buffers.synchronize())
+    for (size_t k = 0; k < count; ++k)
+      if (autoprof_status s = enqueue(k, nullptr, nullptr))
+        return s;
+  if (autoprof_status s = timed[0].sets[0]->synchronize())
     return s;
 
-  out->sm_clock_khz_before = readSmClockKHz(session);
+  int clockBefore = readSmClockKHz(session);
+  int clockMin = clockBefore;
+  auto readClock = [&] {
+    int clock = readSmClockKHz(session);
+    if (clock > 0 && (clockMin <= 0 || clock < clockMin))
+      clockMin = clock;
+    return clock;
+  };
   EventList events;
-  std::vector<double> samples; // Microseconds.
+  int rounds = 0;
   auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          started)
         .count();
   };
-  // Launches are enqueued in chunks (so the GPU never waits for the host
+  // Rounds are enqueued in chunks (so the GPU never waits for the host
   // between a start event and its launch) and the budget is checked between
   // chunks.
   constexpr int MaxChunk = 64;
-  while (static_cast<int>(samples.size()) < maxReps) {
-    int done = static_cast<int>(samples.size());
-    int chunk = std::min(MaxChunk, maxReps - done);
-    if (done >= minReps) {
+  while (rounds < maxReps) {
+    int chunk = std::min(MaxChunk, maxReps - rounds);
+    if (rounds >= minReps) {
       if (budget > 0) {
         double spent = elapsed();
         if (spent >= budget)
           break;
-        double perRep = spent / done;
-        int affordable = perRep > 0
-                             ? static_cast<int>((budget - spent) / perRep) + 1
-                             : chunk;
+        double perRound = spent / rounds;
+        int affordable =
+            perRound > 0 ? static_cast<int>((budget - spent) / perRound) + 1
+                         : chunk;
         chunk = std::max(1, std::min(chunk, affordable));
       }
     } else {
-      chunk = std::min(chunk, minReps - done);
+      chunk = std::min(chunk, minReps - rounds);
     }
-    std::vector<CUevent> starts(chunk), ends(chunk);
-    for (int i = 0; i < chunk; ++i) {
+    size_t launches = static_cast<size_t>(chunk) * count;
+    std::vector<CUevent> starts(launches), ends(launches);
+    for (size_t i = 0; i < launches; ++i) {
       CUresult r;
       starts[i] = events.create(r);
       ends[i] = starts[i] ? events.create(r) : nullptr;
       if (!ends[i])
         return cudaFailure(session, r, "cannot create CUDA events");
     }
-    for (int i = 0; i < chunk; ++i)
-      if (autoprof_status s = enqueue(starts[i], ends[i]))
+    for (size_t i = 0; i < launches; ++i)
+      if (autoprof_status s = enqueue(i % count, starts[i], ends[i]))
         return s;
-    if (CUresult r = api.cuEventSynchronize(ends[chunk - 1]))
+    if (CUresult r = api.cuEventSynchronize(ends[launches - 1]))
       return launchFailure(session, r, "the kernel failed while being timed");
-    for (int i = 0; i < chunk; ++i) {
+    for (size_t i = 0; i < launches; ++i) {
       float ms = 0;
       if (CUresult r = api.cuEventElapsedTime(&ms, starts[i], ends[i]))
         return cudaFailure(session, r, "cannot read event times");
-      samples.push_back(static_cast<double>(ms) * 1e3);
+      timed[i % count].samples.push_back(static_cast<double>(ms) * 1e3);
     }
+    rounds += chunk;
+    readClock();
   }
-  if (autoprof_status s = buffers.synchronize())
+  if (autoprof_status s = timed[0].sets[0]->synchronize())
     return s;
-  out->sm_clock_khz_after = readSmClockKHz(session);
+  int clockAfter = readClock();
 
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  size_t n = sorted.size();
-  double sum = 0;
-  for (double v : sorted)
-    sum += v;
-  double mean = sum / static_cast<double>(n);
-  double squares = 0;
-  for (double v : sorted)
-    squares += (v - mean) * (v - mean);
-  double med = percentile(sorted, 0.5);
-  std::vector<double> deviations;
-  deviations.reserve(n);
-  for (double v : sorted)
-    deviations.push_back(std::fabs(v - med));
-  out->samples = static_cast<int>(n);
-  out->median_us = med;
-  out->min_us = sorted.front();
-  out->max_us = sorted.back();
-  out->mean_us = mean;
-  out->stddev_us = n > 1 ? std::sqrt(squares / static_cast<double>(n - 1)) : 0;
-  out->mad_us = median(deviations);
-  out->p10_us = percentile(sorted, 0.1);
-  out->p90_us = percentile(sorted, 0.9);
+  for (size_t k = 0; k < count; ++k) {
+    summarizeSamples(std::move(timed[k].samples), out[k]);
+    out[k].sm_clock_khz_before = clockBefore;
+    out[k].sm_clock_khz_after = clockAfter;
+    out[k].sm_clock_khz_min = clockMin;
+  }
   return AUTOPROF_OK;
 }

@@ -27,6 +27,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -314,6 +315,11 @@ private:
   };
   /// Fills the guard zone after every buffer with GuardByte (enqueued).
   autoprof_status fillGuardsAsync();
+  /// Copies, on the device, every buffer that `wanted` selects into its
+  /// `slot` (allocated on first use; `what` names it in errors), and waits.
+  autoprof_status copyOnDevice(const std::function<bool(const Buffer &)> &wanted,
+                               DeviceAllocation Buffer::*slot,
+                               const char *what);
 
   autoprof_session *session;
   std::vector<Buffer> buffers;

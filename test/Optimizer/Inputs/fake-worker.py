@@ -11,8 +11,14 @@
 # says otherwise; AUTOPROF_FAKE_SM_CLOCK_KHZ sets the SM clock it reports.
 # AUTOPROF_FAKE_CANDIDATE_US ("t1,t2,...") gives the candidates' times in
 # the order their jobs come (the last one for every later candidate),
-# counted in the file AUTOPROF_FAKE_COUNTER. Usage: fake-worker.py --job J
+# counted in the file AUTOPROF_FAKE_COUNTER. A job that times its kernel
+# interleaved with another (the re-timing of a winner) gives each kernel the
+# time it was given before (remembered by code, in AUTOPROF_FAKE_COUNTER
+# .times), else 50 us for the kernel and 100 us for the other, unless
+# AUTOPROF_FAKE_RETIME_US ("kernel,other") says; AUTOPROF_FAKE_CLOCK_DROP
+# makes the SM clock drop during it. Usage: fake-worker.py --job J
 # --result R [...]
+import hashlib
 import json
 import os
 import sys
@@ -53,6 +59,40 @@ if "compile" in job:
                          + job["kernel"]["entry"] + "()\n{\n\tret;\n}\n"}
     json.dump(result, open(args[args.index("--result") + 1], "w"))
     sys.exit(0)
+# Times given so far, by code, for the interleaved re-timings.
+memo_path = (os.environ["AUTOPROF_FAKE_COUNTER"] + ".times"
+             if "AUTOPROF_FAKE_COUNTER" in os.environ else None)
+memo = (json.load(open(memo_path))
+        if memo_path and os.path.exists(memo_path) else {})
+
+
+def digest(kernel):
+    return hashlib.sha1(kernel["code"].encode()).hexdigest()
+
+
+def remember(kernel, us):
+    if memo_path:
+        memo[digest(kernel)] = us
+        json.dump(memo, open(memo_path, "w"))
+
+
+interleaved = job.get("time", {}).get("interleaved_with")
+if interleaved:
+    mine = memo.get(digest(job["kernel"]), 50.0)
+    theirs = memo.get(digest(interleaved), 100.0)
+    if "AUTOPROF_FAKE_RETIME_US" in os.environ:
+        mine, theirs = [float(t) for t in
+                        os.environ["AUTOPROF_FAKE_RETIME_US"].split(",")]
+    result["timing"]["median_us"] = mine
+    result["interleaved_timing"] = {"median_us": theirs, "mad_us": 0.1,
+                                    "samples": 10}
+    if "AUTOPROF_FAKE_CLOCK_DROP" in os.environ:
+        result["timing"]["sm_clock_khz_before"] = 1980000
+        result["timing"]["sm_clock_khz_min"] = 1500000
+    json.dump(result, open(args[args.index("--result") + 1], "w"))
+    sys.exit(0)
+if "candidate" not in job and "time" in job:
+    remember(job["kernel"], result["timing"]["median_us"])
 if "candidate" in job:
     result["verified"] = True
     result["timing"]["median_us"] = 50.0
@@ -63,6 +103,7 @@ if "candidate" in job:
         seen = int(open(counter).read()) if os.path.exists(counter) else 0
         open(counter, "w").write(str(seen + 1))
         result["timing"]["median_us"] = times[min(seen, len(times) - 1)]
+    remember(job["candidate"], result["timing"]["median_us"])
 values = json.loads(os.environ.get("AUTOPROF_FAKE_METRICS", "{}"))
 if "profile" in job:
     result["profile"] = {
