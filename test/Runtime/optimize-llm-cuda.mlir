@@ -12,7 +12,7 @@
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=PROMPT
 // RUN: %autoprof_opt %t/out.mlir --autoprof-lower-to-ptx -o /dev/null
 
-// SUMMARY: autoprof-optimize: @repeat_add llm#1: verified, {{[0-9.]+}} us against {{[0-9.]+}} us (noise {{[0-9.]+}}), accepted
+// SUMMARY: autoprof-optimize: @repeat_add llm#1: verified, {{[0-9.]+}} us against {{[0-9.]+}} us (noise {{[0-9.]+}}); re-timed alongside the incumbent: {{[0-9.]+}} us against {{[0-9.]+}} us, accepted
 // SUMMARY: autoprof-optimize: @repeat_add: {{[0-9.]+}} us -> {{[0-9.]+}} us ({{[0-9.]+}}x) with llm#1; 1 candidates: 1 verified, 0 rejected, 0 not run
 
 // KEPT: gpu.binary @kernels_repeat_add_cuda [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, assembly = "{{.*}}.visible .entry repeat_add(

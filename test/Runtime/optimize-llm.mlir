@@ -12,7 +12,7 @@
 // RUN: %autoprof_opt %t/out.mlir --autoprof-lower-to-ptx -o /dev/null
 
 // SUMMARY: autoprof-optimize: @repeat_add llm#1: rejected (wrong result: parameter 1 (f32 output) element
-// SUMMARY: autoprof-optimize: @repeat_add llm#2: verified, {{[0-9.]+}} us against {{[0-9.]+}} us (noise {{[0-9.]+}}), accepted
+// SUMMARY: autoprof-optimize: @repeat_add llm#2: verified, {{[0-9.]+}} us against {{[0-9.]+}} us (noise {{[0-9.]+}}); re-timed alongside the incumbent: {{[0-9.]+}} us against {{[0-9.]+}} us, accepted
 // SUMMARY: autoprof-optimize: @repeat_add: {{[0-9.]+}} us -> {{[0-9.]+}} us ({{[0-9.]+}}x) with llm#2; 2 candidates: 1 verified, 1 rejected, 0 not run
 
 // KEPT-LABEL: gpu.func @repeat_add

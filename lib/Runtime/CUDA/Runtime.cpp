@@ -2487,6 +2487,9 @@ extern "C" autoprof_status autoprof_verify(
       // The candidate runs twice on the same inputs: a candidate whose
       // results depend on what an earlier launch left behind (device
       // globals, a fingerprint of its inputs) fails the second run.
+      // The magnitude run leaves absolute values in the input buffers, which
+      // restoreAsync() does not undo: the next run uploads everything.
+      bool inputsReplaced = false;
       for (int pass = 0; pass < 2; ++pass) {
         // Prefixes a rejection of the second run with what it means.
         auto secondRun = [&]() {
@@ -2499,7 +2502,7 @@ extern "C" autoprof_status autoprof_verify(
           std::snprintf(out->reason, sizeof(out->reason), "%s", reason.c_str());
         };
         // Candidate, on the same initial contents.
-        if (onDevice) {
+        if (onDevice && !inputsReplaced) {
           if (autoprof_status s = buffers.restoreAsync(session->stream))
             return s;
           if (autoprof_status s = buffers.refillGuardsAsync())
@@ -2577,6 +2580,7 @@ extern "C" autoprof_status autoprof_verify(
         bool magnitudesRun = false;
         auto runMagnitudes = [&]() -> autoprof_status {
           magnitudesRun = true;
+          inputsReplaced = true;
           if (autoprof_status s = buffers.uploadAbsolute())
             return s;
           if (autoprof_status s = run(reference, *referenceSpec, "reference"))
