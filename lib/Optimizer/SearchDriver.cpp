@@ -6,6 +6,8 @@
 
 #include "autoprof/Optimizer/SearchDriver.h"
 
+#include "RewriteAnalysis.h"
+
 #include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
@@ -138,6 +140,60 @@ retimeInterleaved(rt::JobKernel candidate, rt::JobKernel incumbent,
   return retiming;
 }
 
+/// Verifies `code` (the variant's kernel, verified on its first launch by
+/// `firstJob`) on every further launch of the kernel: launch i of `variant`
+/// against launch i of `start`, each with its own sizes and scalars. Returns
+/// why one fails, or an empty string.
+static std::string verifyFurtherLaunches(ModuleOp start, ModuleOp variant,
+                                         StringRef moduleName,
+                                         StringRef kernelName,
+                                         const rt::EvaluationJob &firstJob,
+                                         const SearchOptions &options) {
+  KernelHandle original = findKernel(start, moduleName, kernelName);
+  KernelHandle rewritten = findKernel(variant, moduleName, kernelName);
+  SmallVector<gpu::LaunchFuncOp> originals =
+      rewrites::getLaunches(start, original.kernel);
+  if (originals.size() < 2)
+    return "";
+  SmallVector<gpu::LaunchFuncOp> variants =
+      rewrites::getLaunches(variant, rewritten.kernel);
+  if (variants.size() != originals.size())
+    return llvm::formatv("the variant launches @{0} {1} times, the original "
+                         "{2} times",
+                         kernelName, variants.size(), originals.size());
+  for (unsigned i = 1; i < originals.size(); ++i) {
+    std::string which =
+        llvm::formatv("launch {0} of {1}", i + 1, originals.size()).str();
+    FailureOr<rt::JobLaunch> reference =
+        buildJobLaunch(original.kernel, originals[i]);
+    FailureOr<rt::JobLaunch> candidate =
+        buildJobLaunch(rewritten.kernel, variants[i]);
+    FailureOr<std::vector<unsigned>> map = failure();
+    if (succeeded(reference) && succeeded(candidate))
+      map = mapJobParameters(variants[i], *candidate, originals[i],
+                             *reference, kernelName);
+    if (failed(map))
+      return which + " cannot be evaluated (its sizes or scalars are not "
+                     "constants, or its parameters do not map)";
+    rt::EvaluationJob job = firstJob;
+    job.kernel.launch = std::move(*reference);
+    job.candidate->launch = std::move(*candidate);
+    job.candidate->referenceParams =
+        asReferenceParams(std::move(*map), job.kernel.launch.params.size());
+    job.time = false;
+    job.metrics.clear();
+    llvm::Expected<rt::EvaluationResult> verified =
+        rt::runWorker(job, options.worker);
+    if (!verified)
+      return which + ": " + llvm::toString(verified.takeError());
+    if (verified->status != "ok" || !verified->verified.value_or(false))
+      return which + ": " +
+             (verified->reason.empty() ? std::string("not verified")
+                                       : verified->reason);
+  }
+  return "";
+}
+
 /// The job of `handle` in `module`, lowering the module to PTX.
 static FailureOr<rt::JobKernel> buildKernelJob(ModuleOp module,
                                                KernelHandle handle,
@@ -265,6 +321,15 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   if (failed(proposer.begin(state)))
     return failure();
 
+  // Special values (NaN, infinities) join the inputs where the original
+  // tolerates them.
+  std::string noSpecialValues;
+  std::vector<std::string> verifyDistributions =
+      getVerifyDistributions(original.kernel, &noSpecialValues);
+  if (!noSpecialValues.empty())
+    emitRemark(loc, "@") << kernelName
+                         << " is verified without special float inputs: "
+                         << noSpecialValues;
   double bestMad = baseline->madUs.value_or(0);
   // The incumbent's code, for the interleaved re-timing of a winner.
   rt::JobKernel incumbentCode = *reference;
@@ -286,20 +351,28 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     Candidate &candidate = **next;
     ++state.proposed;
     CandidateRecord record;
+    // Records a rejection: on stderr, in the proposer's history and in the
+    // report.
+    auto reject = [&](std::string reason) {
+      record.status = "rejected";
+      record.reason = std::move(reason);
+      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
+                   << record.label << ": rejected (" << record.reason << ")\n";
+      state.context.history.push_back(record.label + ": rejected, " +
+                                      record.reason);
+      result.candidates.push_back(std::move(record));
+    };
     record.label = candidate.label;
     record.source = proposer.getName().str();
     record.details = std::move(candidate.details);
     if (!candidate.variant) {
       // Not evaluated: skipped, or rejected before it could run.
+      if (candidate.status == "rejected") {
+        reject(candidate.reason);
+        continue;
+      }
       record.status = candidate.status;
       record.reason = candidate.reason;
-      if (record.status == "rejected") {
-        llvm::errs() << "autoprof-optimize: @" << kernelName << " "
-                     << record.label << ": rejected (" << record.reason
-                     << ")\n";
-        state.context.history.push_back(record.label + ": rejected, " +
-                                        record.reason);
-      }
       result.candidates.push_back(std::move(record));
       continue;
     }
@@ -339,11 +412,8 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
         if (failed(map)) {
           code = failure();
         } else {
-          bool identity = map->size() == reference->launch.params.size();
-          for (unsigned i = 0; identity && i < map->size(); ++i)
-            identity = (*map)[i] == i;
-          if (!identity)
-            code->referenceParams = std::move(*map);
+          code->referenceParams = asReferenceParams(
+              std::move(*map), reference->launch.params.size());
         }
       }
     }
@@ -364,6 +434,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     job.kernel = *reference;
     job.candidate = *code;
     job.verifySeeds = {options.seed, options.seed + 1u};
+    job.verifyDistributions = verifyDistributions;
     job.verifyReassociated = reassociated;
     job.timeBudgetSeconds = options.timeBudgetSeconds;
     double candidateLower = secondsSince(candidateLowerStart);
@@ -396,6 +467,16 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       continue;
     }
     record.timing = MeasuredTiming::of(*measured);
+    // The first launch's verification says nothing about the sizes and
+    // scalars of the kernel's other launches: each is verified too.
+    if (!candidate.compiled) {
+      std::string failure = verifyFurtherLaunches(
+          *start, *candidate.variant, moduleName, kernelName, job, options);
+      if (!failure.empty()) {
+        reject(std::move(failure));
+        continue;
+      }
+    }
     // Faster than the device can move the problem's bytes: the candidate
     // skips work the verification did not catch. A baseline below the floor
     // shows that the kernel touches less than its buffers (the floor counts
@@ -403,17 +484,10 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     PhysicalFloor floor = getPhysicalFloor(reference->launch, *measured);
     if (floorHolds &&
         *measured->medianUs * 1e-6 < kFloorMargin * floor.seconds) {
-      record.status = "rejected";
-      record.reason = llvm::formatv(
-          "faster than physically possible: {0:F2} us, below {1:F0}% of the "
-          "floor of {2:F2} us ({3})",
-          *measured->medianUs, kFloorMargin * 100, floor.seconds * 1e6,
-          floor.description);
-      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
-                   << record.label << ": rejected (" << record.reason << ")\n";
-      state.context.history.push_back(record.label + ": rejected, " +
-                                      record.reason);
-      result.candidates.push_back(std::move(record));
+      reject(llvm::formatv("faster than physically possible: {0:F2} us, "
+                           "below {1:F0}% of the floor of {2:F2} us ({3})",
+                           *measured->medianUs, kFloorMargin * 100,
+                           floor.seconds * 1e6, floor.description));
       continue;
     }
     // Faster only beyond the noise of both measurements.

@@ -503,12 +503,12 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
     if (!seeds.empty())
       job.verifySeeds.assign(seeds.begin(), seeds.end());
     for (const std::string &name : job.verifyDistributions)
-      if (!llvm::is_contained({"normal", "uniform", "large", "small_int"},
-                              name)) {
+      if (!llvm::is_contained(
+              {"normal", "uniform", "large", "small_int", "special"}, name)) {
         path.field("verify")
             .field("distributions")
-            .report(
-                "expected \"normal\", \"uniform\", \"large\" or \"small_int\"");
+            .report("expected \"normal\", \"uniform\", \"large\", "
+                    "\"small_int\" or \"special\"");
         return false;
       }
   }

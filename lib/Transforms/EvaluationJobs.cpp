@@ -9,7 +9,9 @@
 #include "autoprof/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -440,4 +442,71 @@ mlir::autoprof::lowerModulesToPTX(ModuleOp module, StringRef chip,
         if (object.getFormat() == gpu::CompilationTarget::Assembly)
           ptx[binary.getSymName()] = object.getObject().getValue().str();
   return ptx;
+}
+
+/// Whether `type` is a float or a vector of floats (not a memref of them).
+static bool isFloatLike(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    type = vector.getElementType();
+  return isa<FloatType>(type);
+}
+
+std::vector<std::string>
+mlir::autoprof::getVerifyDistributions(gpu::GPUFuncOp reference,
+                                       std::string *why) {
+  std::vector<std::string> distributions = {"normal", "uniform", "large",
+                                            "small_int"};
+  auto refuse = [&](const Twine &reason) {
+    if (why)
+      *why = reason.str();
+    return distributions;
+  };
+  bool readsFloats = llvm::any_of(reference.getArguments(), [](Value arg) {
+    auto memref = dyn_cast<MemRefType>(arg.getType());
+    return memref && isFloatLike(memref.getElementType()) &&
+           inferBufferRole(arg) != "output";
+  });
+  if (!readsFloats)
+    return refuse("it reads no float buffer");
+  std::string offending;
+  reference.walk([&](Operation *op) {
+    // Loops whose end a float may decide.
+    if (isa<scf::WhileOp>(op) || op->getName().getDialectNamespace() == "cf" ||
+        isa<LLVM::BrOp, LLVM::CondBrOp>(op)) {
+      offending = "it has a loop or branch of its own (" +
+                  op->getName().getStringRef().str() + ")";
+      return WalkResult::interrupt();
+    }
+    // A float turned into an integer can become an address or a trip
+    // count; comparisons give the same answer to both kernels.
+    if (isa<arith::CmpFOp, LLVM::FCmpOp>(op))
+      return WalkResult::advance();
+    bool fromFloat = llvm::any_of(op->getOperandTypes(), isFloatLike);
+    bool toInteger = llvm::any_of(op->getResultTypes(), [](Type type) {
+      if (auto vector = dyn_cast<VectorType>(type))
+        type = vector.getElementType();
+      return isa<IntegerType, IndexType>(type);
+    });
+    if (fromFloat && toInteger) {
+      offending = "it turns a float into an integer (" +
+                  op->getName().getStringRef().str() + ")";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!offending.empty())
+    return refuse(offending);
+  distributions.push_back("special");
+  return distributions;
+}
+
+std::optional<std::vector<unsigned>>
+mlir::autoprof::asReferenceParams(std::vector<unsigned> map,
+                                  size_t numReferenceParams) {
+  bool identity = map.size() == numReferenceParams;
+  for (unsigned i = 0; identity && i < map.size(); ++i)
+    identity = map[i] == i;
+  if (identity)
+    return std::nullopt;
+  return map;
 }

@@ -95,6 +95,8 @@ namespace {
 /// A kernel whose verification job is ready but for the code.
 struct KernelToVerify {
   gpu::GPUFuncOp kernel;
+  /// The kernel it is verified against, in the reference module.
+  gpu::GPUFuncOp referenceKernel;
   std::string moduleName;
   /// The kernel of the reference it is verified against: of the same name,
   /// or the one a fallback (autoprof.fallback_of) keeps.
@@ -103,7 +105,22 @@ struct KernelToVerify {
   rt::JobLaunch reference;
   /// Absent when both kernels take the same parameter list.
   std::optional<std::vector<unsigned>> referenceParams;
+  /// Which of the kernel's launches, in host order, and how many it has.
+  unsigned launchIndex = 0, numLaunches = 1;
 };
+
+/// Every kernel's launches, in the order the host code holds them.
+using LaunchLists = llvm::DenseMap<Operation *, SmallVector<gpu::LaunchFuncOp>>;
+
+LaunchLists collectLaunchLists(ModuleOp module) {
+  LaunchLists lists;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+            launch, launch.getKernel()))
+      lists[kernel].push_back(launch);
+  });
+  return lists;
+}
 
 struct VerifyKernelsPass
     : public mlir::autoprof::impl::VerifyKernelsPassBase<VerifyKernelsPass> {
@@ -131,8 +148,8 @@ private:
   /// when the launches have no single evaluation job.
   FailureOr<std::optional<KernelToVerify>>
   prepare(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
-          ModuleOp referenceModule,
-          const llvm::DenseMap<Operation *, gpu::LaunchFuncOp> &references);
+          unsigned launchIndex, unsigned numLaunches, ModuleOp referenceModule,
+          const LaunchLists &references);
 };
 } // namespace
 
@@ -158,8 +175,9 @@ OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
 }
 
 FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
-    gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch, ModuleOp referenceModule,
-    const llvm::DenseMap<Operation *, gpu::LaunchFuncOp> &references) {
+    gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch, unsigned launchIndex,
+    unsigned numLaunches, ModuleOp referenceModule,
+    const LaunchLists &references) {
   StringRef name = kernel.getName();
   auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
   StringRef moduleName = gpuModule.getName();
@@ -178,11 +196,20 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
     return kernel.emitError("@")
            << name << " has no counterpart in the reference module: it holds "
            << "no kernel @" << moduleName << "::@" << referenceName;
-  gpu::LaunchFuncOp referenceLaunch = references.lookup(referenceKernel);
-  if (!referenceLaunch)
+  auto referenceLaunches = references.find(referenceKernel);
+  if (referenceLaunches == references.end())
     return kernel.emitError("@")
            << name << " cannot be verified: the reference module never "
            << "launches @" << moduleName << "::@" << referenceName;
+  // Launch i of the kernel is checked against launch i of the reference; a
+  // kernel launched as often as its reference has every launch verified.
+  if (numLaunches > 1 && referenceLaunches->second.size() != numLaunches)
+    return kernel.emitError("@")
+           << name << " cannot be verified launch by launch: the module "
+           << "launches it " << numLaunches << " times, the reference "
+           << referenceLaunches->second.size() << " times";
+  gpu::LaunchFuncOp referenceLaunch =
+      referenceLaunches->second[numLaunches > 1 ? launchIndex : 0];
 
   // A launch whose scalars vary at run time has no evaluation job, unless
   // it is the induction variable of a host loop around it (a repeated
@@ -207,8 +234,11 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
 
   KernelToVerify result;
   result.kernel = kernel;
+  result.referenceKernel = referenceKernel;
   result.moduleName = moduleName.str();
   result.referenceName = referenceName.str();
+  result.launchIndex = launchIndex;
+  result.numLaunches = numLaunches;
   FailureOr<rt::JobLaunch> candidateJob = buildJobLaunch(kernel, launch);
   if (failed(candidateJob))
     return failure();
@@ -222,11 +252,8 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
       launch, result.candidate, referenceLaunch, result.reference, name);
   if (failed(map))
     return failure();
-  bool identity = map->size() == result.reference.params.size();
-  for (unsigned i = 0; identity && i < map->size(); ++i)
-    identity = (*map)[i] == i;
-  if (!identity)
-    result.referenceParams = std::move(*map);
+  result.referenceParams =
+      asReferenceParams(std::move(*map), result.reference.params.size());
   return std::optional<KernelToVerify>(std::move(result));
 }
 
@@ -243,10 +270,8 @@ void VerifyKernelsPass::runOnOperation() {
   if (failed(foldHostCode(*candidateModule)) ||
       failed(foldHostCode(*referenceModule)))
     return signalPassFailure();
-  llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
-      findKernelLaunches(*candidateModule);
-  llvm::DenseMap<Operation *, gpu::LaunchFuncOp> references =
-      findKernelLaunches(*referenceModule);
+  LaunchLists launches = collectLaunchLists(*candidateModule);
+  LaunchLists references = collectLaunchLists(*referenceModule);
   if (launches.empty()) {
     module.emitWarning("no launched kernel to verify");
     return;
@@ -255,15 +280,21 @@ void VerifyKernelsPass::runOnOperation() {
   bool anyFailed = false;
   SmallVector<KernelToVerify, 0> toVerify;
   candidateModule->walk([&](gpu::GPUFuncOp kernel) {
-    gpu::LaunchFuncOp launch = launches.lookup(kernel);
-    if (!kernel.isKernel() || !launch)
+    auto found = launches.find(kernel);
+    if (!kernel.isKernel() || found == launches.end())
       return;
-    FailureOr<std::optional<KernelToVerify>> prepared =
-        prepare(kernel, launch, *referenceModule, references);
-    if (failed(prepared))
-      anyFailed = true;
-    else if (*prepared)
-      toVerify.push_back(std::move(**prepared));
+    unsigned numLaunches = found->second.size();
+    for (auto [index, launch] : llvm::enumerate(found->second)) {
+      FailureOr<std::optional<KernelToVerify>> prepared =
+          prepare(kernel, launch, index, numLaunches, *referenceModule,
+                  references);
+      if (failed(prepared)) {
+        anyFailed = true;
+        break;
+      }
+      if (*prepared)
+        toVerify.push_back(std::move(**prepared));
+    }
   });
   if (toVerify.empty()) {
     if (anyFailed)
@@ -300,6 +331,7 @@ void VerifyKernelsPass::runOnOperation() {
     job.candidate = rt::JobKernel{code->second, "ptx", name.str(),
                                   entry.candidate, entry.referenceParams};
     job.verifySeeds = {seed, seed + 1u};
+    job.verifyDistributions = getVerifyDistributions(entry.referenceKernel);
     job.verifyReassociated =
         AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
             .isAttrPresent(kernel);
@@ -332,7 +364,11 @@ void VerifyKernelsPass::runOnOperation() {
     if (folded && sunk)
       --sunk;
     InFlightDiagnostic remark = emitRemark(kernel.getLoc(), "@");
-    remark << entry.moduleName << "::@" << name << " verified against the "
+    remark << entry.moduleName << "::@" << name;
+    if (entry.numLaunches > 1)
+      remark << " (launch " << entry.launchIndex + 1 << " of "
+             << entry.numLaunches << ")";
+    remark << " verified against the "
            << (entry.referenceName == name
                    ? "reference"
                    : "reference's @" + entry.referenceName)

@@ -732,7 +732,7 @@ int main(int argc, char **argv) {
     autoprof_kernel *zero = smoke.loadCuda("zero_f32");
     const autoprof_distribution all[] = {
         AUTOPROF_DIST_NORMAL, AUTOPROF_DIST_UNIFORM, AUTOPROF_DIST_LARGE,
-        AUTOPROF_DIST_SMALL_INT};
+        AUTOPROF_DIST_SMALL_INT, AUTOPROF_DIST_SPECIAL};
     for (autoprof_distribution d : all) {
       autoprof_verify_options one = {};
       one.distributions = &d;

@@ -453,3 +453,19 @@ TEST(Job, InterleavedTimingRoundTrips) {
   EXPECT_EQ(back->interleavedTiming->samples, 20);
   EXPECT_EQ(back->interleavedTiming->smClockKhzMin, 1755000);
 }
+
+TEST(Job, TheSpecialDistributionIsKnown) {
+  EvaluationJob job = makeJob();
+  job.verifyDistributions = {"normal", "special"};
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->verifyDistributions,
+            (std::vector<std::string>{"normal", "special"}));
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
+      "launch": {"params": []}}, "verify": {"distributions": ["odd"]}})"),
+            "expected \"normal\", \"uniform\", \"large\", \"small_int\" or "
+            "\"special\" at job.verify.distributions");
+}

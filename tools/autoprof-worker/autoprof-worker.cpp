@@ -94,6 +94,7 @@ static autoprof_distribution toDistribution(llvm::StringRef name) {
       .Case("uniform", AUTOPROF_DIST_UNIFORM)
       .Case("large", AUTOPROF_DIST_LARGE)
       .Case("small_int", AUTOPROF_DIST_SMALL_INT)
+      .Case("special", AUTOPROF_DIST_SPECIAL)
       .Default(AUTOPROF_DIST_NORMAL);
 }
 

@@ -82,6 +82,9 @@ typedef enum autoprof_distribution {
   AUTOPROF_DIST_UNIFORM,    /* U[-1, 1) */
   AUTOPROF_DIST_LARGE,      /* U[-1e4, 1e4), clamped to the type's range */
   AUTOPROF_DIST_SMALL_INT,  /* integers in [-8, 8] (in [0, 8] if unsigned) */
+  /* Floats N(0, 1) with one element in 8 replaced by NaN, +Inf, -Inf, -0 or
+     a subnormal of either sign; integers as for NORMAL. */
+  AUTOPROF_DIST_SPECIAL,
 } autoprof_distribution;
 
 /// One kernel parameter, in declaration order.

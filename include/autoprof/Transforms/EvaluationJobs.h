@@ -85,6 +85,23 @@ getCompulsoryTraffic(const ::autoprof::runtime::JobLaunch &launch);
 /// Uses AutoProf cannot classify count as both.
 std::string inferBufferRole(Value buffer);
 
+/// The `reference_params` a candidate job carries for a parameter map from
+/// mapJobParameters: none when candidate parameter i receives reference
+/// parameter i for every i of the reference's `numReferenceParams`.
+std::optional<std::vector<unsigned>>
+asReferenceParams(std::vector<unsigned> map, size_t numReferenceParams);
+
+/// The input distributions a verification of `reference` (and of the
+/// variants verified against it) uses: the job's four defaults, and
+/// "special" (NaN, infinities, -0, subnormals among the floats) when the
+/// reference tolerates them: it reads float buffers, and no float it
+/// computes can become an address, a trip count or the condition of a
+/// loop, so that the special values change its results, never whether it
+/// ends or where it reads and writes. `why`, when given, says what keeps
+/// "special" out.
+std::vector<std::string> getVerifyDistributions(gpu::GPUFuncOp reference,
+                                                std::string *why = nullptr);
+
 /// Checks a worker deadline option (1 to 86400 seconds); emits an error on
 /// `module` otherwise.
 LogicalResult checkWorkerDeadline(ModuleOp module, unsigned seconds);

@@ -296,6 +296,8 @@ autoprof::runtime::distributionName(autoprof_distribution distribution) {
     return "large";
   case AUTOPROF_DIST_SMALL_INT:
     return "small-int";
+  case AUTOPROF_DIST_SPECIAL:
+    return "special";
   }
   return "invalid";
 }
@@ -316,7 +318,7 @@ const char *roleName(autoprof_role role) {
 
 bool isValidDistribution(autoprof_distribution distribution) {
   return distribution >= AUTOPROF_DIST_NORMAL &&
-         distribution <= AUTOPROF_DIST_SMALL_INT;
+         distribution <= AUTOPROF_DIST_SPECIAL;
 }
 
 /// Rounds `value` to `fractionBits` explicit mantissa bits with round to
@@ -560,6 +562,29 @@ struct GenerateJob {
   std::atomic<uint64_t> nextChunk{0};
 };
 
+/// One of the special values of the special distribution (`which` < 6):
+/// NaN, +Inf, -Inf, -0, and a subnormal of `dtype` of either sign (a quarter
+/// of its smallest normal).
+double specialValue(autoprof_dtype dtype, uint64_t which) {
+  double smallestNormal = dtype == AUTOPROF_F64   ? 0x1p-1022
+                          : dtype == AUTOPROF_F16 ? 0x1p-14
+                                                  : 0x1p-126; // f32, bf16
+  switch (which) {
+  case 0:
+    return std::numeric_limits<double>::quiet_NaN();
+  case 1:
+    return std::numeric_limits<double>::infinity();
+  case 2:
+    return -std::numeric_limits<double>::infinity();
+  case 3:
+    return -0.0;
+  case 4:
+    return smallestNormal / 4;
+  default:
+    return -smallestNormal / 4;
+  }
+}
+
 void generateChunk(const GenerateJob &job, uint64_t chunk) {
   const autoprof_param &param = *job.param;
   autoprof_dtype dtype = param.dtype;
@@ -580,6 +605,11 @@ void generateChunk(const GenerateJob &job, uint64_t chunk) {
         break;
       case AUTOPROF_DIST_SMALL_INT:
         value = static_cast<double>(rng.below(17)) - 8.0;
+        break;
+      case AUTOPROF_DIST_SPECIAL:
+        value = rng.normal();
+        if (rng.below(8) == 0)
+          value = specialValue(dtype, rng.below(6));
         break;
       default:
         value = rng.normal();

@@ -16,8 +16,9 @@
 # time it was given before (remembered by code, in AUTOPROF_FAKE_COUNTER
 # .times), else 50 us for the kernel and 100 us for the other, unless
 # AUTOPROF_FAKE_RETIME_US ("kernel,other") says; AUTOPROF_FAKE_CLOCK_DROP
-# makes the SM clock drop during it. Usage: fake-worker.py --job J
-# --result R [...]
+# makes the SM clock drop during it. With AUTOPROF_FAKE_REJECT_UNTIMED set, a
+# job that verifies a candidate without timing it rejects it. Usage:
+# fake-worker.py --job J --result R [...]
 import hashlib
 import json
 import os
@@ -90,6 +91,12 @@ if interleaved:
         result["timing"]["sm_clock_khz_before"] = 1980000
         result["timing"]["sm_clock_khz_min"] = 1500000
     json.dump(result, open(args[args.index("--result") + 1], "w"))
+    sys.exit(0)
+if ("candidate" in job and "time" not in job
+        and "AUTOPROF_FAKE_REJECT_UNTIMED" in os.environ):
+    json.dump({"status": "rejected", "verified": False,
+               "reason": "wrong result on the stand-in device"},
+              open(args[args.index("--result") + 1], "w"))
     sys.exit(0)
 if "candidate" not in job and "time" in job:
     remember(job["kernel"], result["timing"]["median_us"])
