@@ -432,6 +432,36 @@ double MemoryAccessAnalysis::getWeight(const MemoryAccess &access) const {
          std::max<int64_t>(1, access.addressesPerThread);
 }
 
+double MemoryAccessAnalysis::getWindowShare(gpu::Dimension dim) const {
+  int d = static_cast<int>(dim);
+  double window = 0, total = 0;
+  for (const MemoryAccess &access : accesses) {
+    if (!access.reads || access.writes || access.shared || !access.address)
+      continue;
+    double weight = getWeight(access);
+    total += weight;
+    int64_t stride =
+        blockSize[d] > 1 ? access.threadStride[d] : access.blockStride[d];
+    if (stride == 0)
+      continue;
+    bool slides = false;
+    for (auto [constLoop, variant] :
+         llvm::zip(access.loops, access.loopVariant)) {
+      scf::ForOp loop = constLoop;
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (!variant || !trips || trips->getZExtValue() < 2 ||
+          trips->getZExtValue() > 64)
+        continue;
+      for (auto [atom, coefficient] : access.address->terms)
+        slides |= atoms[atom].value == loop.getInductionVar() &&
+                  std::abs(coefficient) == std::abs(stride);
+    }
+    if (slides)
+      window += weight;
+  }
+  return total > 0 ? window / total : 0;
+}
+
 std::optional<std::pair<gpu::Dimension, double>>
 MemoryAccessAnalysis::getContiguousDimension() const {
   std::array<double, 3> votes = {0, 0, 0};

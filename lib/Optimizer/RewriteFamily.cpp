@@ -119,6 +119,9 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
     if (total > 0)
       evidence.rowWalkShare = walked / total;
   }
+  evidence.windowShare =
+      std::max(analysis.getWindowShare(gpu::Dimension::y),
+               analysis.getWindowShare(gpu::Dimension::z));
   // Without the counters, the static analysis estimates the same ratio from
   // each global load's address.
   if (!evidence.sectorsPerRequest) {
@@ -211,6 +214,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createPrivatizeAtomicsFamily(), createFormBlocksFamily(),
       createCoalesceFamily(),         createTransposeTileFamily(),
       createContractionTileFamily(),  createHaloTileFamily(),
+      createCoarsenRowsFamily(),
       createDistributeLoopFamily(),   createRegisterAccumulateFamily(),
       createWarpReduceFamily(),       createBlockReduceFamily(),
       createUnrollFamily(),           createMaxRegistersFamily(),

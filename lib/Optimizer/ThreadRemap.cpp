@@ -156,6 +156,15 @@ FailureOr<ThreadRemapPlan> planThreadRemap(std::array<int64_t, 3> grid,
   return plan;
 }
 
+void simplifyRecombinedIndices(gpu::GPUFuncOp kernel) {
+  RewritePatternSet patterns(kernel.getContext());
+  patterns.add<FoldRecombinedIndex>(kernel.getContext());
+  arith::AddIOp::getCanonicalizationPatterns(patterns, kernel.getContext());
+  arith::MulIOp::getCanonicalizationPatterns(patterns, kernel.getContext());
+  // Not converging only leaves the index less simplified.
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
+}
+
 void applyThreadRemap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                       ArrayRef<gpu::LaunchFuncOp> launches,
                       const ThreadRemapPlan &plan) {
@@ -250,12 +259,7 @@ void applyThreadRemap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
         std::next(ifOp->getIterator()), body.getTerminator()->getIterator());
   }
 
-  RewritePatternSet patterns(kernel.getContext());
-  patterns.add<FoldRecombinedIndex>(kernel.getContext());
-  arith::AddIOp::getCanonicalizationPatterns(patterns, kernel.getContext());
-  arith::MulIOp::getCanonicalizationPatterns(patterns, kernel.getContext());
-  // Not converging only leaves the index less simplified.
-  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  simplifyRecombinedIndices(kernel);
 
   for (gpu::LaunchFuncOp launch : launches) {
     rewriter.setInsertionPoint(launch);

@@ -65,6 +65,11 @@ void applyThreadRemap(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                       ArrayRef<gpu::LaunchFuncOp> launches,
                       const ThreadRemapPlan &plan);
 
+/// Folds the original ids a remap recombines, (g mod C) + (g div C) * C ->
+/// g, with the canonicalizations of additions and products, in `kernel`:
+/// later analyses and LLVM see the global index again.
+void simplifyRecombinedIndices(gpu::GPUFuncOp kernel);
+
 } // namespace mlir::autoprof::rewrites
 
 #endif // AUTOPROF_LIB_OPTIMIZER_THREADREMAP_H

@@ -1,7 +1,7 @@
 """Applies chains of built-in rewrites, where a later rewrite applies only
 after an earlier one (warp-reduce needs the accumulator that
 register-accumulate puts in a register, and so do block-reduce,
-contraction-tile and halo-tile; on
+contraction-tile, halo-tile and coarsen-rows; on
 one-thread blocks form-blocks comes first, and a host loop's reduction
 needs fold-host-loop), to every kernel of the given corpora where each step of the
 chain applies, and verifies each result against the original module on the
@@ -32,6 +32,9 @@ CHAINS = [
     ["register-accumulate=1", "halo-tile=1"],
     ["coalesce=32", "register-accumulate=1", "halo-tile=1"],
     ["form-blocks=256", "register-accumulate=1", "halo-tile=1"],
+    ["coalesce=32", "register-accumulate=1", "coarsen-rows=4"],
+    ["form-blocks=256", "register-accumulate=1", "coarsen-rows=4"],
+    ["register-accumulate=1", "coarsen-rows=2"],
 ]
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])

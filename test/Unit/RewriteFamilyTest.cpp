@@ -39,6 +39,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "transpose-tile",
     "contraction-tile",
     "halo-tile",
+    "coarsen-rows",
     "distribute-loop",
     "register-accumulate",
     "warp-reduce",

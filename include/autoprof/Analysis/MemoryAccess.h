@@ -157,6 +157,13 @@ public:
   std::optional<std::pair<gpu::Dimension, double>>
   getContiguousDimension() const;
 
+  /// The share of the global loads' weight (getWeight) whose window slides
+  /// along `dim`: a loop of 2 to 64 iterations moves the address by the
+  /// distance between neighbouring global indices along `dim`, so that
+  /// neighbouring threads read overlapping windows (the rows of a stencil,
+  /// a convolution or a pooling window). 0 when no load does.
+  double getWindowShare(gpu::Dimension dim) const;
+
 private:
   unsigned getAtom(Value value, IndexAtomKind kind);
   void analyzeAccess(Operation *op, Value memref, ValueRange indices,

@@ -101,6 +101,10 @@ struct RewriteEvidence {
   /// neighbouring threads read other rows: a row reduction's loads, which a
   /// remap of the threads cannot make contiguous (0 when nothing is known).
   double rowWalkShare = 0;
+  /// The share of the global loads whose window slides along y or z, the
+  /// larger of the two (MemoryAccessAnalysis::getWindowShare): neighbouring
+  /// threads there read overlapping windows.
+  double windowShare = 0;
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few

@@ -37,6 +37,9 @@ std::unique_ptr<RewriteFamily> createUnrollFamily();
 std::unique_ptr<RewriteFamily> createRestrictFamily();
 /// coarsen=C: each thread does the work of C threads of C blocks.
 std::unique_ptr<RewriteFamily> createCoarsenFamily();
+/// coarsen-rows=R: each thread does the work of R neighbours along y or z,
+/// their loops jammed.
+std::unique_ptr<RewriteFamily> createCoarsenRowsFamily();
 /// vectorize=V: each thread handles V consecutive elements with vectors.
 std::unique_ptr<RewriteFamily> createVectorizeFamily();
 /// register-accumulate=1: keep an accumulated element in a register.
