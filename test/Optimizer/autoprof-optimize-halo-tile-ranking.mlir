@@ -1,23 +1,28 @@
-// Whether halo-tile goes first follows the L1 counters: the same 3x3
-// convolution, measured by a stand-in worker, gets halo-tile as its first
-// candidate when its loads hit L1 for 20% of their sectors (the window's
-// reuse goes to L2 and DRAM), and another rewrite first when they hit 90%
+// Whether halo-tile goes early follows the L1 counters: the same 3x3
+// convolution, measured by a stand-in worker, gets halo-tile as its second
+// candidate (after coarsen-rows, which shares the windows' rows in
+// registers) when its loads hit L1 for 20% of their sectors (the window's
+// reuse goes to L2 and DRAM), and another rewrite second when they hit 90%
 // (L1 already serves the reuse; the staged copy and its barrier would only
 // add work).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 20.0}' %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py report=%t/missing.json" -o /dev/null
+// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 20.0}' %autoprof_opt %s --autoprof-optimize="budget=2 worker=%S/Inputs/fake-worker.py report=%t/missing.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/missing.json --check-prefix=MISSING
-// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 90.0}' %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py report=%t/hitting.json" -o /dev/null
+// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 90.0}' %autoprof_opt %s --autoprof-optimize="budget=2 worker=%S/Inputs/fake-worker.py report=%t/hitting.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/hitting.json --check-prefix=HITTING
 
 // The tree collects the L1 hit rate for this memory-bound kernel.
 // MISSING: "name": "l1tex__t_sector_hit_rate.pct",
 // MISSING: "candidates": [
 // MISSING-NOT: "rewrite":
+// MISSING: "rewrite": "coarsen-rows=4",
+// MISSING-NOT: "rewrite":
 // MISSING: "rewrite": "halo-tile=1",
 
 // HITTING: "name": "l1tex__t_sector_hit_rate.pct",
 // HITTING: "candidates": [
+// HITTING-NOT: "rewrite": "halo-tile=1",
+// HITTING: "rewrite": "coarsen-rows=4",
 // HITTING-NOT: "rewrite": "halo-tile=1",
 // HITTING: "rewrite":
 // HITTING-NOT: "rewrite": "halo-tile=1",
