@@ -85,6 +85,20 @@ def has_cuda_device():
 
 if has_cuda_device():
     config.available_features.add("cuda-device")
+
+
+# `compute-sanitizer`: found where autoprof-optimize's sanitize= looks for it
+# (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
+def has_compute_sanitizer():
+    if shutil.which("compute-sanitizer"):
+        return True
+    homes = [os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"]
+    return any(os.access(os.path.join(home, "bin", "compute-sanitizer"),
+                         os.X_OK) for home in homes if home)
+
+
+if has_compute_sanitizer():
+    config.available_features.add("compute-sanitizer")
 lit_config.parallelism_groups["cuda-device"] = 1
 
 # `mlir-opt-22`: Debian's upstream mlir-opt, which generates the upstream

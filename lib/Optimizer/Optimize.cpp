@@ -55,6 +55,33 @@ void OptimizePass::runOnOperation() {
   options.seed = seed;
   options.chip = chip;
   options.features = features;
+  // The sanitizer runs of would-be winners, where compute-sanitizer is.
+  std::string sanitizerNote;
+  if (sanitize != SanitizeMode::None) {
+    if (sanitize != SanitizeMode::Racecheck)
+      options.sanitizers.push_back(rt::SanitizerTool::Memcheck);
+    if (sanitize != SanitizeMode::Memcheck)
+      options.sanitizers.push_back(rt::SanitizerTool::Racecheck);
+    std::string tools;
+    for (rt::SanitizerTool tool : options.sanitizers)
+      tools += (tools.empty() ? "" : ", ") +
+               rt::getSanitizerToolName(tool).str();
+    llvm::Expected<std::string> found = rt::findComputeSanitizer(sanitizerPath);
+    if (found) {
+      options.sanitizerPath = *found;
+      sanitizerNote = tools + " (" + *found + ")";
+    } else if (!sanitizerPath.empty()) {
+      emitError(module.getLoc()) << llvm::toString(found.takeError());
+      return signalPassFailure();
+    } else {
+      std::string why = llvm::toString(found.takeError());
+      emitWarning(module.getLoc())
+          << "sanitize: " << why << "; would-be winners are accepted on the "
+          << "other checks alone, without " << tools;
+      sanitizerNote = "not run (" + tools + " asked for): " + why;
+      options.sanitizers.clear();
+    }
+  }
 
   std::unique_ptr<CandidateProposer> candidates;
   if (proposer == ProposerKind::Model) {
@@ -135,6 +162,8 @@ void OptimizePass::runOnOperation() {
     results.push_back(std::move(**result));
   }
 
+  for (KernelSearchResult &result : results)
+    result.sanitizer = sanitizerNote;
   if (!reportPath.empty() &&
       failed(writeSearchReport(reportPath, results, failures, module.getLoc())))
     return signalPassFailure();

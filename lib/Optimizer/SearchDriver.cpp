@@ -140,6 +140,55 @@ retimeInterleaved(rt::JobKernel candidate, rt::JobKernel incumbent,
   return retiming;
 }
 
+/// Runs `candidate` (its own parameter list, on generated inputs: launched
+/// once after one launch per input set) under each of the options'
+/// compute-sanitizer tools. Returns why the candidate is rejected (a tool
+/// reported an error), or an empty string; `outcome` says what each tool
+/// gave, for the report. A run that ends without a finding but without a
+/// result either (the deadline passed under the tool's slowdown) is
+/// inconclusive: said in `outcome`, not a rejection, since the candidate
+/// passed every other check.
+static std::string sanitizeCandidate(rt::JobKernel candidate,
+                                     const SearchOptions &options,
+                                     std::string &outcome) {
+  candidate.referenceParams.reset();
+  rt::EvaluationJob job;
+  job.device = options.device;
+  job.kernel = std::move(candidate);
+  job.warmup = 0;
+  job.minRepetitions = 1;
+  job.maxRepetitions = 1;
+  job.timeBudgetSeconds = 0;
+  job.flushL2 = false;
+  job.seed = options.seed;
+  for (rt::SanitizerTool tool : options.sanitizers) {
+    StringRef name = rt::getSanitizerToolName(tool);
+    if (!outcome.empty())
+      outcome += "; ";
+    llvm::Expected<rt::SanitizerReport> report = rt::runWorkerUnderSanitizer(
+        job, options.worker, tool, options.sanitizerPath);
+    if (!report) {
+      std::string why = llvm::toString(report.takeError());
+      outcome += (name + ": could not be run: " + why).str();
+      continue;
+    }
+    if (report->found) {
+      outcome += (name + ": " + report->summary).str();
+      return ("compute-sanitizer --tool " + name + " reported: " +
+              (report->summary.empty() ? std::string("an error")
+                                       : report->summary))
+          .str();
+    }
+    if (report->result.status != "ok")
+      outcome += (name + ": inconclusive, the run did not complete (" +
+                  report->result.reason + ")")
+                     .str();
+    else
+      outcome += (name + ": no error").str();
+  }
+  return "";
+}
+
 /// Verifies `code` (the variant's kernel, verified on its first launch by
 /// `firstJob`) on every further launch of the kernel: launch i of `variant`
 /// against launch i of `start`, each with its own sizes and scalars. Returns
@@ -498,6 +547,16 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     // curse): before it is accepted, it is timed again interleaved with the
     // incumbent, in one process on the same clocks, and must win there too.
     std::string retimed;
+    // Would-be winners also run under compute-sanitizer, when asked: a race
+    // or an access outside its buffers that the inputs did not expose.
+    if (wins && !options.sanitizers.empty()) {
+      std::string finding =
+          sanitizeCandidate(*code, options, record.sanitizer);
+      if (!finding.empty()) {
+        reject(std::move(finding));
+        continue;
+      }
+    }
     if (wins) {
       auto retimeStart = std::chrono::steady_clock::now();
       llvm::Expected<Retiming> retiming =

@@ -78,6 +78,8 @@ static llvm::json::Value toJSON(const CandidateRecord &record) {
                {"confirmed", record.retimed->confirmed}};
   if (!record.retimeError.empty())
     entry["retime_error"] = record.retimeError;
+  if (!record.sanitizer.empty())
+    entry["sanitizer"] = record.sanitizer;
   if (!record.reprofileError.empty())
     entry["reprofile_error"] = record.reprofileError;
   if (record.seconds)
@@ -136,6 +138,8 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
       {"speedup", result.getSpeedup()}};
   if (!result.failure.empty())
     object["failed"] = result.failure;
+  if (!result.sanitizer.empty())
+    object["sanitizer"] = result.sanitizer;
   return object;
 }
 

@@ -8,9 +8,11 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,9 +57,19 @@ static std::string tailOf(llvm::StringRef path) {
   return text.str();
 }
 
-llvm::Expected<EvaluationResult>
-autoprof::runtime::runWorker(const EvaluationJob &job,
-                             const WorkerOptions &options) {
+/// The exit status compute-sanitizer is told to give when its tool reports
+/// an error (the worker's own statuses are 0 and 1).
+static constexpr int kSanitizerExitCode = 86;
+
+/// Runs `job` in the worker, directly or, when `wrapper` is not empty, as
+/// the command line that follows `wrapper` (a program and its arguments).
+/// `exitCode` receives the child's exit status. When `tolerateNoResult` is
+/// set, a child that exits with that status without a result gives a result
+/// of status "error" instead of an llvm::Error.
+static llvm::Expected<EvaluationResult>
+runChild(const EvaluationJob &job, const WorkerOptions &options,
+         llvm::ArrayRef<std::string> wrapper, int &exitCode,
+         std::optional<int> tolerateNoResult = std::nullopt) {
   llvm::Expected<std::string> worker = findWorker(options.workerPath);
   if (!worker)
     return worker.takeError();
@@ -93,17 +105,20 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
           ? UINT32_MAX / 2
           : deadline + std::min(options.killGraceSeconds, UINT32_MAX / 2);
   std::string watchdog = "--watchdog=" + std::to_string(deadline);
-  llvm::SmallVector<llvm::StringRef> args = {*worker,    "--job",    jobPath,
-                                             "--result", resultPath, watchdog};
+  llvm::SmallVector<llvm::StringRef> args(wrapper.begin(), wrapper.end());
+  llvm::StringRef program = wrapper.empty() ? llvm::StringRef(*worker)
+                                            : llvm::StringRef(wrapper.front());
+  args.append({*worker, "--job", jobPath, "--result", resultPath, watchdog});
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(logPath), llvm::StringRef(logPath)};
   std::string message;
   bool failedToStart = false;
   int rc = llvm::sys::ExecuteAndWait(
-      *worker, args, /*Env=*/std::nullopt, redirects, killAfter,
+      program, args, /*Env=*/std::nullopt, redirects, killAfter,
       /*MemoryLimit=*/0, &message, &failedToStart);
+  exitCode = rc;
   if (failedToStart)
-    return makeError("cannot start " + *worker + ": " + message);
+    return makeError("cannot start " + program + ": " + message);
 
   EvaluationResult result;
   if (rc < 0) {
@@ -123,15 +138,124 @@ autoprof::runtime::runWorker(const EvaluationJob &job,
 
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
       llvm::MemoryBuffer::getFile(resultPath);
-  if (!text || (*text)->getBuffer().trim().empty())
-    return makeError(
-        "autoprof-worker exited with status " + llvm::Twine(rc) +
-        " without writing a result" +
-        (tailOf(logPath).empty() ? "" : "; its output: " + tailOf(logPath)));
+  if (!text || (*text)->getBuffer().trim().empty()) {
+    std::string output = tailOf(logPath);
+    if (tolerateNoResult && rc == *tolerateNoResult) {
+      result.reason = "the worker wrote no result" +
+                      (output.empty() ? "" : "; its output: " + output);
+      return result;
+    }
+    return makeError("autoprof-worker exited with status " + llvm::Twine(rc) +
+                     " without writing a result" +
+                     (output.empty() ? "" : "; its output: " + output));
+  }
   llvm::Expected<EvaluationResult> parsed =
       parseDocument<EvaluationResult>((*text)->getBuffer(), "result");
   if (!parsed)
     return makeError("autoprof-worker wrote an unreadable result: " +
                      llvm::toString(parsed.takeError()));
   return parsed;
+}
+
+llvm::Expected<EvaluationResult>
+autoprof::runtime::runWorker(const EvaluationJob &job,
+                             const WorkerOptions &options) {
+  int exitCode = 0;
+  return runChild(job, options, /*wrapper=*/{}, exitCode);
+}
+
+llvm::StringRef autoprof::runtime::getSanitizerToolName(SanitizerTool tool) {
+  switch (tool) {
+  case SanitizerTool::Memcheck:
+    return "memcheck";
+  case SanitizerTool::Racecheck:
+    return "racecheck";
+  }
+  llvm_unreachable("unknown compute-sanitizer tool");
+}
+
+llvm::Expected<std::string>
+autoprof::runtime::findComputeSanitizer(llvm::StringRef explicitPath) {
+  if (!explicitPath.empty()) {
+    if (llvm::sys::fs::can_execute(explicitPath))
+      return explicitPath.str();
+    return makeError("compute-sanitizer '" + explicitPath +
+                     "' is not an executable file");
+  }
+  if (llvm::ErrorOr<std::string> onPath =
+          llvm::sys::findProgramByName("compute-sanitizer"))
+    return *onPath;
+  llvm::SmallVector<std::string> homes;
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
+    homes.push_back(*home);
+  homes.push_back("/usr/local/cuda");
+  std::string looked = "PATH";
+  for (const std::string &home : homes) {
+    llvm::SmallString<256> candidate(home);
+    llvm::sys::path::append(candidate, "bin", "compute-sanitizer");
+    if (llvm::sys::fs::can_execute(candidate))
+      return std::string(candidate);
+    looked += ", " + std::string(candidate);
+  }
+  return makeError("compute-sanitizer was not found (looked on " + looked +
+                   "); it comes with the CUDA toolkit");
+}
+
+/// What a compute-sanitizer log says, without its banner and the lines that
+/// only frame it: the first reported lines and the summary.
+static std::string summarizeSanitizerLog(llvm::StringRef log) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string summary;
+  constexpr unsigned kKept = 8;
+  unsigned reported = 0;
+  llvm::StringRef last;
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    line.consume_front("=========");
+    line = line.trim();
+    if (line.empty() || line.starts_with("COMPUTE-SANITIZER"))
+      continue;
+    last = line;
+    if (reported++ >= kKept)
+      continue;
+    if (!summary.empty())
+      summary += "; ";
+    summary += line.str();
+  }
+  // The summary line ("ERROR SUMMARY: ...", "RACECHECK SUMMARY: ...") comes
+  // last; keep it when the first lines did not reach it.
+  if (reported > kKept)
+    summary += (reported > kKept + 1 ? "; ...; " : "; ") + last.str();
+  return summary;
+}
+
+llvm::Expected<SanitizerReport> autoprof::runtime::runWorkerUnderSanitizer(
+    const EvaluationJob &job, const WorkerOptions &options, SanitizerTool tool,
+    llvm::StringRef sanitizerPath) {
+  llvm::SmallString<128> sanitizerLog;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "autoprof-sanitizer", "log", sanitizerLog))
+    return makeError("cannot create a log file: " + ec.message());
+  llvm::FileRemover removeLog(sanitizerLog);
+  std::string wrapper[] = {sanitizerPath.str(),
+                           "--tool",
+                           getSanitizerToolName(tool).str(),
+                           "--error-exitcode",
+                           std::to_string(kSanitizerExitCode),
+                           "--log-file",
+                           std::string(sanitizerLog)};
+  int exitCode = 0;
+  llvm::Expected<EvaluationResult> result =
+      runChild(job, options, wrapper, exitCode, kSanitizerExitCode);
+  if (!result)
+    return result.takeError();
+  SanitizerReport report;
+  report.found = exitCode == kSanitizerExitCode;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
+      llvm::MemoryBuffer::getFile(sanitizerLog);
+  if (log)
+    report.summary = summarizeSanitizerLog((*log)->getBuffer());
+  report.result = std::move(*result);
+  return report;
 }

@@ -128,4 +128,71 @@ TEST(WorkerClient, AMissingWorkerIsAnError) {
             "worker '/nonexistent/autoprof-worker' is not an executable file");
 }
 
+// A stand-in compute-sanitizer gets: --tool T --error-exitcode N --log-file L
+// WORKER --job J --result R --watchdog=S.
+
+TEST(WorkerClient, ASanitizerErrorIsAFindingWithItsReport) {
+  FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
+  FakeWorker sanitizer(
+      "[ \"$1 $2 $3 $4 $5\" = '--tool racecheck --error-exitcode 86 "
+      "--log-file' ] || exit 7\n"
+      "log=$6; shift 6; \"$@\"\n"
+      "printf '========= COMPUTE-SANITIZER\\n========= Error: Race reported "
+      "between Write access at k+0x10\\n=========     and Read access at "
+      "k+0x20\\n=========\\n========= RACECHECK SUMMARY: 1 hazard displayed "
+      "(1 error, 0 warnings)\\n' > \"$log\"\nexit 86");
+  llvm::Expected<SanitizerReport> report =
+      runWorkerUnderSanitizer(makeJob(), {worker.get(), 30, 1},
+                              SanitizerTool::Racecheck, sanitizer.get());
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+  EXPECT_TRUE(report->found);
+  EXPECT_EQ(report->summary,
+            "Error: Race reported between Write access at k+0x10; and Read "
+            "access at k+0x20; RACECHECK SUMMARY: 1 hazard displayed (1 "
+            "error, 0 warnings)");
+  EXPECT_EQ(report->result.status, "ok");
+}
+
+TEST(WorkerClient, ACleanSanitizerRunIsNoFinding) {
+  FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
+  FakeWorker sanitizer("[ \"$2\" = memcheck ] || exit 7\nlog=$6; shift 6; "
+                       "\"$@\"; status=$?\necho '========= ERROR SUMMARY: 0 "
+                       "errors' > \"$log\"\nexit $status");
+  llvm::Expected<SanitizerReport> report =
+      runWorkerUnderSanitizer(makeJob(), {worker.get(), 30, 1},
+                              SanitizerTool::Memcheck, sanitizer.get());
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+  EXPECT_FALSE(report->found);
+  EXPECT_EQ(report->summary, "ERROR SUMMARY: 0 errors");
+  EXPECT_EQ(report->result.status, "ok");
+}
+
+TEST(WorkerClient, AFindingWithoutAResultIsStillAFinding) {
+  FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
+  // Twelve reported lines: the first eight and the summary are kept.
+  FakeWorker sanitizer("log=$6\nfor i in 1 2 3 4 5 6 7 8 9 10 11; do echo "
+                       "\"========= line $i\"; done > \"$log\"\n"
+                       "echo '========= ERROR SUMMARY: 11 errors' >> "
+                       "\"$log\"\necho 'worker not started'\nexit 86");
+  llvm::Expected<SanitizerReport> report =
+      runWorkerUnderSanitizer(makeJob(), {worker.get(), 30, 1},
+                              SanitizerTool::Memcheck, sanitizer.get());
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+  EXPECT_TRUE(report->found);
+  EXPECT_EQ(report->summary, "line 1; line 2; line 3; line 4; line 5; line 6; "
+                             "line 7; line 8; ...; ERROR SUMMARY: 11 errors");
+  EXPECT_EQ(report->result.status, "error");
+  EXPECT_EQ(report->result.reason,
+            "the worker wrote no result; its output: worker not started");
+}
+
+TEST(WorkerClient, AMissingSanitizerIsAnError) {
+  llvm::Expected<std::string> found =
+      findComputeSanitizer("/nonexistent/compute-sanitizer");
+  ASSERT_FALSE(static_cast<bool>(found));
+  EXPECT_EQ(llvm::toString(found.takeError()),
+            "compute-sanitizer '/nonexistent/compute-sanitizer' is not an "
+            "executable file");
+}
+
 } // namespace

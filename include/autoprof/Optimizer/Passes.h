@@ -28,6 +28,15 @@ enum class ProposerKind {
   Model,
 };
 
+/// Which compute-sanitizer tools a would-be winner runs under.
+enum class SanitizeMode {
+  None,
+  Memcheck,
+  Racecheck,
+  /// memcheck, then racecheck.
+  All,
+};
+
 #define GEN_PASS_DECL
 #include "autoprof/Optimizer/Passes.h.inc"
 

@@ -98,6 +98,19 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
     the winners (kernel attributes, bodies and launches updated) and never
     anything unverified; when nothing wins, the original stays.
 
+    With `sanitize=memcheck|racecheck|all`, a candidate that would win is
+    first launched once more on generated inputs under `compute-sanitizer
+    --tool memcheck` and/or `--tool racecheck` (found on PATH, then in
+    `$CUDA_HOME/bin` and `/usr/local/cuda/bin`, or given by `sanitizer=`): a
+    tool that reports an error (a shared-memory race that the inputs happened
+    not to expose, an access outside every allocation) rejects it with the
+    tool's report as the reason. A run that ends without a report but does
+    not complete (the tool's slowdown outlasts the deadline) is
+    inconclusive and noted in the report; the candidate then stands on the
+    other checks. Where compute-sanitizer is not installed, a warning says so
+    once, the report records it, and candidates are accepted on the other
+    checks alone; a `sanitizer=` path that is not an executable is an error.
+
     `report=` writes a JSON report of every candidate: the rewrite, verified
     or the reason for its rejection, timings with spread, and the baseline's
     metrics, replay passes and profiling time. A short summary goes to
@@ -174,6 +187,22 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
            "Answer LLM requests only from the cache (no network)">,
     Option<"llmRetries", "llm-retries", "unsigned", /*default=*/"4",
            "Retries of an LLM request on 408/429/5xx and transport errors">,
+    Option<"sanitize", "sanitize", "::mlir::autoprof::SanitizeMode",
+           /*default=*/"::mlir::autoprof::SanitizeMode::None",
+           "compute-sanitizer tools a would-be winner runs under before it "
+           "is accepted (a reported error rejects it)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::autoprof::SanitizeMode::None, "none",
+                        "no sanitizer run"),
+             clEnumValN(::mlir::autoprof::SanitizeMode::Memcheck, "memcheck",
+                        "out-of-bounds and misaligned accesses"),
+             clEnumValN(::mlir::autoprof::SanitizeMode::Racecheck,
+                        "racecheck", "shared-memory data races"),
+             clEnumValN(::mlir::autoprof::SanitizeMode::All, "all",
+                        "memcheck, then racecheck"))}]>,
+    Option<"sanitizerPath", "sanitizer", "std::string", /*default=*/"\"\"",
+           "compute-sanitizer to run (default: PATH, then $CUDA_HOME/bin, "
+           "then /usr/local/cuda/bin)">,
     Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
            "When some kernels fail, still succeed with the other kernels' "
            "winners (the failures become warnings)">,

@@ -27,6 +27,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::autoprof {
 
@@ -43,6 +44,12 @@ struct SearchOptions {
   /// PTX target.
   std::string chip = "sm_90";
   std::string features = "+ptx80";
+  /// compute-sanitizer tools a would-be winner runs under, once each,
+  /// before it is accepted: a tool that reports an error rejects it. Empty:
+  /// no such run.
+  std::vector<::autoprof::runtime::SanitizerTool> sanitizers;
+  /// compute-sanitizer to run (found by the pass).
+  std::string sanitizerPath;
 };
 
 /// Searches kernels of one module with one proposer.

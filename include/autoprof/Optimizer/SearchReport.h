@@ -80,6 +80,9 @@ struct CandidateRecord {
   /// confirmed it, or why it could not be run.
   std::optional<Retiming> retimed;
   std::string retimeError;
+  /// What compute-sanitizer said of a would-be winner, tool by tool, when
+  /// the search ran it (SearchOptions::sanitizers).
+  std::string sanitizer;
   /// A winner's metrics when it was profiled again, and what that cost; or
   /// why profiling it failed.
   std::optional<std::vector<::autoprof::runtime::MetricResult>> metrics;
@@ -115,6 +118,9 @@ struct KernelSearchResult {
   /// Labels of the candidates the result is made of, in order.
   std::vector<std::string> accepted;
   double bestMedianUs = 0;
+  /// The compute-sanitizer tools would-be winners ran under, or why they
+  /// could not (empty: none were asked for).
+  std::string sanitizer;
   /// Why the search stopped before its budget was spent (the proposer or a
   /// variant failed); empty when it did not. The winners before it count.
   std::string failure;

@@ -44,6 +44,35 @@ llvm::Expected<std::string> findWorker(llvm::StringRef explicitPath);
 llvm::Expected<EvaluationResult> runWorker(const EvaluationJob &job,
                                            const WorkerOptions &options);
 
+/// A compute-sanitizer tool (its `--tool`).
+enum class SanitizerTool { Memcheck, Racecheck };
+
+/// The tool's name on compute-sanitizer's command line.
+llvm::StringRef getSanitizerToolName(SanitizerTool tool);
+
+/// Finds compute-sanitizer: `explicitPath` if given, else on PATH, else in
+/// $CUDA_HOME/bin, else in /usr/local/cuda/bin. Fails with a message saying
+/// where it looked.
+llvm::Expected<std::string> findComputeSanitizer(llvm::StringRef explicitPath);
+
+/// What a job run under compute-sanitizer gave.
+struct SanitizerReport {
+  /// The tool reported an error (its exit status says so).
+  bool found = false;
+  /// The tool's log without its banner: the first reported lines and the
+  /// summary, on one line.
+  std::string summary;
+  /// The worker's result (status "error" with a reason when the worker
+  /// wrote none).
+  EvaluationResult result;
+};
+
+/// Runs `job` like runWorker, with the worker under `compute-sanitizer
+/// --tool <tool>` at `sanitizerPath`; the deadline applies to the whole run.
+llvm::Expected<SanitizerReport>
+runWorkerUnderSanitizer(const EvaluationJob &job, const WorkerOptions &options,
+                        SanitizerTool tool, llvm::StringRef sanitizerPath);
+
 } // namespace autoprof::runtime
 
 #endif // AUTOPROF_RUNTIME_WORKERCLIENT_H
