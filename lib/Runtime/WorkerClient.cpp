@@ -7,6 +7,7 @@
 #include "autoprof/Runtime/WorkerClient.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileUtilities.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace autoprof::runtime;
@@ -208,6 +210,7 @@ static std::string summarizeSanitizerLog(llvm::StringRef log) {
   log.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   std::string summary;
   constexpr unsigned kKept = 8;
+  llvm::StringSet<> seen;
   unsigned reported = 0;
   llvm::StringRef last;
   for (llvm::StringRef line : lines) {
@@ -215,6 +218,9 @@ static std::string summarizeSanitizerLog(llvm::StringRef log) {
     line.consume_front("=========");
     line = line.trim();
     if (line.empty() || line.starts_with("COMPUTE-SANITIZER"))
+      continue;
+    // The same hazard is often reported several times.
+    if (!seen.insert(line).second)
       continue;
     last = line;
     if (reported++ >= kKept)
@@ -238,11 +244,15 @@ llvm::Expected<SanitizerReport> autoprof::runtime::runWorkerUnderSanitizer(
           "autoprof-sanitizer", "log", sanitizerLog))
     return makeError("cannot create a log file: " + ec.message());
   llvm::FileRemover removeLog(sanitizerLog);
+  // Errors of the worker's own driver calls (it probes, and expects some to
+  // fail) are not the kernel's: only the kernel's accesses count.
   std::string wrapper[] = {sanitizerPath.str(),
                            "--tool",
                            getSanitizerToolName(tool).str(),
                            "--error-exitcode",
                            std::to_string(kSanitizerExitCode),
+                           "--report-api-errors",
+                           "no",
                            "--log-file",
                            std::string(sanitizerLog)};
   int exitCode = 0;
@@ -254,8 +264,18 @@ llvm::Expected<SanitizerReport> autoprof::runtime::runWorkerUnderSanitizer(
   report.found = exitCode == kSanitizerExitCode;
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
       llvm::MemoryBuffer::getFile(sanitizerLog);
-  if (log)
-    report.summary = summarizeSanitizerLog((*log)->getBuffer());
+  if (log) {
+    llvm::StringRef text = (*log)->getBuffer();
+    report.summary = summarizeSanitizerLog(text);
+    // racecheck reports a hazard it cannot prove harmful, such as threads of
+    // one warp that exchange data without a __syncwarp, as a warning, which
+    // leaves its exit status alone; the kernel is still racy.
+    llvm::SmallVector<llvm::StringRef> hazards;
+    static const llvm::Regex kHazards("RACECHECK SUMMARY: ([0-9]+) hazard");
+    if (tool == SanitizerTool::Racecheck && kHazards.match(text, &hazards) &&
+        hazards[1] != "0")
+      report.found = true;
+  }
   report.result = std::move(*result);
   return report;
 }

@@ -128,15 +128,15 @@ TEST(WorkerClient, AMissingWorkerIsAnError) {
             "worker '/nonexistent/autoprof-worker' is not an executable file");
 }
 
-// A stand-in compute-sanitizer gets: --tool T --error-exitcode N --log-file L
-// WORKER --job J --result R --watchdog=S.
+// A stand-in compute-sanitizer gets: --tool T --error-exitcode N
+// --report-api-errors no --log-file L WORKER --job J --result R --watchdog=S.
 
 TEST(WorkerClient, ASanitizerErrorIsAFindingWithItsReport) {
   FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
   FakeWorker sanitizer(
-      "[ \"$1 $2 $3 $4 $5\" = '--tool racecheck --error-exitcode 86 "
-      "--log-file' ] || exit 7\n"
-      "log=$6; shift 6; \"$@\"\n"
+      "[ \"$1 $2 $3 $4 $5 $6 $7\" = '--tool racecheck --error-exitcode 86 "
+      "--report-api-errors no --log-file' ] || exit 7\n"
+      "log=$8; shift 8; \"$@\"\n"
       "printf '========= COMPUTE-SANITIZER\\n========= Error: Race reported "
       "between Write access at k+0x10\\n=========     and Read access at "
       "k+0x20\\n=========\\n========= RACECHECK SUMMARY: 1 hazard displayed "
@@ -155,7 +155,7 @@ TEST(WorkerClient, ASanitizerErrorIsAFindingWithItsReport) {
 
 TEST(WorkerClient, ACleanSanitizerRunIsNoFinding) {
   FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
-  FakeWorker sanitizer("[ \"$2\" = memcheck ] || exit 7\nlog=$6; shift 6; "
+  FakeWorker sanitizer("[ \"$2\" = memcheck ] || exit 7\nlog=$8; shift 8; "
                        "\"$@\"; status=$?\necho '========= ERROR SUMMARY: 0 "
                        "errors' > \"$log\"\nexit $status");
   llvm::Expected<SanitizerReport> report =
@@ -170,7 +170,7 @@ TEST(WorkerClient, ACleanSanitizerRunIsNoFinding) {
 TEST(WorkerClient, AFindingWithoutAResultIsStillAFinding) {
   FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
   // Twelve reported lines: the first eight and the summary are kept.
-  FakeWorker sanitizer("log=$6\nfor i in 1 2 3 4 5 6 7 8 9 10 11; do echo "
+  FakeWorker sanitizer("log=$8\nfor i in 1 2 3 4 5 6 7 8 9 10 11; do echo "
                        "\"========= line $i\"; done > \"$log\"\n"
                        "echo '========= ERROR SUMMARY: 11 errors' >> "
                        "\"$log\"\necho 'worker not started'\nexit 86");
@@ -184,6 +184,28 @@ TEST(WorkerClient, AFindingWithoutAResultIsStillAFinding) {
   EXPECT_EQ(report->result.status, "error");
   EXPECT_EQ(report->result.reason,
             "the worker wrote no result; its output: worker not started");
+}
+
+TEST(WorkerClient, ARacecheckWarningIsAFinding) {
+  // racecheck's warnings (an intra-warp hazard) leave its exit status 0;
+  // the same hazard reported twice is said once.
+  FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
+  FakeWorker sanitizer(
+      "log=$8; shift 8; \"$@\"\n"
+      "for i in 1 2; do printf '========= Warning: Race reported between "
+      "Write access at k+0x180\\n=========     and Read access at k+0x1b0 "
+      "[64 hazards]\\n=========\\n'; done > \"$log\"\n"
+      "echo '========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 "
+      "warnings)' >> \"$log\"");
+  llvm::Expected<SanitizerReport> report =
+      runWorkerUnderSanitizer(makeJob(), {worker.get(), 30, 1},
+                              SanitizerTool::Racecheck, sanitizer.get());
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+  EXPECT_TRUE(report->found);
+  EXPECT_EQ(report->summary,
+            "Warning: Race reported between Write access at k+0x180; and "
+            "Read access at k+0x1b0 [64 hazards]; RACECHECK SUMMARY: 2 "
+            "hazards displayed (0 errors, 2 warnings)");
 }
 
 TEST(WorkerClient, AMissingSanitizerIsAnError) {

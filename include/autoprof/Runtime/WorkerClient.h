@@ -57,7 +57,8 @@ llvm::Expected<std::string> findComputeSanitizer(llvm::StringRef explicitPath);
 
 /// What a job run under compute-sanitizer gave.
 struct SanitizerReport {
-  /// The tool reported an error (its exit status says so).
+  /// The tool reported an error (its exit status says so) or, racecheck, a
+  /// hazard of any severity (its summary says so).
   bool found = false;
   /// The tool's log without its banner: the first reported lines and the
   /// summary, on one line.
@@ -68,7 +69,8 @@ struct SanitizerReport {
 };
 
 /// Runs `job` like runWorker, with the worker under `compute-sanitizer
-/// --tool <tool>` at `sanitizerPath`; the deadline applies to the whole run.
+/// --tool <tool>` at `sanitizerPath` (errors of the worker's own driver
+/// calls not reported); the deadline applies to the whole run.
 llvm::Expected<SanitizerReport>
 runWorkerUnderSanitizer(const EvaluationJob &job, const WorkerOptions &options,
                         SanitizerTool tool, llvm::StringRef sanitizerPath);
