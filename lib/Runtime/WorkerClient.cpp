@@ -217,7 +217,9 @@ static std::string summarizeSanitizerLog(llvm::StringRef log) {
     line = line.trim();
     line.consume_front("=========");
     line = line.trim();
-    if (line.empty() || line.starts_with("COMPUTE-SANITIZER"))
+    // The banner, and the note that racecheck stopped counting hazards.
+    if (line.empty() || line.starts_with("COMPUTE-SANITIZER") ||
+        line.starts_with("Warning: Maximum number of hazards"))
       continue;
     // The same hazard is often reported several times.
     if (!seen.insert(line).second)

@@ -188,13 +188,16 @@ TEST(WorkerClient, AFindingWithoutAResultIsStillAFinding) {
 
 TEST(WorkerClient, ARacecheckWarningIsAFinding) {
   // racecheck's warnings (an intra-warp hazard) leave its exit status 0;
-  // the same hazard reported twice is said once.
+  // the same hazard reported twice is said once, the note that it stopped
+  // counting not at all.
   FakeWorker worker(std::string("echo '{\"status\": \"ok\"}' > ") + kResult);
   FakeWorker sanitizer(
       "log=$8; shift 8; \"$@\"\n"
       "for i in 1 2; do printf '========= Warning: Race reported between "
       "Write access at k+0x180\\n=========     and Read access at k+0x1b0 "
       "[64 hazards]\\n=========\\n'; done > \"$log\"\n"
+      "echo '========= Warning: Maximum number of hazards reached.' >> "
+      "\"$log\"\n"
       "echo '========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 "
       "warnings)' >> \"$log\"");
   llvm::Expected<SanitizerReport> report =
