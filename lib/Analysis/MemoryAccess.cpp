@@ -64,8 +64,16 @@ static std::optional<AffineIndex> scale(const AffineIndex &a, int64_t factor) {
 }
 
 MemoryAccessAnalysis::MemoryAccessAnalysis(
-    gpu::GPUFuncOp kernel, std::optional<std::array<int64_t, 3>> launchBlock)
+    gpu::GPUFuncOp kernel, std::optional<std::array<int64_t, 3>> launchBlock,
+    std::optional<std::array<int64_t, 3>> launchGrid)
     : kernel(kernel), solver(std::make_unique<DataFlowSolver>()) {
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownGridSize()) {
+    for (int d = 0; d < 3; ++d)
+      gridSize[d] = std::max<int64_t>(1, (*known)[d]);
+  } else if (launchGrid) {
+    for (int d = 0; d < 3; ++d)
+      gridSize[d] = std::max<int64_t>(1, (*launchGrid)[d]);
+  }
   if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
     knownBlockSize = true;
     for (int d = 0; d < 3; ++d)
@@ -423,13 +431,20 @@ void MemoryAccessAnalysis::deriveFacts(MemoryAccess &access) {
 }
 
 double MemoryAccessAnalysis::getWeight(const MemoryAccess &access) const {
-  int64_t threads = blockSize[0] * blockSize[1] * blockSize[2];
-  int64_t distinct = 1;
-  for (int d = 0; d < 3; ++d)
-    if (access.threadStride[d] != 0)
-      distinct *= blockSize[d];
-  return static_cast<double>(distinct) / threads *
-         std::max<int64_t>(1, access.addressesPerThread);
+  double distinct = 1, threads = 1;
+  for (int d = 0; d < 3; ++d) {
+    // The global indices along d: the block's threads, or the blocks where
+    // a block has one thread along d.
+    bool byThread = blockSize[d] > 1;
+    double extent = static_cast<double>(byThread ? blockSize[d] : gridSize[d]);
+    int64_t stride =
+        byThread ? access.threadStride[d] : access.blockStride[d];
+    threads *= extent;
+    if (stride != 0)
+      distinct *= extent;
+  }
+  return distinct / threads *
+         static_cast<double>(std::max<int64_t>(1, access.addressesPerThread));
 }
 
 double MemoryAccessAnalysis::getWindowShare(gpu::Dimension dim) const {

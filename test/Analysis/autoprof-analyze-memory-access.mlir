@@ -19,13 +19,14 @@
 // RUN: autoprof-opt %S/../Corpus/Upstream/depthwise_conv2d.blocks.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEPTHWISE-CONV2D-BLOCKS
 // RUN: autoprof-opt %S/../Corpus/Upstream/dequant_i8.tile16x16.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT-I8-TILE16X16
 // RUN: autoprof-opt %S/../Corpus/Upstream/layernorm.tile16x16.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYERNORM-TILE16X16
+// RUN: autoprof-opt %S/../Corpus/Upstream/layernorm.blocks.mlir --autoprof-analyze-memory-access -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYERNORM-BLOCKS
 
 // matmul.blocks
 // MATMUL-BLOCKS: load arg0: address = 768*bid.x + i0; strides thread (0, 0, 0) block (768, 0, 0); varies with i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // MATMUL-BLOCKS: load arg1: address = 768*i0 + bid.y; strides thread (0, 0, 0) block (0, 1, 0); varies with i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // MATMUL-BLOCKS: load arg2: address = 768*bid.x + bid.y; strides thread (0, 0, 0) block (768, 1, 0); invariant to i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // MATMUL-BLOCKS: store arg2: address = 768*bid.x + bid.y; strides thread (0, 0, 0) block (768, 1, 0); invariant to i0; 1 lanes, 1 sectors per request, 4 of 32 bytes used
-// MATMUL-BLOCKS: @matmul_kernel: consecutive global indices along y walk contiguous memory (770.0 votes); arg0 footprint 3072 B per block, reuse 1.0; arg1 footprint 3072 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1536.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// MATMUL-BLOCKS: @matmul_kernel: consecutive global indices along y walk contiguous memory (3.0 votes); arg0 footprint 3072 B per block, reuse 1.0; arg1 footprint 3072 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1536.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // matmul.tile16x16
 // MATMUL-TILE16X16: load arg0: address = 768*tid.x + 12288*bid.x + i0; strides thread (768, 0, 0) block (12288, 0, 0); varies with i0; 32 lanes, 16 sectors per request, 64 of 512 bytes used
@@ -73,7 +74,7 @@
 // BIAS-ADD-BLOCKS: load arg0: address = 4096*bid.x + bid.y; strides thread (0, 0, 0) block (4096, 1, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // BIAS-ADD-BLOCKS: load arg1: address = bid.y; strides thread (0, 0, 0) block (0, 1, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // BIAS-ADD-BLOCKS: store arg2: address = 4096*bid.x + bid.y; strides thread (0, 0, 0) block (4096, 1, 0); 1 lanes, 1 sectors per request, 4 of 32 bytes used
-// BIAS-ADD-BLOCKS: @bias_add_kernel: consecutive global indices along y walk contiguous memory (3.0 votes); arg0 footprint 4 B per block, reuse 1.0; arg1 footprint 4 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// BIAS-ADD-BLOCKS: @bias_add_kernel: consecutive global indices along y walk contiguous memory (2.0 votes); arg0 footprint 4 B per block, reuse 1.0; arg1 footprint 4 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // truncf_f16.tile16x16
 // TRUNCF-F16-TILE16X16: load arg0: address = 8192*tid.x + 131072*bid.x + tid.y + 16*bid.y; strides thread (8192, 1, 0) block (131072, 16, 0); 32 lanes, 16 sectors per request, 128 of 512 bytes used
@@ -99,7 +100,7 @@
 // DEPTHWISE-CONV2D-BLOCKS: load arg1: address = 192*i0 + 64*i1 + bid.z; strides thread (0, 0, 0) block (0, 0, 1); varies with i0, i1; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // DEPTHWISE-CONV2D-BLOCKS: load arg2: address = 32768*bid.x + 64*bid.y + bid.z; strides thread (0, 0, 0) block (32768, 64, 1); invariant to i0, i1; 1 lanes, 1 sectors per request, 4 of 32 bytes used
 // DEPTHWISE-CONV2D-BLOCKS: store arg2: address = 32768*bid.x + 64*bid.y + bid.z; strides thread (0, 0, 0) block (32768, 64, 1); invariant to i0, i1; 1 lanes, 1 sectors per request, 4 of 32 bytes used
-// DEPTHWISE-CONV2D-BLOCKS: @depthwise_conv2d_kernel: consecutive global indices along z walk contiguous memory (20.0 votes); arg0 footprint 36 B per block, reuse 1.0; arg1 footprint 36 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 18.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+// DEPTHWISE-CONV2D-BLOCKS: @depthwise_conv2d_kernel: consecutive global indices along z walk contiguous memory (11.0 votes); arg0 footprint 36 B per block, reuse 1.0; arg1 footprint 36 B per block, reuse 1.0; arg2 (written) footprint 4 B per block, reuse 18.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 
 // dequant_i8.tile16x16
 // DEQUANT-I8-TILE16X16: load arg0: address = 8192*tid.x + 131072*bid.x + tid.y + 16*bid.y; strides thread (8192, 1, 0) block (131072, 16, 0); 32 lanes, 16 sectors per request, 32 of 512 bytes used
@@ -116,3 +117,10 @@
 // LAYERNORM-TILE16X16: load arg2: address = tid.x + 16*bid.x; strides thread (1, 0, 0) block (16, 0, 0); 32 lanes, 2 sectors per request, 64 of 64 bytes used
 // LAYERNORM-TILE16X16: store arg3: address = 1024*tid.x + 16384*bid.x + tid.y + 16*bid.y; strides thread (1024, 1, 0) block (16384, 16, 0); 32 lanes, 16 sectors per request, 128 of 512 bytes used
 // LAYERNORM-TILE16X16: @layernorm_kernel: consecutive global indices along y walk contiguous memory (2.0 votes); arg0 footprint 1024 B per block, reuse 1.0; arg1 footprint 64 B per block, reuse 16.0; arg2 footprint 64 B per block, reuse 16.0; arg3 (written) footprint 1024 B per block, reuse 1.0; buffers may alias: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
+
+// layernorm.blocks, one-thread blocks: the block ids are the global indices,
+// and the row statistics, which the 1024 blocks of a row share, weigh 1/1024
+// of a vote each; the normalization kernel's columns walk contiguous memory.
+// LAYERNORM-BLOCKS: @layernorm_kernel: consecutive global indices along x walk contiguous memory (2.0 votes)
+// LAYERNORM-BLOCKS: @layernorm_kernel: consecutive global indices along x walk contiguous memory (3.0 votes)
+// LAYERNORM-BLOCKS: @layernorm_kernel: consecutive global indices along y walk contiguous memory (2.0 votes)

@@ -50,6 +50,47 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A row statistic every element of a row shares (a layernorm's
+// normalization): along x it walks contiguous memory too, but each of its
+// elements serves the 1000 blocks of a row, so it weighs 1/1000 of a vote
+// per element against the rows' elements and stores. The columns move to
+// threads.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @normalize
+    // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 300, 1>
+    // CHECK-DAG: %[[ROW:.*]] = gpu.block_id y
+    // CHECK-DAG: %[[BX:.*]] = gpu.block_id x
+    // CHECK-DAG: %[[TX:.*]] = gpu.thread_id x
+    // CHECK: %[[FIRST:.*]] = arith.muli %[[BX]], %{{.*}} : index
+    // CHECK: %[[COL:.*]] = arith.addi %[[FIRST]], %[[TX]] : index
+    // CHECK: memref.load %{{.*}}[%[[ROW]], %[[COL]]]
+    // CHECK: memref.load %{{.*}}[%[[ROW]]]
+    // CHECK: memref.load %{{.*}}[%[[ROW]]]
+    // CHECK: memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COL]]]
+    gpu.func @normalize(%x: memref<300x1000xf32>, %mean: memref<300xf32>, %rstd: memref<300xf32>, %y: memref<300x1000xf32>) kernel {
+      %i = gpu.block_id x
+      %j = gpu.block_id y
+      %v = memref.load %x[%i, %j] : memref<300x1000xf32>
+      %m = memref.load %mean[%i] : memref<300xf32>
+      %r = memref.load %rstd[%i] : memref<300xf32>
+      %d = arith.subf %v, %m : f32
+      %n = arith.mulf %d, %r : f32
+      memref.store %n, %y[%i, %j] : memref<300x1000xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<300x1000xf32>, %mean: memref<300xf32>, %rstd: memref<300xf32>, %y: memref<300x1000xf32>) {
+    %c1 = arith.constant 1 : index
+    %c300 = arith.constant 300 : index
+    %c1000 = arith.constant 1000 : index
+    gpu.launch_func @kernels::@normalize blocks in (%c300, %c1000, %c1) threads in (%c1, %c1, %c1) args(%x : memref<300x1000xf32>, %mean : memref<300xf32>, %rstd : memref<300xf32>, %y : memref<300x1000xf32>)
+    return
+  }
+}
+
+// -----
+
 // The geometry reaches the index through ways no pattern sees: the grid
 // size, a literal equal to it, a division. Every original id and size is
 // recomputed from the new global index, so the kernel still computes the

@@ -121,11 +121,13 @@ struct BufferFootprint {
 /// construction; the kernel must not change while the analysis is used.
 class MemoryAccessAnalysis {
 public:
-  /// `launchBlock`: the block size every launch uses, for kernels that do
-  /// not record it as `known_block_size`.
+  /// `launchBlock` and `launchGrid`: the block and grid sizes every launch
+  /// uses, for kernels that do not record them as `known_block_size` and
+  /// `known_grid_size`.
   explicit MemoryAccessAnalysis(
       gpu::GPUFuncOp kernel,
-      std::optional<std::array<int64_t, 3>> launchBlock = std::nullopt);
+      std::optional<std::array<int64_t, 3>> launchBlock = std::nullopt,
+      std::optional<std::array<int64_t, 3>> launchGrid = std::nullopt);
   ~MemoryAccessAnalysis();
 
   gpu::GPUFuncOp getKernel() const { return kernel; }
@@ -144,10 +146,12 @@ public:
   std::string describe(const AffineIndex &index) const;
 
   /// What `access` weighs among the kernel's accesses: its distinct
-  /// addresses per thread times the fraction of the block's threads that
-  /// touch distinct elements (an element every thread of a row shares
-  /// weighs 1 / the row's threads; an accumulator a loop loads and stores at
-  /// one address, once).
+  /// addresses per thread times the fraction of the threads that touch
+  /// distinct elements (an element every thread of a row shares weighs 1 /
+  /// the row's threads; an accumulator a loop loads and stores at one
+  /// address, once). Along a dimension where blocks have one thread, the
+  /// block ids are the global indices, and the grid's extent there counts
+  /// (when it is known) as the block's does elsewhere.
   double getWeight(const MemoryAccess &access) const;
 
   /// The dimension along which consecutive global indices (block_id *
@@ -175,6 +179,8 @@ private:
   std::unique_ptr<DataFlowSolver> solver;
   std::array<int64_t, 3> blockSize = {1, 1, 1};
   bool knownBlockSize = false;
+  /// The grid size, 1 where unknown.
+  std::array<int64_t, 3> gridSize = {1, 1, 1};
   SmallVector<IndexAtom, 0> atoms;
   llvm::DenseMap<Value, unsigned> atomOf;
   llvm::DenseMap<Value, std::optional<AffineIndex>> expressed;

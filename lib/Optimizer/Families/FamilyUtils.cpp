@@ -126,7 +126,7 @@ mlir::autoprof::rewrites::planRemap(RemapKind kind, int64_t parameter,
     return failure();
   }
   // The known sizes let the analysis see the ids' ranges.
-  MemoryAccessAnalysis analysis(target.kernel, block);
+  MemoryAccessAnalysis analysis(target.kernel, block, grid);
   std::optional<std::pair<gpu::Dimension, double>> contiguous =
       analysis.getContiguousDimension();
   int fastest = contiguous ? static_cast<int>(contiguous->first) : 0;
