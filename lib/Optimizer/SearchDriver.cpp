@@ -140,9 +140,8 @@ retimeInterleaved(rt::JobKernel candidate, rt::JobKernel incumbent,
   return retiming;
 }
 
-/// Runs `candidate` (its own parameter list, on generated inputs: launched
-/// once after one launch per input set) under each of the options'
-/// compute-sanitizer tools. Returns why the candidate is rejected (a tool
+/// Runs `candidate` (on its own parameter list, launched once on generated
+/// inputs) under each of the options' compute-sanitizer tools. Returns why the candidate is rejected (a tool
 /// reported an error), or an empty string; `outcome` says what each tool
 /// gave, for the report. A run that ends without a finding but without a
 /// result either (the deadline passed under the tool's slowdown) is

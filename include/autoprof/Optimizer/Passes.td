@@ -102,9 +102,9 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
     first launched once more on generated inputs under `compute-sanitizer
     --tool memcheck` and/or `--tool racecheck` (found on PATH, then in
     `$CUDA_HOME/bin` and `/usr/local/cuda/bin`, or given by `sanitizer=`): a
-    tool that reports an error (a shared-memory race that the inputs happened
-    not to expose, an access outside every allocation) rejects it with the
-    tool's report as the reason. A run that ends without a report but does
+    memcheck error (an access outside every allocation) or a racecheck
+    hazard of either severity (a shared-memory race that the inputs happened
+    not to expose) rejects it with the tool's report as the reason. A run that ends without a report but does
     not complete (the tool's slowdown outlasts the deadline) is
     inconclusive and noted in the report; the candidate then stands on the
     other checks. Where compute-sanitizer is not installed, a warning says so
