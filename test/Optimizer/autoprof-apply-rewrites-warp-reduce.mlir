@@ -149,11 +149,121 @@ module attributes {gpu.container_module} {
   }
 }
 
+// -----
+
+// A maximum over f16 elements, widened to f32: a chunk is 8 iterations, one
+// 128-bit load of 8 halves.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_max_f16(%a: memref<64x256xf16>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>, known_grid_size = array<i32: 4, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %c16 : index
+      %i = arith.addi %tid, %base : index
+      %init = memref.load %out[%i] : memref<64xf32>
+      %m = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (f32) {
+        %h = memref.load %a[%i, %k] : memref<64x256xf16>
+        %v = arith.extf %h : f16 to f32
+        %s = arith.maximumf %acc, %v : f32
+        scf.yield %s : f32
+      }
+      memref.store %m, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x256xf16>, %out: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@row_max_f16 blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<64x256xf16>, %out : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A sum over 255 elements of each row: no chunk of 2 or more iterations
+// divides the trip count, so each lane runs single iterations.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_sum_odd(%a: memref<64x256xf32>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>, known_grid_size = array<i32: 4, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c255 = arith.constant 255 : index
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %c16 : index
+      %i = arith.addi %tid, %base : index
+      %init = memref.load %out[%i] : memref<64xf32>
+      %m = scf.for %k = %c0 to %c255 step %c1 iter_args(%acc = %init) -> (f32) {
+        %v = memref.load %a[%i, %k] : memref<64x256xf32>
+        %s = arith.addf %acc, %v : f32
+        scf.yield %s : f32
+      }
+      memref.store %m, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x256xf32>, %out: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@row_sum_odd blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<64x256xf32>, %out : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+// Two loads per iteration: %b's walks its rows from aligned offsets, %a's
+// from one element past them (k + 1), which a 128-bit load could not read.
+// Chunks of 4 iterations: %b's 4 loads are one vector load, %a's stay 4
+// loads.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_max_shifted(%a: memref<64x256xf32>, %b: memref<64x256xf32>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>, known_grid_size = array<i32: 4, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c252 = arith.constant 252 : index
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %c16 : index
+      %i = arith.addi %tid, %base : index
+      %init = memref.load %out[%i] : memref<64xf32>
+      %m = scf.for %k = %c0 to %c252 step %c1 iter_args(%acc = %init) -> (f32) {
+        %k1 = arith.addi %k, %c1 : index
+        %va = memref.load %a[%i, %k1] : memref<64x256xf32>
+        %vb = memref.load %b[%i, %k] : memref<64x256xf32>
+        %t = arith.maximumf %va, %vb : f32
+        %s = arith.maximumf %acc, %t : f32
+        scf.yield %s : f32
+      }
+      memref.store %m, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x256xf32>, %b: memref<64x256xf32>, %out: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@row_max_shifted blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<64x256xf32>, %b : memref<64x256xf32>, %out : memref<64xf32>)
+    return
+  }
+}
+
 // Each thread of the 512 is lane t mod 32 of original thread t / 32, which
 // takes the place of the thread id in the index (the literal 16 stays true:
-// there are still 16 original threads per block); lane l starts at
-// iteration l from -inf, the neutral element of the maximum, and strides by
-// 32; five butterfly shuffles among all 32 lanes and a broadcast from the
+// there are still 16 original threads per block); the row's load walks it
+// one element per iteration from aligned offsets, so lane l runs chunks of
+// 4 iterations (128 bits): from iteration 4l, from -inf, the neutral
+// element of the maximum, striding by 4*32, the chunk's loads one vector
+// load and its iterations in order; five butterfly shuffles among all 32 lanes and a broadcast from the
 // first give every lane the row's maximum, which is combined with the
 // loop's initial value; lane 0 alone stores.
 // A maximum is exact in any order: the kernel is not marked reassociated.
@@ -169,12 +279,23 @@ module attributes {gpu.container_module} {
 // CHECK: %[[BASE:.*]] = arith.muli %[[BID]], %c16 overflow<nsw> : index
 // CHECK: %[[I:.*]] = arith.addi %[[THREAD]], %[[BASE]] : index
 // CHECK: %[[INIT:.*]] = memref.load %{{.*}}[%[[I]]] : memref<64xf32>
-// CHECK: %[[OFFSET:.*]] = arith.muli %[[LANE]], %{{.*}} : index
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[CHUNK:.*]] = arith.muli %{{.*}}, %[[C4]] : index
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[LANE]], %[[CHUNK]] : index
 // CHECK: %[[LB:.*]] = arith.addi %{{.*}}, %[[OFFSET]] : index
-// CHECK: %[[STEP:.*]] = arith.muli %{{.*}}, %[[C32]] : index
+// CHECK: %[[STEP:.*]] = arith.muli %[[CHUNK]], %[[C32]] : index
 // CHECK: %[[NEUTRAL:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[PARTIAL:.*]] = scf.for %[[K:.*]] = %[[LB]] to %c256 step %[[STEP]] iter_args(%[[ACC:.*]] = %[[NEUTRAL]]) -> (f32) {
-// CHECK: memref.load %{{.*}}[%[[I]], %[[K]]]
+// CHECK-NEXT: %[[V:.*]] = vector.load %{{.*}}[%[[I]], %[[K]]] {alignment = 16 : i64} : memref<64x256xf32>, vector<4xf32>
+// CHECK-NEXT: %[[V0:.*]] = vector.extract %[[V]][0]
+// CHECK-NEXT: %[[V1:.*]] = vector.extract %[[V]][1]
+// CHECK-NEXT: %[[V2:.*]] = vector.extract %[[V]][2]
+// CHECK-NEXT: %[[V3:.*]] = vector.extract %[[V]][3]
+// CHECK-NEXT: %[[M0:.*]] = arith.maximumf %[[V0]], %[[ACC]] : f32
+// CHECK-NEXT: %[[M1:.*]] = arith.maximumf %[[V1]], %[[M0]] : f32
+// CHECK-NEXT: %[[M2:.*]] = arith.maximumf %[[V2]], %[[M1]] : f32
+// CHECK-NEXT: %[[M3:.*]] = arith.maximumf %[[V3]], %[[M2]] : f32
+// CHECK-NEXT: scf.yield %[[M3]] : f32
 // CHECK: %[[MASK:.*]] = arith.constant -1 : i32
 // CHECK: %[[SOURCE:.*]] = nvvm.shfl.sync bfly %[[MASK]], %[[PARTIAL]], %c16_i32, %c31_i32 : f32 -> f32
 // CHECK: arith.maximumf %[[PARTIAL]], %[[SOURCE]] : f32
@@ -260,3 +381,28 @@ module attributes {gpu.container_module} {
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} fastmath<reassoc,nsz,arcp,contract,afn> : f32
 // CHECK-NOT: fastmath<fast>
 // CHECK: gpu.return
+
+// CHECK-LABEL: gpu.func @row_max_f16
+// CHECK: scf.for
+// CHECK-NEXT: %[[H:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<64x256xf16>, vector<8xf16>
+// CHECK-COUNT-8: vector.extract %[[H]]
+// CHECK-COUNT-8: arith.maximumf
+// CHECK-NEXT: scf.yield
+
+// CHECK-LABEL: gpu.func @row_sum_odd
+// CHECK: scf.for %{{.*}} to %c255 step
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: scf.yield
+// CHECK-NOT: vector.load
+// CHECK: gpu.return
+
+// CHECK-LABEL: gpu.func @row_max_shifted
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c252 step
+// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %c1
+// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[K1]]] : memref<64x256xf32>
+// CHECK-NEXT: %[[VB:.*]] = vector.load %{{.*}}[%{{.*}}, %[[K]]] {alignment = 16 : i64} : memref<64x256xf32>, vector<4xf32>
+// CHECK-COUNT-4: vector.extract %[[VB]]
+// CHECK-COUNT-3: memref.load %{{.*}} : memref<64x256xf32>
+// CHECK-NOT: vector.load
+// CHECK: scf.yield

@@ -20,6 +20,7 @@ import corpus_args
 CHAINS = [
     ["register-accumulate=1", "warp-reduce=32"],
     ["register-accumulate=1", "warp-reduce=8"],
+    ["register-accumulate=1", "warp-reduce=32", "unroll=4"],
     ["form-blocks=256", "register-accumulate=1", "warp-reduce=32"],
     ["warp-reduce=32"],
     ["register-accumulate=1", "block-reduce=8"],

@@ -10,10 +10,13 @@
 
 #include "../RewriteAnalysis.h"
 
+#include "autoprof/Analysis/MemoryAccess.h"
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -333,6 +336,157 @@ mlir::autoprof::rewrites::matchReductionSplit(const RewriteTarget &target,
   return plan;
 }
 
+/// The widest vector a chunk load may read.
+static constexpr int64_t kChunkBits = 128;
+
+/// Whether `load`, in the body of `loop` (step `step`, from `lower`), reads
+/// element i+1 of its buffer's innermost dimension at the iteration after
+/// the one that reads element i, and `width` consecutive iterations from
+/// any first one a thread runs read `width` elements aligned to their
+/// size: by the affine form of its innermost index.
+static bool walksAlignedChunks(MemoryAccessAnalysis &analysis, scf::ForOp loop,
+                               memref::LoadOp load, int64_t lower,
+                               int64_t step, int64_t width) {
+  auto type = cast<MemRefType>(load.getMemRef().getType());
+  Type element = type.getElementType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getRank() == 0 || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() % 8 != 0 ||
+      element.getIntOrFloatBitWidth() * width > kChunkBits ||
+      type.getShape().back() % width != 0)
+    return false;
+  ValueRange indices = load.getIndices();
+  if (!llvm::all_of(indices.drop_back(), [&](Value index) {
+        return loop.isDefinedOutsideOfLoop(index);
+      }))
+    return false;
+  std::optional<AffineIndex> form = analysis.express(indices.back());
+  if (!form)
+    return false;
+  int64_t perIteration = 0;
+  for (auto [atomIndex, coefficient] : form->terms) {
+    const IndexAtom &atom = analysis.getAtoms()[atomIndex];
+    if (atom.kind == IndexAtomKind::InductionVar &&
+        atom.value == loop.getInductionVar()) {
+      perIteration = coefficient * step;
+      continue;
+    }
+    // Any other term is the same at every iteration and a multiple of the
+    // width.
+    if (!atom.value || !loop.isDefinedOutsideOfLoop(atom.value) ||
+        llvm::is_contained(atom.roots, loop.getInductionVar()) ||
+        coefficient % width != 0)
+      return false;
+  }
+  // At the first iteration of a chunk, the index is the constant plus the
+  // lower bound's term plus a multiple of the width.
+  if (perIteration != 1)
+    return false;
+  std::optional<int64_t> first =
+      llvm::checkedAdd(form->constant, lower / step * perIteration);
+  return first && lower % step == 0 && *first % width == 0;
+}
+
+void mlir::autoprof::rewrites::planChunks(gpu::GPUFuncOp kernel,
+                                          ReductionSplit &split,
+                                          int64_t lanes) {
+  scf::ForOp loop = split.loop;
+  int64_t lower = *getConstant(loop.getLowerBound());
+  int64_t upper = *getConstant(loop.getUpperBound());
+  int64_t step = *getConstant(loop.getStep());
+  if (upper <= lower)
+    return;
+  int64_t trips = (upper - lower + step - 1) / step;
+  SmallVector<memref::LoadOp> candidates;
+  int64_t widestBytes = 0;
+  for (auto load : loop.getBody()->getOps<memref::LoadOp>()) {
+    Type element = load.getType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+      continue;
+    candidates.push_back(load);
+    widestBytes = std::max<int64_t>(widestBytes,
+                                    element.getIntOrFloatBitWidth() / 8);
+  }
+  if (candidates.empty())
+    return;
+  MemoryAccessAnalysis analysis(kernel, split.block);
+  for (int64_t width = kChunkBits / 8 / widestBytes; width >= 2; width /= 2) {
+    std::optional<int64_t> stride = llvm::checkedMul(step, lanes * width);
+    if (trips % width != 0 || !stride ||
+        !llvm::checkedAdd(upper, *stride))
+      continue;
+    SmallVector<memref::LoadOp> chunkLoads;
+    for (memref::LoadOp load : candidates)
+      if (walksAlignedChunks(analysis, loop, load, lower, step, width))
+        chunkLoads.push_back(load);
+    if (chunkLoads.empty())
+      continue;
+    split.chunk = width;
+    split.chunkLoads = std::move(chunkLoads);
+    return;
+  }
+}
+
+/// Makes each iteration of `loop` (whose step already covers the chunks of
+/// every thread) run `chunk` consecutive original iterations in order, the
+/// loads of `chunkLoads` of those iterations one vector load.
+static void expandChunks(RewriterBase &rewriter, scf::ForOp loop,
+                         Value originalStep, int64_t chunk,
+                         ArrayRef<memref::LoadOp> chunkLoads) {
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Operation *> ops;
+  for (Operation &op : body->without_terminator())
+    ops.push_back(&op);
+  Location loc = loop.getLoc();
+  Value iv = loop.getInductionVar();
+  SmallVector<Value> yielded(yield.getOperands());
+  SmallVector<Value> carried = yielded;
+  // copies[k] maps the first iteration's values to iteration k's.
+  SmallVector<IRMapping> copies(chunk);
+  rewriter.setInsertionPoint(yield);
+  for (int64_t k = 1; k < chunk; ++k) {
+    IRMapping &map = copies[k];
+    Value offset = arith::MulIOp::create(
+        rewriter, loc, originalStep,
+        arith::ConstantIndexOp::create(rewriter, loc, k));
+    map.map(iv, arith::AddIOp::create(rewriter, loc, iv, offset));
+    for (auto [arg, value] : llvm::zip(loop.getRegionIterArgs(), carried))
+      map.map(arg, value);
+    for (Operation *op : ops)
+      rewriter.clone(*op, map);
+    for (auto [value, original] : llvm::zip(carried, yielded))
+      value = map.lookupOrDefault(original);
+  }
+  rewriter.modifyOpInPlace(yield,
+                           [&] { yield.getResultsMutable().assign(carried); });
+  // Each chunk load of the first iteration reads the chunk's elements.
+  for (memref::LoadOp load : chunkLoads) {
+    rewriter.setInsertionPoint(load);
+    Type element = load.getType();
+    Value vector = vector::LoadOp::create(
+        rewriter, load.getLoc(), VectorType::get({chunk}, element),
+        load.getMemRef(), load.getIndices(), /*nontemporal=*/false,
+        llvm::MaybeAlign(chunk * element.getIntOrFloatBitWidth() / 8));
+    for (int64_t k = chunk - 1; k >= 0; --k) {
+      Operation *copy =
+          k == 0 ? load.getOperation()
+                 : copies[k].lookup(load.getResult()).getDefiningOp();
+      rewriter.setInsertionPointAfterValue(vector);
+      rewriter.replaceOp(copy, vector::ExtractOp::create(rewriter,
+                                                         load.getLoc(), vector,
+                                                         ArrayRef<int64_t>{k}));
+    }
+  }
+  // The copies' index arithmetic that only the merged loads used.
+  SmallVector<Operation *> unused;
+  for (Operation &op : body->without_terminator())
+    unused.push_back(&op);
+  for (Operation *op : llvm::reverse(unused))
+    if (op->use_empty() && isMemoryEffectFree(op))
+      rewriter.eraseOp(op);
+}
+
 SplitLoop
 mlir::autoprof::rewrites::splitReductionLoop(RewriterBase &rewriter,
                                              const ReductionSplit &split,
@@ -345,10 +499,17 @@ mlir::autoprof::rewrites::splitReductionLoop(RewriterBase &rewriter,
       uses.push_back(&use);
   }
   Location loc = loop.getLoc();
-  Value offset = arith::MulIOp::create(rewriter, loc, lane, loop.getStep());
+  // A thread's chunks are `chunk` iterations long and `lanes` chunks apart.
+  Value originalStep = loop.getStep();
+  Value chunkStep = originalStep;
+  if (split.chunk > 1)
+    chunkStep = arith::MulIOp::create(
+        rewriter, loc, originalStep,
+        arith::ConstantIndexOp::create(rewriter, loc, split.chunk));
+  Value offset = arith::MulIOp::create(rewriter, loc, lane, chunkStep);
   Value lower =
       arith::AddIOp::create(rewriter, loc, loop.getLowerBound(), offset);
-  Value step = arith::MulIOp::create(rewriter, loc, loop.getStep(), lanes);
+  Value step = arith::MulIOp::create(rewriter, loc, chunkStep, lanes);
   result.initial.assign(loop.getInitArgs().begin(), loop.getInitArgs().end());
   SmallVector<Value> identities;
   for (Operation *combiner : split.combiners)
@@ -361,6 +522,10 @@ mlir::autoprof::rewrites::splitReductionLoop(RewriterBase &rewriter,
   });
   for (Operation *combiner : split.combiners)
     rewriter.modifyOpInPlace(combiner, [&] { dropOrderFlags(combiner); });
+  if (split.chunk > 1) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    expandChunks(rewriter, loop, originalStep, split.chunk, split.chunkLoads);
+  }
   return result;
 }
 

@@ -19,6 +19,7 @@
 
 #include "autoprof/Optimizer/RewriteFamily.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <array>
@@ -40,6 +41,10 @@ struct ReductionSplit {
   /// A combination is a floating-point sum or product: splitting
   /// reassociates it.
   bool reassociates = false;
+  /// How many consecutive iterations each thread runs at a time (1: one):
+  /// the loads of `chunkLoads` read a chunk's elements as one vector.
+  int64_t chunk = 1;
+  SmallVector<memref::LoadOp> chunkLoads;
 };
 
 /// The reduction loop of `target` that `lanes` threads can split, or why
@@ -53,6 +58,16 @@ struct ReductionSplit {
 FailureOr<ReductionSplit> matchReductionSplit(const RewriteTarget &target,
                                               int64_t lanes, std::string &why);
 
+/// Chooses the chunk of `split` for `lanes` threads: the widest number of
+/// iterations (at most 128 bits of each load) for which some load of the
+/// loop's body walks its buffer's innermost dimension by one element per
+/// iteration, at vector-aligned offsets (by the memory-access analysis of
+/// the kernel: every other term of its innermost index a multiple of the
+/// width and invariant in the loop, the other indices defined outside it,
+/// a static identity layout whose innermost extent the width divides),
+/// and divides the trip count. Leaves one iteration when none qualifies.
+void planChunks(gpu::GPUFuncOp kernel, ReductionSplit &split, int64_t lanes);
+
 /// What the loop carried in and where its results were used, before the
 /// split: the totals combine the former with the partial results and
 /// replace the latter.
@@ -63,7 +78,9 @@ struct SplitLoop {
 
 /// Makes thread `lane` of `lanes` (an index) run iterations lane,
 /// lane+lanes, ... of the loop from the combinations' neutral elements (at
-/// the rewriter's insertion point, which must dominate the loop).
+/// the rewriter's insertion point, which must dominate the loop); with a
+/// chunk of C iterations, chunks lane, lane+lanes, ..., each iteration of
+/// a chunk in order, the chunk loads of its iterations one vector load.
 SplitLoop splitReductionLoop(RewriterBase &rewriter,
                              const ReductionSplit &split, Value lane,
                              Value lanes);

@@ -18,6 +18,12 @@
 // memory and the lane number enters only the loop's bounds), and lane 0
 // alone performs every write of the kernel, so it does exactly what the
 // original thread did; the other lanes only contribute their iterations.
+// Where a load of the loop walks its row one element per iteration at
+// aligned offsets and the trip count allows, each lane runs chunks of up to
+// 128 bits of consecutive iterations instead (chunks l, l+L, ...), their
+// loads one vector load: a warp then reads 512 contiguous bytes per request
+// and each thread has four times the bytes in flight (the buffers are taken
+// to start at 16-byte boundaries, as the vectorize family takes them).
 // Integer combinations and floating-point minima and maxima come out exact.
 // Floating-point sums and products are reassociated: in another order they
 // round differently, by as much as the magnitude of their terms allows (not
@@ -154,6 +160,7 @@ protected:
     }
     if (!splitCoalesces(kernel, loop, r.block, step, why))
       return failure();
+    planChunks(kernel, plan.reduction, n);
     return plan;
   }
 
