@@ -781,14 +781,21 @@ DictionaryAttr KernelFeatures::toAttr(MLIRContext *context) const {
   return builder.getDictionaryAttr(entries);
 }
 
+mlir::autoprof::KernelLaunchLists
+mlir::autoprof::findAllKernelLaunches(ModuleOp module) {
+  KernelLaunchLists lists;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+            launch, launch.getKernel()))
+      lists[kernel].push_back(launch);
+  });
+  return lists;
+}
+
 llvm::DenseMap<Operation *, gpu::LaunchFuncOp>
 mlir::autoprof::findKernelLaunches(ModuleOp module) {
   llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-        launch, launch.getKernel());
-    if (kernel)
-      launches.try_emplace(kernel, launch);
-  });
+  for (auto &[kernel, list] : findAllKernelLaunches(module))
+    launches.try_emplace(kernel, list.front());
   return launches;
 }

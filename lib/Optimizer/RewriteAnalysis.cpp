@@ -6,6 +6,7 @@
 
 #include "RewriteAnalysis.h"
 
+#include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Analysis/MemoryAccess.h"
 
 #include "autoprof/Transforms/EvaluationJobs.h"
@@ -26,13 +27,7 @@ namespace mlir::autoprof::rewrites {
 
 SmallVector<gpu::LaunchFuncOp> getLaunches(ModuleOp module,
                                            gpu::GPUFuncOp kernel) {
-  SmallVector<gpu::LaunchFuncOp> launches;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    if (SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-            launch, launch.getKernel()) == kernel)
-      launches.push_back(launch);
-  });
-  return launches;
+  return findAllKernelLaunches(module).lookup(kernel);
 }
 
 std::optional<int64_t> getConstant(Value value) {

@@ -444,11 +444,21 @@ mlir::autoprof::lowerModulesToPTX(ModuleOp module, StringRef chip,
   return ptx;
 }
 
-/// Whether `type` is a float or a vector of floats (not a memref of them).
-static bool isFloatLike(Type type) {
+/// The element type of a vector, or `type` itself (not a memref's element).
+static Type getScalarType(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
-    type = vector.getElementType();
-  return isa<FloatType>(type);
+    return vector.getElementType();
+  return type;
+}
+
+/// Whether `type` is a float or a vector of floats.
+static bool isFloatLike(Type type) {
+  return isa<FloatType>(getScalarType(type));
+}
+
+/// Whether `type` is an integer or index, or a vector of them.
+static bool isIntegerLike(Type type) {
+  return isa<IntegerType, IndexType>(getScalarType(type));
 }
 
 std::vector<std::string>
@@ -482,11 +492,7 @@ mlir::autoprof::getVerifyDistributions(gpu::GPUFuncOp reference,
     if (isa<arith::CmpFOp, LLVM::FCmpOp>(op))
       return WalkResult::advance();
     bool fromFloat = llvm::any_of(op->getOperandTypes(), isFloatLike);
-    bool toInteger = llvm::any_of(op->getResultTypes(), [](Type type) {
-      if (auto vector = dyn_cast<VectorType>(type))
-        type = vector.getElementType();
-      return isa<IntegerType, IndexType>(type);
-    });
+    bool toInteger = llvm::any_of(op->getResultTypes(), isIntegerLike);
     if (fromFloat && toInteger) {
       offending = "it turns a float into an integer (" +
                   op->getName().getStringRef().str() + ")";

@@ -109,19 +109,6 @@ struct KernelToVerify {
   unsigned launchIndex = 0, numLaunches = 1;
 };
 
-/// Every kernel's launches, in the order the host code holds them.
-using LaunchLists = llvm::DenseMap<Operation *, SmallVector<gpu::LaunchFuncOp>>;
-
-LaunchLists collectLaunchLists(ModuleOp module) {
-  LaunchLists lists;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    if (auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-            launch, launch.getKernel()))
-      lists[kernel].push_back(launch);
-  });
-  return lists;
-}
-
 struct VerifyKernelsPass
     : public mlir::autoprof::impl::VerifyKernelsPassBase<VerifyKernelsPass> {
   using Base::Base;
@@ -149,7 +136,7 @@ private:
   FailureOr<std::optional<KernelToVerify>>
   prepare(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
           unsigned launchIndex, unsigned numLaunches, ModuleOp referenceModule,
-          const LaunchLists &references);
+          const KernelLaunchLists &references);
 };
 } // namespace
 
@@ -177,7 +164,7 @@ OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
 FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
     gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch, unsigned launchIndex,
     unsigned numLaunches, ModuleOp referenceModule,
-    const LaunchLists &references) {
+    const KernelLaunchLists &references) {
   StringRef name = kernel.getName();
   auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
   StringRef moduleName = gpuModule.getName();
@@ -270,8 +257,8 @@ void VerifyKernelsPass::runOnOperation() {
   if (failed(foldHostCode(*candidateModule)) ||
       failed(foldHostCode(*referenceModule)))
     return signalPassFailure();
-  LaunchLists launches = collectLaunchLists(*candidateModule);
-  LaunchLists references = collectLaunchLists(*referenceModule);
+  KernelLaunchLists launches = findAllKernelLaunches(*candidateModule);
+  KernelLaunchLists references = findAllKernelLaunches(*referenceModule);
   if (launches.empty()) {
     module.emitWarning("no launched kernel to verify");
     return;

@@ -49,7 +49,13 @@ private:
   llvm::MapVector<StringRef, double> values;
 };
 
-/// Finds the first host launch of every kernel in `module`, in walk order.
+/// Every kernel's host launches in `module`, in walk order (the order the
+/// host code holds them), keyed by the gpu.func.
+using KernelLaunchLists =
+    llvm::DenseMap<Operation *, SmallVector<gpu::LaunchFuncOp>>;
+KernelLaunchLists findAllKernelLaunches(ModuleOp module);
+
+/// The first host launch of every kernel in `module`, in walk order.
 llvm::DenseMap<Operation *, gpu::LaunchFuncOp>
 findKernelLaunches(ModuleOp module);
 
