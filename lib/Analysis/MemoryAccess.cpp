@@ -448,33 +448,40 @@ double MemoryAccessAnalysis::getWeight(const MemoryAccess &access) const {
 }
 
 double MemoryAccessAnalysis::getWindowShare(gpu::Dimension dim) const {
-  int d = static_cast<int>(dim);
   double window = 0, total = 0;
   for (const MemoryAccess &access : accesses) {
     if (!access.reads || access.writes || access.shared || !access.address)
       continue;
     double weight = getWeight(access);
     total += weight;
-    int64_t stride =
-        blockSize[d] > 1 ? access.threadStride[d] : access.blockStride[d];
-    if (stride == 0)
-      continue;
-    bool slides = false;
-    for (auto [constLoop, variant] :
-         llvm::zip(access.loops, access.loopVariant)) {
-      scf::ForOp loop = constLoop;
-      std::optional<APInt> trips = loop.getStaticTripCount();
-      if (!variant || !trips || trips->getZExtValue() < 2 ||
-          trips->getZExtValue() > 64)
-        continue;
-      for (auto [atom, coefficient] : access.address->terms)
-        slides |= atoms[atom].value == loop.getInductionVar() &&
-                  std::abs(coefficient) == std::abs(stride);
-    }
-    if (slides)
+    if (getSlidingLoop(access, dim))
       window += weight;
   }
   return total > 0 ? window / total : 0;
+}
+
+scf::ForOp MemoryAccessAnalysis::getSlidingLoop(const MemoryAccess &access,
+                                                gpu::Dimension dim) const {
+  if (!access.address)
+    return nullptr;
+  int d = static_cast<int>(dim);
+  int64_t stride =
+      blockSize[d] > 1 ? access.threadStride[d] : access.blockStride[d];
+  if (stride == 0)
+    return nullptr;
+  for (auto [constLoop, variant] :
+       llvm::zip(access.loops, access.loopVariant)) {
+    scf::ForOp loop = constLoop;
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!variant || !trips || trips->getZExtValue() < 2 ||
+        trips->getZExtValue() > 64)
+      continue;
+    for (auto [atom, coefficient] : access.address->terms)
+      if (atoms[atom].value == loop.getInductionVar() &&
+          std::abs(coefficient) == std::abs(stride))
+        return loop;
+  }
+  return nullptr;
 }
 
 std::optional<std::pair<gpu::Dimension, double>>

@@ -122,6 +122,7 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
   evidence.windowShare =
       std::max(analysis.getWindowShare(gpu::Dimension::y),
                analysis.getWindowShare(gpu::Dimension::z));
+  evidence.windowShareX = analysis.getWindowShare(gpu::Dimension::x);
   // Without the counters, the static analysis estimates the same ratio from
   // each global load's address.
   if (!evidence.sectorsPerRequest) {

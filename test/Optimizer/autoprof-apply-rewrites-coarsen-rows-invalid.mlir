@@ -5,7 +5,7 @@
 // there is nothing to share.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @+1 {{cannot apply coarsen-rows=4 to @scale: no load reads a window that overlaps the windows of neighbouring threads along y or z}}
+    // expected-error @+1 {{cannot apply coarsen-rows=4 to @scale: no load reads a window that overlaps the windows of neighbouring threads}}
     gpu.func @scale(%in: memref<64x128xf32>, %out: memref<64x128xf32>) kernel {
       %c8 = arith.constant 8 : index
       %c32 = arith.constant 32 : index
@@ -158,6 +158,75 @@ module attributes {gpu.container_module} {
     %c8 = arith.constant 8 : index
     %c32 = arith.constant 32 : index
     gpu.launch_func @kernels::@synced blocks in (%c4, %c8, %c1) threads in (%c32, %c8, %c1) args(%in : memref<66x128xf32>, %out : memref<64x128xf32>)
+    return
+  }
+}
+
+// -----
+
+// A 3-tap window along x whose accumulator is stored every iteration: the
+// 4 neighbours' loads would be separated by the stores and could not merge.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @+1 {{cannot apply coarsen-rows=4 to @acc_x: every window loop along x writes memory in its iterations, so that the neighbours' loads could not merge (an accumulator kept in memory: register-accumulate first)}}
+    gpu.func @acc_x(%in: memref<4098xf32>, %out: memref<4096xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c64 = arith.constant 64 : index
+      %bx = gpu.block_id x
+      %tx = gpu.thread_id x
+      %0 = arith.muli %bx, %c64 : index
+      %i = arith.addi %0, %tx : index
+      scf.for %t = %c0 to %c3 step %c1 {
+        %j = arith.addi %i, %t : index
+        %x = memref.load %in[%j] : memref<4098xf32>
+        %a = memref.load %out[%i] : memref<4096xf32>
+        %s = arith.addf %a, %x : f32
+        memref.store %s, %out[%i] : memref<4096xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%in: memref<4098xf32>, %out: memref<4096xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@acc_x blocks in (%c64, %c1, %c1) threads in (%c64, %c1, %c1) args(%in : memref<4098xf32>, %out : memref<4096xf32>)
+    return
+  }
+}
+
+// -----
+
+// A 40-tap window along x, its accumulator in a register: a loop that long
+// is not unrolled, and without unrolling the neighbours' loads stay apart.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @+1 {{cannot apply coarsen-rows=4 to @long_x: no window loop along x is an innermost loop of at most 32 iterations, which the neighbours' loads need to merge}}
+    gpu.func @long_x(%in: memref<4135xf32>, %out: memref<4096xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c40 = arith.constant 40 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %tx = gpu.thread_id x
+      %0 = arith.muli %bx, %c64 : index
+      %i = arith.addi %0, %tx : index
+      %sum = scf.for %t = %c0 to %c40 step %c1 iter_args(%a = %zero) -> (f32) {
+        %j = arith.addi %i, %t : index
+        %x = memref.load %in[%j] : memref<4135xf32>
+        %s = arith.addf %a, %x : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %out[%i] : memref<4096xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%in: memref<4135xf32>, %out: memref<4096xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@long_x blocks in (%c64, %c1, %c1) threads in (%c64, %c1, %c1) args(%in : memref<4135xf32>, %out : memref<4096xf32>)
     return
   }
 }

@@ -36,6 +36,7 @@ CHAINS = [
     ["coalesce=32", "register-accumulate=1", "coarsen-rows=4"],
     ["form-blocks=256", "register-accumulate=1", "coarsen-rows=4"],
     ["register-accumulate=1", "coarsen-rows=2"],
+    ["block-size=256", "register-accumulate=1", "coarsen-rows=4"],
 ]
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])

@@ -167,6 +167,10 @@ public:
   /// neighbouring threads read overlapping windows (the rows of a stencil,
   /// a convolution or a pooling window). 0 when no load does.
   double getWindowShare(gpu::Dimension dim) const;
+  /// The loop of 2 to 64 iterations along which `access`'s window slides
+  /// along `dim` (as getWindowShare counts it), or null.
+  scf::ForOp getSlidingLoop(const MemoryAccess &access,
+                            gpu::Dimension dim) const;
 
 private:
   unsigned getAtom(Value value, IndexAtomKind kind);

@@ -105,6 +105,9 @@ struct RewriteEvidence {
   /// larger of the two (MemoryAccessAnalysis::getWindowShare): neighbouring
   /// threads there read overlapping windows.
   double windowShare = 0;
+  /// The same along x (the contiguous dimension, where a window loop walks
+  /// neighbouring elements).
+  double windowShareX = 0;
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few

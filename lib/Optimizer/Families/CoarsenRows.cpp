@@ -12,6 +12,11 @@
 // window), the jammed body loads each shared element once for all R rows,
 // and the block's halo shrinks relative to its outputs.
 //
+// Where windows slide along x alone (a 1-D convolution), the R threads are
+// neighbours in memory: the window loops are unrolled as well, and the
+// elements the R windows read, as the R outputs, become aligned vector
+// loads and stores (mergeNeighbouringAccesses).
+//
 // Legal for kernels whose threads do not cooperate (checkRemappable): a
 // thread running R original threads one interleaving of their operations
 // after another is one of the schedules the original launch allows. Every
@@ -29,7 +34,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/CSE.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -62,24 +70,6 @@ bool involvesIdAlong(Operation *op, gpu::Dimension dim) {
   return found;
 }
 
-/// Whether `op` may write memory (or has effects the interface does not
-/// describe).
-bool mayWrite(Operation *op) {
-  bool writes = false;
-  op->walk([&](Operation *nested) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-    if (!effects) {
-      writes |= !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-                nested->getNumRegions() == 0 && !isa<gpu::ReturnOp>(nested);
-      return;
-    }
-    writes |= effects.hasEffect<MemoryEffects::Write>() ||
-              effects.hasEffect<MemoryEffects::Allocate>() ||
-              effects.hasEffect<MemoryEffects::Free>();
-  });
-  return writes;
-}
-
 /// Where the loops over the R original threads go: the first operation of
 /// a block from which on every operation runs once per original thread.
 /// Operations before it involve no id along `dim` and write nothing, so
@@ -95,7 +85,7 @@ LogicalResult findLoopSites(Block &block, gpu::Dimension dim,
       first = &op;
       break;
     }
-    if (mayWrite(&op)) {
+    if (mayWriteMemory(&op)) {
       why = "'" + op.getName().getStringRef().str() +
             "' writes memory before the thread's index along the coarsened "
             "dimension is known";
@@ -130,13 +120,65 @@ bool isJammable(scf::ForOp loop) {
   return ok;
 }
 
+/// The longest window loop along x that is unrolled.
+constexpr int64_t kMaxUnrolledWindow = 32;
+
+/// Whether `loop` is a window loop vectorizeWindows unrolls: innermost, of
+/// at most kMaxUnrolledWindow iterations.
+bool isUnrollableWindow(scf::ForOp loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  bool nested = loop.getBody()
+                    ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+                    .wasInterrupted();
+  return trips && trips->getZExtValue() <= kMaxUnrolledWindow && !nested;
+}
+
+/// Along x the R original threads of a thread are neighbours in memory:
+/// after jamming, a window loop reads the R windows' elements at
+/// consecutive addresses, one iteration's a step from the last's. Each
+/// such loop (innermost, of at most kMaxUnrolledWindow iterations) is
+/// unrolled, so that the elements the windows share are loaded once and
+/// the neighbours merge into aligned vector loads, as the R outputs merge
+/// into vector stores.
+void vectorizeWindows(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                      std::array<int64_t, 3> block) {
+  llvm::SetVector<scf::ForOp> windows;
+  {
+    MemoryAccessAnalysis analysis(kernel, block);
+    for (const MemoryAccess &access : analysis.getAccesses()) {
+      if (!access.reads || access.writes || access.shared ||
+          !access.address ||
+          (access.threadStride[0] == 0 && access.blockStride[0] == 0))
+        continue;
+      for (auto [constLoop, variant] :
+           llvm::zip(access.loops, access.loopVariant)) {
+        scf::ForOp loop = constLoop;
+        if (!variant || !isUnrollableWindow(loop))
+          continue;
+        for (auto [atom, coefficient] : access.address->terms)
+          if (analysis.getAtoms()[atom].value == loop.getInductionVar() &&
+              std::abs(coefficient) == 1)
+            windows.insert(loop);
+      }
+    }
+  }
+  for (scf::ForOp loop : windows)
+    (void)loopUnrollFull(loop);
+  simplifyRecombinedIndices(kernel);
+  // The copies' ids and equal loads become one, so that their indices are
+  // one affine form plus constants.
+  DominanceInfo dominance(kernel);
+  eliminateCommonSubExpressions(rewriter, dominance, kernel);
+  mergeNeighbouringAccesses(rewriter, kernel, block);
+}
+
 class CoarsenRowsFamily : public RewriteFamilyWithPlan<CoarsenRowsPlan> {
 public:
   StringRef getName() const override { return "coarsen-rows"; }
   StringRef getSummary() const override {
     return "each thread does the work of R threads that are neighbours along "
-           "y (or z), their loops jammed so that overlapping windows are "
-           "loaded once (grid / R along that dimension)";
+           "y (or z, or x), their loops jammed so that overlapping windows "
+           "are loaded once (grid / R along that dimension)";
   }
   std::optional<std::string> checkParameter(int64_t n) const override {
     if (n < 2 || n > 16)
@@ -154,7 +196,7 @@ public:
     // where staging the window in shared memory ran 124.7). After the
     // remaps and register accumulation, which it needs (an accumulator
     // stored every iteration keeps the loads apart); before halo-tile.
-    if (evidence.windowShare < 0.3)
+    if (std::max(evidence.windowShare, evidence.windowShareX) < 0.3)
       return;
     ranked.push_back({evidence.memoryBound ? 9.75 : 5.6, 4});
     ranked.push_back({evidence.memoryBound ? 8.5 : 4.4, 2});
@@ -172,15 +214,43 @@ protected:
     MemoryAccessAnalysis analysis(target.kernel, plan.block);
     double y = analysis.getWindowShare(gpu::Dimension::y);
     double z = analysis.getWindowShare(gpu::Dimension::z);
-    if (y == 0 && z == 0) {
+    double x = analysis.getWindowShare(gpu::Dimension::x);
+    if (y == 0 && z == 0 && x == 0) {
       why = "no load reads a window that overlaps the windows of "
-            "neighbouring threads along y or z";
+            "neighbouring threads";
       return failure();
     }
-    plan.dim = z > y ? gpu::Dimension::z : gpu::Dimension::y;
+    plan.dim = y == 0 && z == 0 ? gpu::Dimension::x
+               : z > y          ? gpu::Dimension::z
+                                : gpu::Dimension::y;
+    // Along x the copies' loads merge only where the window loop is
+    // unrolled and writes nothing (a version of it, where the kernel is
+    // versioned on aliasing).
+    if (plan.dim == gpu::Dimension::x) {
+      bool unrollable = false, writeFree = false;
+      for (const MemoryAccess &access : analysis.getAccesses()) {
+        scf::ForOp loop = analysis.getSlidingLoop(access, plan.dim);
+        if (!loop || !isUnrollableWindow(loop))
+          continue;
+        unrollable = true;
+        writeFree |= !mayWriteMemory(loop);
+      }
+      if (!unrollable) {
+        why = "no window loop along x is an innermost loop of at most " +
+              std::to_string(kMaxUnrolledWindow) +
+              " iterations, which the neighbours' loads need to merge";
+        return failure();
+      }
+      if (!writeFree) {
+        why = "every window loop along x writes memory in its iterations, "
+              "so that the neighbours' loads could not merge (an "
+              "accumulator kept in memory: register-accumulate first)";
+        return failure();
+      }
+    }
     int d = static_cast<int>(plan.dim);
     if (plan.grid[d] % n != 0) {
-      why = "the grid along " + std::string(d == 1 ? "y" : "z") + " (" +
+      why = "the grid along " + std::string(1, "xyz"[d]) + " (" +
             std::to_string(plan.grid[d]) + " blocks) is not a multiple of " +
             std::to_string(n);
       return failure();
@@ -299,6 +369,8 @@ protected:
     // The copies' index arithmetic folds (j + 1 over a loop promoted at
     // j = 0, ...).
     simplifyRecombinedIndices(kernel);
+    if (dim == gpu::Dimension::x)
+      vectorizeWindows(rewriter, kernel, plan.block);
     return success();
   }
 };

@@ -83,6 +83,26 @@ bool reachesDefinition(Value value,
 /// through the values they yield.
 bool touchesMemory(Operation *op);
 
+/// Whether `op` or an operation nested in it may write memory (or has
+/// effects the interface does not describe).
+bool mayWriteMemory(Operation *op);
+
+/// Merges loads and stores of neighbouring elements into vector accesses:
+/// where accesses directly in one block of `kernel` (launched with blocks
+/// of `blockSize`) reach a kernel buffer (static shape, identity layout)
+/// through the same outer indices and innermost indices that the
+/// memory-access analysis expresses as one affine form plus different
+/// constants, every `w` of them that cover an aligned group of `w`
+/// elements (the form's terms and the innermost extent multiples of `w`, at
+/// most 128 bits) become one `vector.load` or `vector.store` aligned to the
+/// group. Loads merge where nothing between the first and the last may
+/// write memory, stores where nothing between them touches memory and
+/// each element is stored once. Buffers are taken to start 16-byte
+/// aligned, as CUDA allocations do. Returns how many accesses were merged.
+int64_t mergeNeighbouringAccesses(RewriterBase &rewriter,
+                                  gpu::GPUFuncOp kernel,
+                                  std::array<int64_t, 3> blockSize);
+
 /// Whether `value` may differ between the threads of one block: it depends
 /// on a thread, lane or global id, an NVVM special register, or memory.
 bool mayDifferInBlock(Value value);

@@ -12,9 +12,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -246,4 +249,204 @@ bool mlir::autoprof::rewrites::mayDifferInBlock(Value value) {
                gpu::SubgroupIdOp>(def) ||
            def->getName().getDialectNamespace() == "nvvm" || touchesMemory(def);
   });
+}
+
+bool mlir::autoprof::rewrites::mayWriteMemory(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        bool writes;
+        if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested))
+          writes = !effects.onlyHasEffect<MemoryEffects::Read>() &&
+                   !effects.hasNoEffect();
+        else
+          writes = !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+        return writes ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+namespace {
+/// Accesses of one kind to one buffer, in one block, through the same outer
+/// indices and innermost affine terms: they differ in the constant alone.
+struct NeighbourGroup {
+  bool stores = false;
+  Value memref;
+  Block *block = nullptr;
+  SmallVector<Value> outer;
+  SmallVector<std::pair<unsigned, int64_t>> terms;
+  /// Each access and the constant of its innermost index.
+  SmallVector<std::pair<Operation *, int64_t>> members;
+};
+} // namespace
+
+/// The innermost index of a memref.load or memref.store.
+static Value getInnermostIndex(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return load.getIndices().back();
+  return cast<memref::StoreOp>(op).getIndices().back();
+}
+
+/// Whether the operations strictly between the first and the last of
+/// `ops` (all in one block) let them merge: no write between loads; for
+/// stores, no memory access at all but the stores themselves.
+static bool nothingBetween(ArrayRef<Operation *> ops, bool stores) {
+  if (ops.empty())
+    return true;
+  Operation *first = ops.front(), *last = ops.front();
+  for (Operation *op : ops) {
+    if (op->isBeforeInBlock(first))
+      first = op;
+    if (last->isBeforeInBlock(op))
+      last = op;
+  }
+  for (Operation *op = first->getNextNode(); op != last;
+       op = op->getNextNode()) {
+    if (stores ? (!isMemoryEffectFree(op) && !llvm::is_contained(ops, op))
+               : mayWriteMemory(op))
+      return false;
+  }
+  return true;
+}
+
+int64_t mlir::autoprof::rewrites::mergeNeighbouringAccesses(
+    RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+    std::array<int64_t, 3> blockSize) {
+  MemoryAccessAnalysis analysis(kernel, blockSize);
+  Block &entry = kernel.getBody().front();
+  SmallVector<NeighbourGroup> groups;
+  kernel.walk([&](Operation *op) {
+    auto load = dyn_cast<memref::LoadOp>(op);
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (!load && !store)
+      return;
+    Value memref = load ? load.getMemRef() : store.getMemRef();
+    ValueRange indices = load ? load.getIndices() : store.getIndices();
+    auto buffer = dyn_cast<BlockArgument>(memref);
+    auto type = cast<MemRefType>(memref.getType());
+    Type element = type.getElementType();
+    if (!buffer || buffer.getOwner() != &entry || indices.empty() ||
+        !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+      return;
+    std::optional<AffineIndex> form = analysis.express(indices.back());
+    if (!form)
+      return;
+    llvm::sort(form->terms);
+    SmallVector<Value> outer(indices.drop_back());
+    NeighbourGroup *group = nullptr;
+    for (NeighbourGroup &candidate : groups)
+      if (candidate.stores == bool(store) && candidate.memref == memref &&
+          candidate.block == op->getBlock() && candidate.outer == outer &&
+          candidate.terms == form->terms) {
+        group = &candidate;
+        break;
+      }
+    if (!group) {
+      group = &groups.emplace_back();
+      group->stores = bool(store);
+      group->memref = memref;
+      group->block = op->getBlock();
+      group->outer = outer;
+      group->terms = form->terms;
+    }
+    group->members.push_back({op, form->constant});
+  });
+
+  int64_t merged = 0;
+  for (NeighbourGroup &group : groups) {
+    if (group.members.size() < 2)
+      continue;
+    auto type = cast<MemRefType>(group.memref.getType());
+    Type element = type.getElementType();
+    int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+    // The widest aligned group: 128 bits, a divisor of the innermost extent
+    // (rows start aligned) and of every term's coefficient (the form's
+    // variable part is a multiple of it).
+    int64_t widest = 16 / bytes;
+    auto divides = [](int64_t width, int64_t value) {
+      return value % width == 0;
+    };
+    while (widest > 1 &&
+           (!divides(widest, type.getShape().back()) ||
+            llvm::any_of(group.terms, [&](auto term) {
+              return !divides(widest, term.second);
+            })))
+      widest /= 2;
+    llvm::SmallDenseSet<Operation *> done;
+    for (int64_t width = widest; width >= 2; width /= 2) {
+      // The aligned starts that the constants reach.
+      SmallVector<int64_t> starts;
+      for (auto [op, offset] : group.members)
+        starts.push_back(llvm::divideFloorSigned(offset, width) * width);
+      llvm::sort(starts);
+      starts.erase(llvm::unique(starts), starts.end());
+      for (int64_t start : starts) {
+        // The accesses of each element of [start, start + width).
+        SmallVector<SmallVector<Operation *>> byElement(width);
+        for (auto [op, offset] : group.members)
+          if (!done.contains(op) && offset >= start && offset < start + width)
+            byElement[offset - start].push_back(op);
+        if (llvm::any_of(byElement, [&](ArrayRef<Operation *> ops) {
+              return ops.empty() || (group.stores && ops.size() != 1);
+            }))
+          continue;
+        SmallVector<Operation *> ops;
+        for (ArrayRef<Operation *> element : byElement)
+          llvm::append_range(ops, element);
+        if (!nothingBetween(ops, group.stores))
+          continue;
+        // The vector access goes where the first load or the last store
+        // was, its index that access's plus the distance to the start.
+        Operation *anchor = ops.front();
+        for (Operation *op : ops)
+          if (group.stores ? anchor->isBeforeInBlock(op)
+                           : op->isBeforeInBlock(anchor))
+            anchor = op;
+        int64_t anchorOffset = 0;
+        for (auto [op, offset] : group.members)
+          if (op == anchor)
+            anchorOffset = offset;
+        rewriter.setInsertionPoint(anchor);
+        Location loc = anchor->getLoc();
+        SmallVector<Value> indices(group.outer);
+        Value index = getInnermostIndex(anchor);
+        if (start != anchorOffset)
+          index = arith::AddIOp::create(
+              rewriter, loc, index,
+              arith::ConstantIndexOp::create(rewriter, loc,
+                                             start - anchorOffset));
+        indices.push_back(index);
+        auto vectorType = VectorType::get({width}, element);
+        llvm::MaybeAlign alignment(width * bytes);
+        if (group.stores) {
+          SmallVector<Value> values;
+          for (ArrayRef<Operation *> element : byElement)
+            values.push_back(
+                cast<memref::StoreOp>(element.front()).getValueToStore());
+          Value vector = vector::FromElementsOp::create(rewriter, loc,
+                                                        vectorType, values);
+          vector::StoreOp::create(rewriter, loc, vector, group.memref, indices,
+                                  /*nontemporal=*/false, alignment);
+          for (Operation *op : ops)
+            rewriter.eraseOp(op);
+        } else {
+          Value vector = vector::LoadOp::create(
+              rewriter, loc, vectorType, group.memref, indices,
+              /*nontemporal=*/false, alignment);
+          for (auto [k, element] : llvm::enumerate(byElement))
+            for (Operation *op : element) {
+              rewriter.setInsertionPointAfterValue(vector);
+              rewriter.replaceOp(
+                  op, vector::ExtractOp::create(
+                          rewriter, loc, vector,
+                          ArrayRef<int64_t>{static_cast<int64_t>(k)}));
+            }
+        }
+        for (Operation *op : ops)
+          done.insert(op);
+        merged += ops.size();
+      }
+    }
+  }
+  return merged;
 }

@@ -104,17 +104,6 @@ static bool writesItself(Operation *op) {
   return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
 }
 
-/// Whether `op` or an operation nested in it may write memory or has effects
-/// the interface does not describe.
-static bool mayWrite(Operation *op) {
-  return op
-      ->walk([](Operation *nested) {
-        return writesItself(nested) ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// Whether `value` may depend on what the kernel reads from memory: its
 /// definition, through operands and the values regions carry, reaches a
 /// memory read (or an operation whose effects are unknown).
@@ -266,7 +255,7 @@ mlir::autoprof::rewrites::matchReductionSplit(const RewriteTarget &target,
        ancestor = ancestor->getParentOp()) {
     for (Operation *before = ancestor->getPrevNode(); before;
          before = before->getPrevNode())
-      if (mayWrite(before)) {
+      if (mayWriteMemory(before)) {
         why = "'" + before->getName().getStringRef().str() +
               "' may write memory before the loop";
         return failure();
