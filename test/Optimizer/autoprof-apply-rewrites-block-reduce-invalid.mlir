@@ -42,11 +42,12 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// 256 threads per block, 8 rows of them: 2048 threads.
+// 131 threads per block, 8 rows of them: 1048 threads, and no divisor of
+// 131 of at least 32 columns leaves a block within 1024.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply block-reduce=8 to @k: blocks of 256 threads with 8 along y each would exceed 1024 threads}}
-    gpu.func @k(%x: memref<512xf32>, %a: memref<512x256xf32>, %y: memref<256xf32>) kernel {
+    // expected-error @below {{cannot apply block-reduce=8 to @k: blocks of 131 threads with 8 along y each would exceed 1024 threads, and no divisor of 131 of at least 32 leaves them within}}
+    gpu.func @k(%x: memref<512xf32>, %a: memref<512x131xf32>, %y: memref<131xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c512 = arith.constant 512 : index
@@ -55,25 +56,25 @@ module attributes {gpu.container_module} {
       %tid = gpu.thread_id x
       %base = arith.muli %bid, %bdim : index
       %j = arith.addi %base, %tid : index
-      %init = memref.load %y[%j] : memref<256xf32>
+      %init = memref.load %y[%j] : memref<131xf32>
       %sum = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
         %x_k = memref.load %x[%k] : memref<512xf32>
-        %a_kj = memref.load %a[%k, %j] : memref<512x256xf32>
+        %a_kj = memref.load %a[%k, %j] : memref<512x131xf32>
         %p = arith.mulf %x_k, %a_kj : f32
         %s = arith.addf %acc, %p : f32
         scf.yield %s : f32
       }
-      memref.store %sum, %y[%j] : memref<256xf32>
+      memref.store %sum, %y[%j] : memref<131xf32>
       gpu.return
     }
   }
-  func.func @main(%x: memref<512xf32>, %a: memref<512x256xf32>, %y: memref<256xf32>) {
+  func.func @main(%x: memref<512xf32>, %a: memref<512x131xf32>, %y: memref<131xf32>) {
     %c1 = arith.constant 1 : index
     %g0 = arith.constant 1 : index
     %g1 = arith.constant 1 : index
-    %b0 = arith.constant 256 : index
+    %b0 = arith.constant 131 : index
     %b1 = arith.constant 1 : index
-    gpu.launch_func @kernels::@k blocks in (%g0, %g1, %c1) threads in (%b0, %b1, %c1) args(%x : memref<512xf32>, %a : memref<512x256xf32>, %y : memref<256xf32>)
+    gpu.launch_func @kernels::@k blocks in (%g0, %g1, %c1) threads in (%b0, %b1, %c1) args(%x : memref<512xf32>, %a : memref<512x131xf32>, %y : memref<131xf32>)
     return
   }
 }

@@ -16,7 +16,13 @@
 // of one original thread take the same path to the combination and the
 // others have no observable effect; the barrier needs, besides, that every
 // thread of a block reaches it, so no condition around the loop may differ
-// between the threads of a block.
+// between the threads of a block. Where the block's B threads along x
+// times S would exceed 1024 threads, the new blocks hold the largest
+// divisor C of B with C * S <= 1024 original threads along x (at least
+// 32: a warp of columns) and the grid along x grows by B / C; the kernel's
+// x ids become those of the original launch, recomputed from the global
+// index (the remap conditions of ReductionSplit.h hold, so no thread
+// depended on which others shared its block).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +30,30 @@
 #include "ReductionSplit.h"
 
 #include "../RewriteAnalysis.h"
+#include "../ThreadRemap.h"
 
 #include "autoprof/Analysis/MemoryAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
 namespace {
-class BlockReduceFamily : public RewriteFamilyWithPlan<ReductionSplit> {
+struct BlockReducePlan {
+  ReductionSplit split;
+  /// Original threads along x per new block: the original block's size
+  /// along x, or a divisor of it where that times S exceeds 1024.
+  int64_t columns = 1;
+};
+
+class BlockReduceFamily : public RewriteFamilyWithPlan<BlockReducePlan> {
 public:
   StringRef getName() const override { return "block-reduce"; }
   StringRef getSummary() const override {
@@ -59,8 +77,9 @@ public:
   }
 
 protected:
-  FailureOr<ReductionSplit> matchPlan(const RewriteTarget &target, int64_t n,
-                                      std::string &why) const override {
+  FailureOr<BlockReducePlan> matchPlan(const RewriteTarget &target,
+                                       int64_t n,
+                                       std::string &why) const override {
     gpu::GPUFuncOp kernel = target.kernel;
     FailureOr<ReductionSplit> split = matchReductionSplit(target, n, why);
     if (failed(split))
@@ -70,13 +89,26 @@ protected:
       why = "the launches' blocks are not one-dimensional along x";
       return failure();
     }
-    if (block[0] * n > 1024) {
+    // Columns per block: all of the block's, or the largest divisor of
+    // them that leaves n threads along y each within 1024 threads.
+    int64_t columns = std::min<int64_t>(block[0], 1024 / n);
+    while (block[0] % columns != 0)
+      --columns;
+    if (columns < std::min<int64_t>(block[0], 32)) {
       why = "blocks of " + std::to_string(block[0]) + " threads with " +
-            std::to_string(n) + " along y each would exceed 1024 threads";
+            std::to_string(n) +
+            " along y each would exceed 1024 threads, and no divisor of " +
+            std::to_string(block[0]) + " of at least 32 leaves them within";
+      return failure();
+    }
+    std::optional<int64_t> gridX =
+        llvm::checkedMul(split->grid[0], block[0] / columns);
+    if (!gridX || *gridX > std::numeric_limits<int32_t>::max()) {
+      why = "the new grid would exceed the hardware's limits";
       return failure();
     }
     int64_t sharedBytes =
-        static_cast<int64_t>(split->combiners.size()) * block[0] * n * 4;
+        static_cast<int64_t>(split->combiners.size()) * columns * n * 4;
     if (sharedBytes > 48 * 1024) {
       why = "the partial results would not fit in 48 KiB of shared memory";
       return failure();
@@ -111,26 +143,41 @@ protected:
             "itself)";
       return failure();
     }
-    return split;
+    return BlockReducePlan{std::move(*split), columns};
   }
 
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t n, ReductionSplit &plan) const override {
+                          int64_t n, BlockReducePlan &blockPlan) const override {
+    ReductionSplit &plan = blockPlan.split;
+    int64_t columns = blockPlan.columns;
+    bool shrinks = columns != plan.block[0];
     gpu::GPUFuncOp kernel = target.kernel;
     Location loc = kernel.getLoc();
     Block &body = kernel.getBody().front();
     for (gpu::LaunchFuncOp launch : target.launches)
-      setLaunchSizes(rewriter, launch, {}, {std::nullopt, n, std::nullopt});
+      setLaunchSizes(
+          rewriter, launch,
+          {shrinks ? std::optional<int64_t>(plan.grid[0] * plan.block[0] /
+                                            columns)
+                   : std::nullopt},
+          {shrinks ? std::optional<int64_t>(columns) : std::nullopt, n,
+           std::nullopt});
 
     // The y ids the kernel uses now, before new ones are created: with
     // blocks of one thread along y, the thread id is 0, the block size 1 and
-    // the global id the block id.
-    SmallVector<Operation *> geometry;
+    // the global id the block id. The x ids, where the blocks shrink along
+    // x, become those of the original launch.
+    SmallVector<Operation *> geometry, geometryX;
     kernel.walk([&](Operation *op) {
-      if (isa<gpu::ThreadIdOp, gpu::BlockDimOp, gpu::GlobalIdOp>(op) &&
-          op->getAttrOfType<gpu::DimensionAttr>("dimension").getValue() ==
-              gpu::Dimension::y)
+      if (!isGeometryOp(op))
+        return;
+      gpu::Dimension dim =
+          op->getAttrOfType<gpu::DimensionAttr>("dimension").getValue();
+      if (dim == gpu::Dimension::y &&
+          isa<gpu::ThreadIdOp, gpu::BlockDimOp, gpu::GlobalIdOp>(op))
         geometry.push_back(op);
+      else if (dim == gpu::Dimension::x && shrinks)
+        geometryX.push_back(op);
     });
     rewriter.setInsertionPointToStart(&body);
     auto index = [&](int64_t value) -> Value {
@@ -138,6 +185,18 @@ protected:
     };
     Value lane = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::y);
     Value column = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    if (shrinks) {
+      Value blockX = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+      Value globalX = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, blockX, index(columns)),
+          column);
+      IRMapping mapping;
+      mapGeometry(rewriter, loc, geometryX, {globalX, Value(), Value()},
+                  plan.grid, plan.block, mapping);
+      for (Operation *op : geometryX)
+        rewriter.replaceOp(op, mapping.lookup(op->getResult(0)));
+    }
     Value lanesValue = index(n);
     Value isFirstLane = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, lane, index(0));
@@ -164,7 +223,7 @@ protected:
     SmallVector<Value> buffers;
     for (Value partial : plan.loop.getResults()) {
       auto type = MemRefType::get(
-          {n, plan.block[0]}, partial.getType(), MemRefLayoutAttrInterface(),
+          {n, columns}, partial.getType(), MemRefLayoutAttrInterface(),
           gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
       Value buffer = kernel.addWorkgroupAttribution(type, loc);
       memref::StoreOp::create(rewriter, loc, partial, buffer,
@@ -185,6 +244,8 @@ protected:
       totals.push_back(combinePartials(rewriter, combiner, init, total));
     }
     finishReductionSplit(rewriter, kernel, plan, split, totals, isFirstLane);
+    if (shrinks)
+      simplifyRecombinedIndices(kernel);
     return success();
   }
 };
