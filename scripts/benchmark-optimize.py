@@ -15,8 +15,13 @@ With --worker scripts/worker-pool.py and --jobs N, N modules run at once and
 their evaluation jobs spread over the host's GPUs, one worker per GPU
 (scripts/worker-pool.py); the table is the same.
 
+With --shard K/N only every N-th of the selected modules runs, from the K-th
+(in name order): N commands of a few minutes each cover the corpus, and
+--from-reports over their reports, gathered in one folder, writes the table
+of the whole run.
+
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
-                             [--corpus DIR] [--only NAME...]
+                             [--corpus DIR] [--only NAME...] [--shard K/N]
                              [--torch-times FILE] [--worker PATH] [--jobs N]
        benchmark-optimize.py --from-reports DIR --out DIR   (tables only)
                              [--corpus DIR] [--torch-times FILE]
@@ -53,6 +58,9 @@ def main():
                              "original in a run of its own, on other seeds")
     parser.add_argument("--only", nargs="*", default=[],
                         help="corpus modules whose name contains one of these")
+    parser.add_argument("--shard", metavar="K/N",
+                        help="run only the K-th of every N selected modules "
+                             "(1 <= K <= N, in name order)")
     parser.add_argument("--torch-times",
                         help="JSON of scripts/torch-baselines.py: adds "
                              "PyTorch columns for the upstream corpus")
@@ -67,6 +75,13 @@ def main():
     args = parser.parse_args()
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    shard = None
+    if args.shard:
+        match = re.fullmatch(r"(\d+)/(\d+)", args.shard)
+        if not match or not 1 <= int(match[1]) <= int(match[2]):
+            parser.error(f"--shard must be K/N with 1 <= K <= N, "
+                         f"not '{args.shard}'")
+        shard = (int(match[1]), int(match[2]))
     repo = pathlib.Path(__file__).resolve().parent.parent
     torch_times = (json.loads(pathlib.Path(args.torch_times).read_text())
                    if args.torch_times else None)
@@ -84,6 +99,8 @@ def main():
         worker = f" worker={args.worker}" if args.worker else ""
         modules = [m for m in sorted((repo / args.corpus).glob("*.mlir"))
                    if not args.only or any(o in m.stem for o in args.only)]
+        if shard:
+            modules = modules[shard[0] - 1::shard[1]]
 
         def optimize(module):
             """Optimizes and re-verifies one module: its kernels' rows, or
