@@ -44,8 +44,9 @@ static std::optional<AffineIndex> combine(const AffineIndex &a,
     std::optional<int64_t> term = llvm::checkedMul(coefficient, scale);
     if (!term)
       return std::nullopt;
+    unsigned index = atom;
     auto it = llvm::find_if(result.terms,
-                            [&](auto &entry) { return entry.first == atom; });
+                            [&](auto &entry) { return entry.first == index; });
     if (it == result.terms.end()) {
       result.terms.push_back({atom, *term});
       continue;

@@ -30,10 +30,14 @@ std::string TreeEdit::describe() const {
 
 Operation *mlir::autoprof::learn::findTreeNode(TreeOp tree, int64_t id) {
   Operation *found = nullptr;
+  // Node ids are unsigned: a negative one names no node.
+  if (id < 0)
+    return found;
+  uint64_t wanted = static_cast<uint64_t>(id);
   tree.walk([&](Operation *op) {
-    if (auto split = dyn_cast<SplitOp>(op); split && split.getId() == id)
+    if (auto split = dyn_cast<SplitOp>(op); split && split.getId() == wanted)
       found = op;
-    if (auto leaf = dyn_cast<CollectOp>(op); leaf && leaf.getId() == id)
+    if (auto leaf = dyn_cast<CollectOp>(op); leaf && leaf.getId() == wanted)
       found = op;
   });
   return found;
