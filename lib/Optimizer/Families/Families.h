@@ -83,6 +83,10 @@ bool reachesDefinition(Value value,
 /// through the values they yield.
 bool touchesMemory(Operation *op);
 
+/// Whether `op` itself, not what it nests, may write memory (or has effects
+/// the interface does not describe).
+bool writesMemoryItself(Operation *op);
+
 /// Whether `op` or an operation nested in it may write memory (or has
 /// effects the interface does not describe).
 bool mayWriteMemory(Operation *op);

@@ -251,16 +251,18 @@ bool mlir::autoprof::rewrites::mayDifferInBlock(Value value) {
   });
 }
 
+bool mlir::autoprof::rewrites::writesMemoryItself(Operation *op) {
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
+    return !effects.onlyHasEffect<MemoryEffects::Read>() &&
+           !effects.hasNoEffect();
+  return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+}
+
 bool mlir::autoprof::rewrites::mayWriteMemory(Operation *op) {
   return op
       ->walk([](Operation *nested) {
-        bool writes;
-        if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested))
-          writes = !effects.onlyHasEffect<MemoryEffects::Read>() &&
-                   !effects.hasNoEffect();
-        else
-          writes = !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
-        return writes ? WalkResult::interrupt() : WalkResult::advance();
+        return writesMemoryItself(nested) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
       })
       .wasInterrupted();
 }

@@ -96,14 +96,6 @@ static SmallVector<Operation *> findCombiners(scf::ForOp loop,
   return combiners;
 }
 
-/// Whether `op` itself (not what it nests) writes memory.
-static bool writesItself(Operation *op) {
-  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
-    return !effects.onlyHasEffect<MemoryEffects::Read>() &&
-           !effects.hasNoEffect();
-  return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
-}
-
 /// Whether `value` may depend on what the kernel reads from memory: its
 /// definition, through operands and the values regions carry, reaches a
 /// memory read (or an operation whose effects are unknown).
@@ -232,7 +224,7 @@ mlir::autoprof::rewrites::matchReductionSplit(const RewriteTarget &target,
   // Only reads in the loop: every lane runs its share of the iterations.
   Operation *effect = nullptr;
   loop.getBody()->walk([&](Operation *op) {
-    if (!effect && writesItself(op))
+    if (!effect && writesMemoryItself(op))
       effect = op;
   });
   if (effect) {
@@ -266,7 +258,7 @@ mlir::autoprof::rewrites::matchReductionSplit(const RewriteTarget &target,
   bool ok = true;
   kernel.walk([&](Operation *op) {
     if (!ok || op == kernel.getOperation() || loop->isAncestor(op) ||
-        !writesItself(op))
+        !writesMemoryItself(op))
       return;
     if (op->getNumResults() != 0 || op->getNumRegions() != 0) {
       why = "'" + op->getName().getStringRef().str() +
