@@ -1192,9 +1192,9 @@ autoprof_status LaunchBuffers::uploadAbsolute() {
   return AUTOPROF_OK;
 }
 
-autoprof_status LaunchBuffers::copyOnDevice(
-    const std::function<bool(const Buffer &)> &wanted,
-    DeviceAllocation Buffer::*slot, const char *what) {
+autoprof_status
+LaunchBuffers::copyOnDevice(const std::function<bool(const Buffer &)> &wanted,
+                            DeviceAllocation Buffer::*slot, const char *what) {
   const CudaApi &api = cuda();
   for (size_t i = 0; i < buffers.size(); ++i) {
     Buffer &buffer = buffers[i];
@@ -1202,7 +1202,8 @@ autoprof_status LaunchBuffers::copyOnDevice(
       continue;
     DeviceAllocation &copy = buffer.*slot;
     if (!copy.get()) {
-      std::string name = std::string(what) + " of parameter " + std::to_string(i);
+      std::string name =
+          std::string(what) + " of parameter " + std::to_string(i);
       if (autoprof_status s =
               copy.allocate(session, buffer.host.size(), name.c_str()))
         return s;
@@ -2520,6 +2521,55 @@ extern "C" autoprof_status autoprof_verify(
       // The magnitude run leaves absolute values in the input buffers, which
       // restoreAsync() does not undo: the next run uploads everything.
       bool inputsReplaced = false;
+      // Both runs compare against what the reference does on these inputs,
+      // measured at most once for the two.
+      // A reference with float atomics may not agree with itself. Run it
+      // once more, only when a float buffer differs, and measure by how much
+      // (for every float buffer on the host then; a buffer that only the
+      // second run of the candidate changes measures it again).
+      std::vector<double> selfDisagreement(spec.num_params, 0.0);
+      std::vector<char> disagreementMeasured(spec.num_params, 0);
+      auto rerunReference = [&]() -> autoprof_status {
+        if (autoprof_status s = buffers.upload())
+          return s;
+        if (autoprof_status s = run(reference, *referenceSpec, "reference"))
+          return s;
+        std::vector<uint8_t> again;
+        for (size_t i = 0; i < spec.num_params; ++i) {
+          const autoprof_param &param = spec.params[i];
+          if (param.is_scalar || !isFloatType(param.dtype) || !onHost[i])
+            continue;
+          if (autoprof_status s = buffers.download(i, again))
+            return s;
+          selfDisagreement[i] =
+              relativeDisagreement(param, referenceOut[i], again);
+          disagreementMeasured[i] = 1;
+        }
+        return AUTOPROF_OK;
+      };
+      // A reassociating candidate: the reference on the inputs' absolute
+      // values gives the magnitude of each sum's terms. Only the buffers the
+      // reference writes come back (an input's magnitude bounds nothing; on
+      // a matrix-vector product the matrix is most of the bytes).
+      std::vector<std::vector<uint8_t>> magnitudes(spec.num_params);
+      bool magnitudesRun = false;
+      auto runMagnitudes = [&]() -> autoprof_status {
+        magnitudesRun = true;
+        inputsReplaced = true;
+        if (autoprof_status s = buffers.uploadAbsolute())
+          return s;
+        if (autoprof_status s = run(reference, *referenceSpec, "reference"))
+          return s;
+        for (size_t i = 0; i < spec.num_params; ++i) {
+          const autoprof_param &param = spec.params[i];
+          if (param.is_scalar || !isFloatType(param.dtype) ||
+              param.role == AUTOPROF_ROLE_INPUT)
+            continue;
+          if (autoprof_status s = buffers.download(i, magnitudes[i]))
+            return s;
+        }
+        return AUTOPROF_OK;
+      };
       for (int pass = 0; pass < 2; ++pass) {
         // Prefixes a rejection of the second run with what it means.
         auto secondRun = [&]() {
@@ -2581,50 +2631,6 @@ extern "C" autoprof_status autoprof_verify(
           secondRun();
           return AUTOPROF_OK;
         }
-        // A reference with float atomics may not agree with itself. Run it
-        // once more, only when a float buffer differs, and measure by how much.
-        std::vector<double> selfDisagreement(spec.num_params, 0.0);
-        bool referenceRerun = false;
-        auto rerunReference = [&]() -> autoprof_status {
-          referenceRerun = true;
-          if (autoprof_status s = buffers.upload())
-            return s;
-          if (autoprof_status s = run(reference, *referenceSpec, "reference"))
-            return s;
-          std::vector<uint8_t> again;
-          for (size_t i = 0; i < spec.num_params; ++i) {
-            const autoprof_param &param = spec.params[i];
-            if (param.is_scalar || !isFloatType(param.dtype) || !onHost[i])
-              continue;
-            if (autoprof_status s = buffers.download(i, again))
-              return s;
-            selfDisagreement[i] =
-                relativeDisagreement(param, referenceOut[i], again);
-          }
-          return AUTOPROF_OK;
-        };
-
-        // A reassociating candidate: the reference on the inputs' absolute
-        // values gives the magnitude of each sum's terms.
-        std::vector<std::vector<uint8_t>> magnitudes(spec.num_params);
-        bool magnitudesRun = false;
-        auto runMagnitudes = [&]() -> autoprof_status {
-          magnitudesRun = true;
-          inputsReplaced = true;
-          if (autoprof_status s = buffers.uploadAbsolute())
-            return s;
-          if (autoprof_status s = run(reference, *referenceSpec, "reference"))
-            return s;
-          for (size_t i = 0; i < spec.num_params; ++i) {
-            const autoprof_param &param = spec.params[i];
-            if (param.is_scalar || !isFloatType(param.dtype))
-              continue;
-            if (autoprof_status s = buffers.download(i, magnitudes[i]))
-              return s;
-          }
-          return AUTOPROF_OK;
-        };
-
         for (size_t i = 0; i < spec.num_params; ++i) {
           const autoprof_param &param = spec.params[i];
           if (param.is_scalar)
@@ -2634,7 +2640,7 @@ extern "C" autoprof_status autoprof_verify(
           const std::vector<uint8_t> &expected = referenceOut[i];
           if (candidateOut[i] == expected)
             continue;
-          if (isFloatType(param.dtype) && !referenceRerun)
+          if (isFloatType(param.dtype) && !disagreementMeasured[i])
             if (autoprof_status s = rerunReference())
               return s;
           // A reference that disagrees with itself reorders its sums (float
@@ -3047,9 +3053,9 @@ extern "C" autoprof_status autoprof_time_interleaved(
         if (spent >= budget)
           break;
         double perRound = spent / rounds;
-        int affordable =
-            perRound > 0 ? static_cast<int>((budget - spent) / perRound) + 1
-                         : chunk;
+        int affordable = perRound > 0
+                             ? static_cast<int>((budget - spent) / perRound) + 1
+                             : chunk;
         chunk = std::max(1, std::min(chunk, affordable));
       }
     } else {
