@@ -115,13 +115,14 @@ LogicalResult mlir::autoprof::applyKernelRewrite(RewriterBase &rewriter,
 SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
     ModuleOp module, gpu::GPUFuncOp kernel, DictionaryAttr features,
     const llvm::StringMap<double> &metrics,
-    SmallVectorImpl<RefusedRewrite> *refused) {
+    SmallVectorImpl<RefusedRewrite> *refused,
+    SmallVectorImpl<ProposedRewrite> *proposed) {
   RewriteTarget target = RewriteTarget::get(module, kernel);
   RewriteEvidence evidence =
       RewriteEvidence::compute(target, features, metrics);
   // (score, rewrite): higher scores are tried first, ties in registry order;
   // the rules are in docs/optimizer.md.
-  SmallVector<std::pair<double, KernelRewrite>> scored;
+  SmallVector<ProposedRewrite> scored;
   for (const RewriteFamily *family :
        RewriteFamilyRegistry::get().getFamilies()) {
     SmallVector<RankedParameter> ranked;
@@ -130,16 +131,24 @@ SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
       KernelRewrite rewrite{family->getName().str(), candidate.parameter};
       const RewriteFamily *resolved;
       RewriteMatch match = matchRewrite(rewrite, target, resolved);
-      if (match.succeeded())
-        scored.push_back({candidate.score, rewrite});
-      else if (refused)
-        refused->push_back({rewrite, match.getReason().str()});
+      if (!match.succeeded()) {
+        if (refused)
+          refused->push_back({rewrite, match.getReason().str()});
+        continue;
+      }
+      ProposedRewrite entry{rewrite, candidate.score, {}};
+      for (StringRef name : family->getAddressedFacts())
+        if (const BottleneckFact *fact = evidence.findFact(name))
+          entry.facts.push_back(*fact);
+      scored.push_back(std::move(entry));
     }
   }
   llvm::stable_sort(
-      scored, [](const auto &a, const auto &b) { return a.first > b.first; });
+      scored, [](const auto &a, const auto &b) { return a.score > b.score; });
   SmallVector<KernelRewrite> ranked;
-  for (auto &[score, rewrite] : scored)
-    ranked.push_back(rewrite);
+  for (const ProposedRewrite &entry : scored)
+    ranked.push_back(entry.rewrite);
+  if (proposed)
+    proposed->append(scored.begin(), scored.end());
   return ranked;
 }

@@ -11,6 +11,8 @@
 #include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_PROPOSEREWRITESPASS
 #include "autoprof/Optimizer/Passes.h.inc"
@@ -50,13 +52,29 @@ struct ProposeRewritesPass
         return;
       }
       SmallVector<RefusedRewrite> refused;
+      SmallVector<ProposedRewrite> proposed;
       SmallVector<KernelRewrite> ranked = proposeKernelRewrites(
           module, kernel, features->toAttr(&getContext()),
-          getMeasuredMetrics(kernel), emitRemarks ? &refused : nullptr);
+          getMeasuredMetrics(kernel), emitRemarks ? &refused : nullptr,
+          emitRemarks ? &proposed : nullptr);
       SmallVector<Attribute> names;
       for (const KernelRewrite &rewrite : ranked)
         names.push_back(builder.getStringAttr(rewrite.str()));
       proposals.setAttr(kernel, builder.getArrayAttr(names));
+      // Why each is where it is: its score and the facts its family
+      // addresses, as the profile decides them.
+      for (auto [index, entry] : llvm::enumerate(proposed)) {
+        InFlightDiagnostic remark = emitRemark(kernel.getLoc(), "@");
+        remark << kernel.getName() << ": proposal " << index + 1 << ": "
+               << entry.rewrite.str() << " (score "
+               << llvm::formatv("{0:F2}", entry.score) << ")";
+        if (entry.facts.empty())
+          remark << "; addresses no bottleneck fact";
+        for (auto [i, fact] : llvm::enumerate(entry.facts))
+          remark << (i == 0 ? "; addresses " : ", ") << fact.definition->name
+                 << ": " << getFactStateName(fact.state) << " ("
+                 << fact.evidence << ")";
+      }
       for (const RefusedRewrite &refusal : refused)
         emitRemark(kernel.getLoc(), "@")
             << kernel.getName() << ": " << refusal.rewrite.str()

@@ -57,12 +57,32 @@ std::optional<double> RewriteEvidence::getMetric(StringRef name) const {
   return it->second;
 }
 
+const BottleneckFact *RewriteEvidence::findFact(StringRef name) const {
+  for (const BottleneckFact &fact : facts)
+    if (fact.definition->name == name)
+      return &fact;
+  return nullptr;
+}
+
+FactState RewriteEvidence::getFact(StringRef name) const {
+  const BottleneckFact *fact = findFact(name);
+  return fact ? fact->state : FactState::Unknown;
+}
+
+bool RewriteEvidence::isScattered() const {
+  FactState measured = getFact("uncoalesced-loads");
+  if (measured != FactState::Unknown)
+    return measured == FactState::True;
+  return sectorsPerRequest && *sectorsPerRequest > 8;
+}
+
 RewriteEvidence
 RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
                          const llvm::StringMap<double> &metrics) {
   RewriteEvidence evidence;
   evidence.features = features;
   evidence.metrics = metrics;
+  evidence.facts = diagnose(metrics);
   evidence.memoryBound = evidence.getFeature("arith_intensity") < 4.0;
   evidence.blockThreads = evidence.getFeature("block_threads");
   evidence.gridBlocks = evidence.getFeature("grid_blocks");
@@ -86,9 +106,15 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
         continue;
       // Distinct addresses: an accumulator loaded at one address every
       // iteration is one element of traffic, not one per iteration.
-      double bytes = static_cast<double>(
-          std::max<int64_t>(1, access.addressesPerThread) *
-          access.elementBytes * access.vectorWidth);
+      double bytes =
+          static_cast<double>(std::max<int64_t>(1, access.addressesPerThread) *
+                              access.elementBytes * access.vectorWidth);
+      // An address every thread shares (a matrix-vector product's vector) is
+      // one request for a whole warp: a 32nd of a thread's own traffic.
+      if (access.threadAffine &&
+          llvm::all_of(access.threadStride, [](int64_t s) { return s == 0; }) &&
+          llvm::all_of(access.blockStride, [](int64_t s) { return s == 0; }))
+        bytes /= 32;
       total += bytes;
       // The innermost loop the address varies with moves it by one element
       // over a row of at least a warp's width (a window of a few taps is
@@ -119,9 +145,8 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
     if (total > 0)
       evidence.rowWalkShare = walked / total;
   }
-  evidence.windowShare =
-      std::max(analysis.getWindowShare(gpu::Dimension::y),
-               analysis.getWindowShare(gpu::Dimension::z));
+  evidence.windowShare = std::max(analysis.getWindowShare(gpu::Dimension::y),
+                                  analysis.getWindowShare(gpu::Dimension::z));
   evidence.windowShareX = analysis.getWindowShare(gpu::Dimension::x);
   // Without the counters, the static analysis estimates the same ratio from
   // each global load's address.
@@ -164,13 +189,11 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
 
   evidence.registersPerThread =
       evidence.getMetric("launch__registers_per_thread").value_or(0);
-  std::optional<double> achievedOccupancy =
-      evidence.getMetric("sm__warps_active.avg.pct_of_peak_sustained_active");
   std::optional<double> registerLimit =
       evidence.getMetric("launch__occupancy_limit_registers");
   evidence.registerBound = evidence.registersPerThread > 64 ||
                            (registerLimit && *registerLimit <= 4) ||
-                           (achievedOccupancy && *achievedOccupancy < 40);
+                           evidence.getFact("low-occupancy") == FactState::True;
   return evidence;
 }
 
@@ -210,17 +233,16 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
     RewriteFamilyRegistry &registry) {
   // The order breaks ties between equal scores.
   std::unique_ptr<RewriteFamily> builtins[] = {
-      createRestrictFamily(),         createBlockSizeFamily(),
-      createVectorizeFamily(),        createCoarsenFamily(),
-      createPrivatizeAtomicsFamily(), createFormBlocksFamily(),
-      createCoalesceFamily(),         createTransposeTileFamily(),
-      createContractionTileFamily(),  createHaloTileFamily(),
-      createCoarsenRowsFamily(),
-      createDistributeLoopFamily(),   createRegisterAccumulateFamily(),
-      createWarpReduceFamily(),       createBlockReduceFamily(),
-      createUnrollFamily(),           createMaxRegistersFamily(),
-      createMinBlocksFamily(),        createLaunchBoundsFamily(),
-      createFoldHostLoopFamily(),
+      createRestrictFamily(),           createBlockSizeFamily(),
+      createVectorizeFamily(),          createCoarsenFamily(),
+      createPrivatizeAtomicsFamily(),   createFormBlocksFamily(),
+      createCoalesceFamily(),           createTransposeTileFamily(),
+      createContractionTileFamily(),    createHaloTileFamily(),
+      createCoarsenRowsFamily(),        createDistributeLoopFamily(),
+      createRegisterAccumulateFamily(), createWarpReduceFamily(),
+      createBlockReduceFamily(),        createUnrollFamily(),
+      createMaxRegistersFamily(),       createMinBlocksFamily(),
+      createLaunchBoundsFamily(),       createFoldHostLoopFamily(),
   };
   for (std::unique_ptr<RewriteFamily> &family : builtins)
     (void)registry.add(std::move(family));

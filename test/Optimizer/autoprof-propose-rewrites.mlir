@@ -7,6 +7,10 @@
 // RUN: autoprof-opt %S/../Corpus/Upstream/dequant_i8.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH
 // RUN: autoprof-opt %S/../Corpus/Upstream/truncf_f16.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH-F16
 // RUN: autoprof-opt %S/../Corpus/Upstream/row_sum.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=ROWS
+// RUN: autoprof-opt %S/../Corpus/Upstream/conv1d.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=WINDOW
+// RUN: autoprof-opt %S/../Corpus/Upstream/vecmat.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=FEW
+// RUN: autoprof-opt %S/../Corpus/Upstream/matvec.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=MATVEC
+// RUN: autoprof-opt %S/../Corpus/Upstream/conv1d.tile16x16.mlir --autoprof-apply-rewrites="rewrites=register-accumulate=1" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=TAPS
 // RUN: autoprof-opt %s --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: autoprof-opt %s --autoprof-propose-rewrites | FileCheck %s --check-prefix=UNLAUNCHED
 
@@ -32,6 +36,29 @@
 // register, then the reduction split across a warp).
 // ROWS-LABEL: gpu.func @row_sum_kernel
 // ROWS-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
+
+// A 1-D convolution on 16x16 tiles: blocks of 16 threads and 2^20 of them.
+// Full blocks come first: the rewrites after them pay only on full blocks.
+// WINDOW-LABEL: gpu.func @conv1d_kernel
+// WINDOW-SAME: autoprof.proposals = ["block-size=256", "block-size=128", "block-size=512", "register-accumulate=1",
+
+// The same blocks with 16384 threads in all (a vector-matrix product):
+// bigger blocks would leave SMs without one, so not first.
+// FEW-LABEL: gpu.func @vecmat_kernel
+// FEW-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256",
+
+// A matrix-vector product on 16x16 tiles: each thread walks a row of the
+// matrix; the vector, which every thread reads, weighs a 32nd of its bytes,
+// so the row walks are most of the loads and coalescing comes late (and
+// block-size after the reduction's own rewrites).
+// MATVEC-LABEL: gpu.func @matvec_kernel
+// MATVEC-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "coalesce=32", "coalesce=64",
+
+// After register-accumulate the 9-tap window is a reduction loop too short
+// to split among 8 or 32 threads: neither warp-reduce nor block-reduce.
+// TAPS-LABEL: gpu.func @conv1d_kernel
+// TAPS-SAME: autoprof.proposals = ["block-size=256", "block-size=128", "block-size=512", "coarsen-rows=4",
+// TAPS-NOT: reduce
 
 // The vector width makes the widest stored element one 128-bit store: i8
 // loads and f32 stores take 4 elements per thread, f32 loads and f16 stores

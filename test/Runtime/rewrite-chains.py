@@ -41,6 +41,8 @@ CHAINS = [
     ["form-blocks=256", "register-accumulate=1", "coarsen-rows=4"],
     ["register-accumulate=1", "coarsen-rows=2"],
     ["block-size=256", "register-accumulate=1", "coarsen-rows=4"],
+    ["block-size=256", "register-accumulate=1", "warp-reduce=32"],
+    ["block-size=256", "register-accumulate=1", "block-reduce=8"],
 ]
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])

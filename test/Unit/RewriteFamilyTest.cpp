@@ -80,6 +80,10 @@ public:
             SmallVectorImpl<RankedParameter> &ranked) const override {
     ranked.push_back({100, 1});
   }
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    static const StringRef facts[] = {"dram-bound"};
+    return facts;
+  }
 
 protected:
   FailureOr<MarkPlan> matchPlan(const RewriteTarget &target, int64_t parameter,
@@ -301,6 +305,79 @@ TEST_F(RewriteFamilyTest, RegisteredFamilyIsProposed) {
       refused, [&](const RefusedRewrite &r) { return r.rewrite == mark; });
   ASSERT_NE(it, refused.end());
   EXPECT_EQ(it->reason, "the kernel is marked already");
+}
+
+TEST_F(RewriteFamilyTest, ProposalsCarryTheirScoresAndFacts) {
+  registerMarkKernelFamily();
+  llvm::StringMap<double> metrics;
+  metrics["dram__throughput.avg.pct_of_peak_sustained_elapsed"] = 83.5;
+  SmallVector<ProposedRewrite> proposed;
+  SmallVector<KernelRewrite> ranked = proposeKernelRewrites(
+      *module, kernel, DictionaryAttr(), metrics, nullptr, &proposed);
+  ASSERT_EQ(proposed.size(), ranked.size());
+  for (auto [entry, rewrite] : llvm::zip(proposed, ranked))
+    EXPECT_EQ(entry.rewrite, rewrite);
+  for (size_t i = 1; i < proposed.size(); ++i)
+    EXPECT_GE(proposed[i - 1].score, proposed[i].score);
+  ASSERT_FALSE(proposed.empty());
+  const ProposedRewrite &mark = proposed.front();
+  EXPECT_EQ(mark.rewrite, (KernelRewrite{"mark-kernel", 1}));
+  EXPECT_EQ(mark.score, 100);
+  ASSERT_EQ(mark.facts.size(), 1u);
+  EXPECT_EQ(mark.facts[0].definition->name, "dram-bound");
+  EXPECT_EQ(mark.facts[0].state, FactState::True);
+  EXPECT_NE(mark.facts[0].evidence.find("83.50 >= 60"), std::string::npos);
+}
+
+TEST_F(RewriteFamilyTest, AddressedFactsAreDefinedFacts) {
+  for (const RewriteFamily *family : RewriteFamilyRegistry::get().getFamilies())
+    for (StringRef name : family->getAddressedFacts())
+      EXPECT_TRUE(llvm::any_of(getFactDefinitions(),
+                               [&](const FactDefinition &definition) {
+                                 return definition.name == name;
+                               }))
+          << family->getName().str() << " addresses '" << name.str()
+          << "', which is no fact of the diagnosis";
+}
+
+TEST_F(RewriteFamilyTest, EvidenceReadsTheFacts) {
+  RewriteTarget target = RewriteTarget::get(*module, kernel);
+  auto evidence = [&](llvm::StringMap<double> metrics) {
+    return RewriteEvidence::compute(target, DictionaryAttr(), metrics);
+  };
+  constexpr const char *sectors =
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+  constexpr const char *requests =
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+  constexpr const char *occupancy =
+      "sm__warps_active.avg.pct_of_peak_sustained_active";
+
+  // Without counters every fact is unknown; the static estimate decides
+  // whether the loads are scattered: each thread walks its own row of 16
+  // elements, so a warp's lanes read 64 bytes apart.
+  RewriteEvidence none = evidence({});
+  EXPECT_EQ(none.facts.size(), getFactDefinitions().size());
+  EXPECT_EQ(none.getFact("uncoalesced-loads"), FactState::Unknown);
+  EXPECT_TRUE(none.isScattered());
+  EXPECT_FALSE(none.registerBound);
+  EXPECT_EQ(none.getFact("no-such-fact"), FactState::Unknown);
+  EXPECT_EQ(none.findFact("no-such-fact"), nullptr);
+
+  // Measured counters overrule the estimate, both ways.
+  RewriteEvidence contiguous = evidence({{sectors, 400}, {requests, 100}});
+  EXPECT_EQ(contiguous.getFact("uncoalesced-loads"), FactState::False);
+  EXPECT_FALSE(contiguous.isScattered());
+  RewriteEvidence scattered = evidence({{sectors, 3200}, {requests, 100}});
+  EXPECT_EQ(scattered.getFact("uncoalesced-loads"), FactState::True);
+  EXPECT_TRUE(scattered.isScattered());
+
+  // Low achieved occupancy makes the kernel register bound.
+  RewriteEvidence low = evidence({{occupancy, 20}});
+  EXPECT_EQ(low.getFact("low-occupancy"), FactState::True);
+  EXPECT_TRUE(low.registerBound);
+  RewriteEvidence high = evidence({{occupancy, 80}});
+  EXPECT_EQ(high.getFact("low-occupancy"), FactState::False);
+  EXPECT_FALSE(high.registerBound);
 }
 
 TEST_F(RewriteFamilyTest, KernelsNeverLaunchedAreRefused) {

@@ -47,6 +47,8 @@
 #ifndef AUTOPROF_OPTIMIZER_KERNELREWRITES_H
 #define AUTOPROF_OPTIMIZER_KERNELREWRITES_H
 
+#include "autoprof/Diagnosis/BottleneckFacts.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -96,16 +98,29 @@ struct RefusedRewrite {
   std::string reason;
 };
 
+/// A rewrite whose preconditions hold, with what ranked it.
+struct ProposedRewrite {
+  KernelRewrite rewrite;
+  /// Its score (docs/optimizer.md, Ranking).
+  double score = 0;
+  /// The bottleneck facts its family addresses, as the collected metrics
+  /// decide them (unknown where they were not collected).
+  SmallVector<BottleneckFact> facts;
+};
+
 /// The rewrites worth trying on `kernel`, most promising first, given its
 /// static features, its memory-access analysis and the metrics collected for
-/// it (missing metrics are absent from `metrics`). Only rewrites whose
-/// preconditions hold are returned; the others considered go to `refused`
-/// when given. The ranking rules are documented in docs/optimizer.md.
+/// it (missing metrics are absent from `metrics`) with the bottleneck facts
+/// they establish. Only rewrites whose preconditions hold are returned (and,
+/// with their scores and facts, go to `proposed` when given, in the same
+/// order); the others considered go to `refused` when given. The ranking
+/// rules are documented in docs/optimizer.md.
 SmallVector<KernelRewrite>
 proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
                       DictionaryAttr features,
                       const llvm::StringMap<double> &metrics,
-                      SmallVectorImpl<RefusedRewrite> *refused = nullptr);
+                      SmallVectorImpl<RefusedRewrite> *refused = nullptr,
+                      SmallVectorImpl<ProposedRewrite> *proposed = nullptr);
 
 } // namespace mlir::autoprof
 

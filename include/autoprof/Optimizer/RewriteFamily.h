@@ -25,6 +25,8 @@
 #ifndef AUTOPROF_OPTIMIZER_REWRITEFAMILY_H
 #define AUTOPROF_OPTIMIZER_REWRITEFAMILY_H
 
+#include "autoprof/Diagnosis/BottleneckFacts.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -82,6 +84,9 @@ struct RewriteEvidence {
   DictionaryAttr features;
   /// Collected metrics by name; a missing metric is absent, never 0.
   llvm::StringMap<double> metrics;
+  /// The bottleneck facts the metrics establish (diagnose(metrics)): one
+  /// per definition, unknown where its metrics were not collected.
+  std::vector<BottleneckFact> facts;
 
   /// Arithmetic intensity below 4 flops per byte.
   bool memoryBound = false;
@@ -100,6 +105,7 @@ struct RewriteEvidence {
   /// each thread reads walking contiguous memory with a loop while
   /// neighbouring threads read other rows: a row reduction's loads, which a
   /// remap of the threads cannot make contiguous (0 when nothing is known).
+  /// An address all threads share counts a 32nd: a warp reads it once.
   double rowWalkShare = 0;
   /// The share of the global loads whose window slides along y or z, the
   /// larger of the two (MemoryAccessAnalysis::getWindowShare): neighbouring
@@ -111,18 +117,25 @@ struct RewriteEvidence {
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few
-  /// blocks per SM allowed by the register file, or low achieved occupancy.
+  /// blocks per SM allowed by the register file, or the fact
+  /// `low-occupancy`.
   bool registerBound = false;
 
   /// The value of a static feature, 0 when absent.
   double getFeature(StringRef name) const;
   /// The value of a collected metric, if collected.
   std::optional<double> getMetric(StringRef name) const;
-  /// Accesses are scattered (more than 8 sectors per request): rewrites that
-  /// remap threads gain, widening accesses loses.
-  bool isScattered() const {
-    return sectorsPerRequest && *sectorsPerRequest > 8;
-  }
+  /// The fact named `name` (docs/diagnosis.md), or null when no fact has
+  /// that name.
+  const BottleneckFact *findFact(StringRef name) const;
+  /// Whether the fact named `name` holds, does not, or is unknown (also
+  /// when no fact has that name).
+  FactState getFact(StringRef name) const;
+  /// Accesses are scattered: the fact `uncoalesced-loads` (more than 8
+  /// sectors per request), or where the counters were not collected the
+  /// same test on the static estimate. Rewrites that remap threads gain,
+  /// widening accesses loses.
+  bool isScattered() const;
   /// Accesses are coalesced already (at most 5 sectors per request).
   bool isCoalesced() const {
     return sectorsPerRequest && *sectorsPerRequest <= 5;
@@ -170,6 +183,10 @@ public:
   /// afterwards.
   virtual void rank(const RewriteEvidence &evidence,
                     SmallVectorImpl<RankedParameter> &ranked) const = 0;
+  /// The bottleneck facts (names of getFactDefinitions()) the family's
+  /// rewrite addresses: what a profile that establishes them says in its
+  /// favour. Empty for a family no counter speaks for (launch overhead).
+  virtual ArrayRef<StringRef> getAddressedFacts() const = 0;
 };
 
 /// A family whose match produces a typed plan `PlanT`.

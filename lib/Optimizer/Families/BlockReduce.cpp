@@ -66,6 +66,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // More threads per column keep more loads in flight and fill the GPU.
+    static const StringRef facts[] = {"too-few-waves", "latency-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Too few threads to fill the GPU (fewer than 2^17), or a memory-bound
@@ -77,8 +83,7 @@ public:
   }
 
 protected:
-  FailureOr<BlockReducePlan> matchPlan(const RewriteTarget &target,
-                                       int64_t n,
+  FailureOr<BlockReducePlan> matchPlan(const RewriteTarget &target, int64_t n,
                                        std::string &why) const override {
     gpu::GPUFuncOp kernel = target.kernel;
     FailureOr<ReductionSplit> split = matchReductionSplit(target, n, why);
@@ -147,7 +152,8 @@ protected:
   }
 
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t n, BlockReducePlan &blockPlan) const override {
+                          int64_t n,
+                          BlockReducePlan &blockPlan) const override {
     ReductionSplit &plan = blockPlan.split;
     int64_t columns = blockPlan.columns;
     bool shrinks = columns != plan.block[0];
@@ -155,13 +161,12 @@ protected:
     Location loc = kernel.getLoc();
     Block &body = kernel.getBody().front();
     for (gpu::LaunchFuncOp launch : target.launches)
-      setLaunchSizes(
-          rewriter, launch,
-          {shrinks ? std::optional<int64_t>(plan.grid[0] * plan.block[0] /
-                                            columns)
-                   : std::nullopt},
-          {shrinks ? std::optional<int64_t>(columns) : std::nullopt, n,
-           std::nullopt});
+      setLaunchSizes(rewriter, launch,
+                     {shrinks ? std::optional<int64_t>(plan.grid[0] *
+                                                       plan.block[0] / columns)
+                              : std::nullopt},
+                     {shrinks ? std::optional<int64_t>(columns) : std::nullopt,
+                      n, std::nullopt});
 
     // The y ids the kernel uses now, before new ones are created: with
     // blocks of one thread along y, the thread id is 0, the block size 1 and
@@ -189,8 +194,7 @@ protected:
       Value blockX = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
       Value globalX = arith::AddIOp::create(
           rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, blockX, index(columns)),
-          column);
+          arith::MulIOp::create(rewriter, loc, blockX, index(columns)), column);
       IRMapping mapping;
       mapGeometry(rewriter, loc, geometryX, {globalX, Value(), Value()},
                   plan.grid, plan.block, mapping);

@@ -39,6 +39,13 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Consecutive lanes on contiguous memory.
+    static const StringRef facts[] = {"uncoalesced-loads",
+                                      "uncoalesced-stores"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Where most of the loads are rows each thread walks with a loop (a row

@@ -37,6 +37,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Fewer, longer-lived blocks.
+    static const StringRef facts[] = {"tail-effect", "issue-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Many short-lived blocks: fewer blocks doing more work each.

@@ -146,8 +146,7 @@ void vectorizeWindows(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
   {
     MemoryAccessAnalysis analysis(kernel, block);
     for (const MemoryAccess &access : analysis.getAccesses()) {
-      if (!access.reads || access.writes || access.shared ||
-          !access.address ||
+      if (!access.reads || access.writes || access.shared || !access.address ||
           (access.threadStride[0] == 0 && access.blockStride[0] == 0))
         continue;
       for (auto [constLoop, variant] :
@@ -184,6 +183,12 @@ public:
     if (n < 2 || n > 16)
       return std::string("the number of rows per thread must be in [2, 16]");
     return std::nullopt;
+  }
+
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Rows the neighbouring windows share are loaded once, into registers.
+    static const StringRef facts[] = {"l1-bound", "l2-bound"};
+    return facts;
   }
 
   void rank(const RewriteEvidence &evidence,
@@ -286,8 +291,8 @@ protected:
     });
     for (auto [size, value] : sizes) {
       rewriter.setInsertionPoint(size);
-      rewriter.replaceOp(
-          size, arith::ConstantIndexOp::create(rewriter, size->getLoc(), value));
+      rewriter.replaceOp(size, arith::ConstantIndexOp::create(
+                                   rewriter, size->getLoc(), value));
     }
 
     SmallVector<Operation *> sites;

@@ -143,6 +143,13 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Each staged element serves S results from shared memory.
+    static const StringRef facts[] = {"l1-bound", "l2-bound", "dram-bound",
+                                      "latency-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Each staged element serves S results, which the static intensity

@@ -35,6 +35,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Lanes walk a row together.
+    static const StringRef facts[] = {"uncoalesced-loads", "too-few-waves"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     double bonus = remapBonus(evidence);

@@ -368,11 +368,10 @@ int64_t mlir::autoprof::rewrites::mergeNeighbouringAccesses(
     auto divides = [](int64_t width, int64_t value) {
       return value % width == 0;
     };
-    while (widest > 1 &&
-           (!divides(widest, type.getShape().back()) ||
-            llvm::any_of(group.terms, [&](auto term) {
-              return !divides(widest, term.second);
-            })))
+    while (widest > 1 && (!divides(widest, type.getShape().back()) ||
+                          llvm::any_of(group.terms, [&](auto term) {
+                            return !divides(widest, term.second);
+                          })))
       widest /= 2;
     llvm::SmallDenseSet<Operation *> done;
     for (int64_t width = widest; width >= 2; width /= 2) {
@@ -413,10 +412,10 @@ int64_t mlir::autoprof::rewrites::mergeNeighbouringAccesses(
         SmallVector<Value> indices(group.outer);
         Value index = getInnermostIndex(anchor);
         if (start != anchorOffset)
-          index = arith::AddIOp::create(
-              rewriter, loc, index,
-              arith::ConstantIndexOp::create(rewriter, loc,
-                                             start - anchorOffset));
+          index =
+              arith::AddIOp::create(rewriter, loc, index,
+                                    arith::ConstantIndexOp::create(
+                                        rewriter, loc, start - anchorOffset));
         indices.push_back(index);
         auto vectorType = VectorType::get({width}, element);
         llvm::MaybeAlign alignment(width * bytes);
@@ -425,8 +424,8 @@ int64_t mlir::autoprof::rewrites::mergeNeighbouringAccesses(
           for (ArrayRef<Operation *> element : byElement)
             values.push_back(
                 cast<memref::StoreOp>(element.front()).getValueToStore());
-          Value vector = vector::FromElementsOp::create(rewriter, loc,
-                                                        vectorType, values);
+          Value vector =
+              vector::FromElementsOp::create(rewriter, loc, vectorType, values);
           vector::StoreOp::create(rewriter, loc, vector, group.memref, indices,
                                   /*nontemporal=*/false, alignment);
           for (Operation *op : ops)

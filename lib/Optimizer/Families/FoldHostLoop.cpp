@@ -174,6 +174,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Launch start-up and the accumulator's round trip through memory
+    // between launches, which no counter of one launch shows.
+    return {};
+  }
+
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Only launches in host loops match; each launch of the loop costs its

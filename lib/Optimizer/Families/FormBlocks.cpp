@@ -32,6 +32,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // One-thread blocks run one lane of 32.
+    static const StringRef facts[] = {"warp-divergence", "low-occupancy"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // One-thread blocks leave 31 of 32 lanes of every warp idle.

@@ -219,6 +219,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // A block reads its input box from shared memory.
+    static const StringRef facts[] = {"l1-bound", "l2-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // The box replaces requests that the caches would otherwise serve several

@@ -28,6 +28,12 @@ public:
     return "promise the exact block size (nvvm.maxntid); parameter 1";
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // The compiler knows the block size and may use fewer registers.
+    static const StringRef facts[] = {"low-occupancy", "register-spills"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     ranked.push_back({1, 1});

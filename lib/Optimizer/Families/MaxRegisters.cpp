@@ -27,6 +27,12 @@ public:
     return "cap registers per thread at R (nvvm.maxnreg)";
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // A register cap raises the warps an SM holds.
+    static const StringRef facts[] = {"low-occupancy"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     if (evidence.registerBound)

@@ -27,6 +27,12 @@ public:
            "block size)";
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // More resident blocks per SM.
+    static const StringRef facts[] = {"low-occupancy"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Register-limited occupancy: more resident blocks.

@@ -103,6 +103,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Atomic adds into shared memory instead of L2.
+    static const StringRef facts[] = {"l2-bound", "latency-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Atomic adds into a small buffer contend on few addresses; a shared

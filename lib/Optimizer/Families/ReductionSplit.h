@@ -17,6 +17,7 @@
 #ifndef AUTOPROF_LIB_OPTIMIZER_FAMILIES_REDUCTIONSPLIT_H
 #define AUTOPROF_LIB_OPTIMIZER_FAMILIES_REDUCTIONSPLIT_H
 
+#include "autoprof/Analysis/MemoryAccess.h"
 #include "autoprof/Optimizer/RewriteFamily.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,7 +52,8 @@ struct ReductionSplit {
 /// there is none: the thread-remapping conditions; exactly one scf.for
 /// carries values, each combined once per iteration by an associative and
 /// commutative operation of f32 or i32; constant bounds that lanes * step
-/// does not overflow; no write in the loop; only scf.if around it and no
+/// does not overflow, with at least 2 * lanes iterations; no write in the
+/// loop; only scf.if around it and no
 /// write before it; every write outside it returns no value; no address,
 /// bound or condition outside it depends on memory; and for a float sum or
 /// product, stored floats that are sums of products of loaded values.
@@ -65,8 +67,10 @@ FailureOr<ReductionSplit> matchReductionSplit(const RewriteTarget &target,
 /// the kernel: every other term of its innermost index a multiple of the
 /// width and invariant in the loop, the other indices defined outside it,
 /// a static identity layout whose innermost extent the width divides),
-/// and divides the trip count. Leaves one iteration when none qualifies.
-void planChunks(gpu::GPUFuncOp kernel, ReductionSplit &split, int64_t lanes);
+/// and divides the trip count. `analysis` is that of the kernel with the
+/// split's block. Leaves one iteration when none qualifies.
+void planChunks(MemoryAccessAnalysis &analysis, ReductionSplit &split,
+                int64_t lanes);
 
 /// What the loop carried in and where its results were used, before the
 /// split: the totals combine the former with the partial results and

@@ -78,6 +78,12 @@ public:
            "register; parameter 1";
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // No load and store of the accumulator per iteration.
+    static const StringRef facts[] = {"l1-bound", "latency-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Accumulating through memory costs a load and a store per iteration.

@@ -32,6 +32,12 @@ public:
            "parameter 1";
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Loads through the read-only path, reordered freely.
+    static const StringRef facts[] = {"dram-bound", "latency-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Loads through the read-only path help memory-bound kernels most.

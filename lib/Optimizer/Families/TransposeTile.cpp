@@ -101,6 +101,13 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Both sides of a transpose coalesced through shared memory.
+    static const StringRef facts[] = {"uncoalesced-loads",
+                                      "uncoalesced-stores"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Both sides coalesced at once: ahead of the remaps, which fix one.

@@ -33,6 +33,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Independent loads and FMAs in flight.
+    static const StringRef facts[] = {"latency-bound", "issue-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Constant-trip loops: unrolling exposes independent loads and FMAs,

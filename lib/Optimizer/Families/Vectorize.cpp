@@ -445,6 +445,12 @@ public:
     return std::nullopt;
   }
 
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Fewer, wider load and store instructions.
+    static const StringRef facts[] = {"issue-bound", "dram-bound"};
+    return facts;
+  }
+
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Narrow scalar accesses waste load/store instructions and request

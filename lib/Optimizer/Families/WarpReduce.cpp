@@ -67,10 +67,9 @@ struct WarpReducePlan {
 /// moves with the loop is already contiguous across the threads of a block
 /// dimension (splitting would scatter it; coalesce serves it better). By the
 /// memory-access analysis of the kernel with `block`.
-static bool splitCoalesces(gpu::GPUFuncOp kernel, scf::ForOp loop,
+static bool splitCoalesces(MemoryAccessAnalysis &analysis, scf::ForOp loop,
                            std::array<int64_t, 3> block, int64_t step,
                            std::string &why) {
-  MemoryAccessAnalysis analysis(kernel, block);
   std::optional<unsigned> iv;
   for (auto [index, atom] : llvm::enumerate(analysis.getAtoms()))
     if (atom.kind == IndexAtomKind::InductionVar &&
@@ -112,6 +111,13 @@ public:
     if (n != 4 && n != 8 && n != 16 && n != 32)
       return std::string("the number of lanes must be 4, 8, 16 or 32");
     return std::nullopt;
+  }
+
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Lanes of a warp read a row together.
+    static const StringRef facts[] = {"uncoalesced-loads", "too-few-waves",
+                                      "latency-bound"};
+    return facts;
   }
 
   void rank(const RewriteEvidence &evidence,
@@ -158,9 +164,10 @@ protected:
       why = "the new grid would exceed the hardware's limits";
       return failure();
     }
-    if (!splitCoalesces(kernel, loop, r.block, step, why))
+    MemoryAccessAnalysis analysis(kernel, r.block);
+    if (!splitCoalesces(analysis, loop, r.block, step, why))
       return failure();
-    planChunks(kernel, plan.reduction, n);
+    planChunks(analysis, plan.reduction, n);
     return plan;
   }
 
