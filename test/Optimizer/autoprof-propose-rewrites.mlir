@@ -8,6 +8,7 @@
 // RUN: autoprof-opt %S/../Corpus/Upstream/truncf_f16.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH-F16
 // RUN: autoprof-opt %S/../Corpus/Upstream/row_sum.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=ROWS
 // RUN: autoprof-opt %S/../Corpus/Upstream/conv1d.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=WINDOW
+// RUN: autoprof-opt %S/../Corpus/Upstream/conv1d.tile32x8.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=WINDOW
 // RUN: autoprof-opt %S/../Corpus/Upstream/vecmat.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=FEW
 // RUN: autoprof-opt %S/../Corpus/Upstream/matvec.tile16x16.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=MATVEC
 // RUN: autoprof-opt %S/../Corpus/Upstream/conv1d.tile16x16.mlir --autoprof-apply-rewrites="rewrites=register-accumulate=1" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=TAPS
@@ -37,8 +38,9 @@
 // ROWS-LABEL: gpu.func @row_sum_kernel
 // ROWS-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
 
-// A 1-D convolution on 16x16 tiles: blocks of 16 threads and 2^20 of them.
-// Full blocks come first: the rewrites after them pay only on full blocks.
+// A 1-D convolution on 16x16 and on 32x8 tiles: blocks of 16 or 32
+// threads, 2^20 threads. Full blocks come first: the rewrites after them
+// pay only on full blocks.
 // WINDOW-LABEL: gpu.func @conv1d_kernel
 // WINDOW-SAME: autoprof.proposals = ["block-size=256", "block-size=128", "block-size=512", "register-accumulate=1",
 

@@ -53,15 +53,18 @@ public:
     // Tiny or huge blocks waste schedulers or occupancy.
     double score =
         (evidence.blockThreads < 128 || evidence.blockThreads > 512) ? 8 : 3;
-    // Blocks of fewer than 32 threads (upstream's 16 x 16 tiles of a 1-D
-    // loop) leave lanes of every warp idle: full blocks first, ahead of the
-    // rewrites that do not pay on them (on an H200, a 1-D convolution on
-    // 16-thread blocks went from 0.68 to 1.00 of its floor with block-size,
-    // register-accumulate and coarsen-rows). Not where the loads are mostly
-    // rows each thread walks (remapped, they stay scattered: 1.6x slower
-    // there) nor with fewer than 2^17 threads (bigger blocks leave SMs
-    // without one: a 16384-thread matrix-vector product lost a third).
-    if (evidence.blockThreads < 32 && evidence.rowWalkShare <= 0.5 &&
+    // Blocks of at most 32 threads (upstream's 16 x 16 and 32 x 8 tiles of a
+    // 1-D loop) leave lanes of every warp idle or, at 32 threads, half of
+    // the SM's threads (it holds at most 32 blocks): full blocks first,
+    // ahead of the rewrites that do not pay on them (on an H200,
+    // register-accumulate on 32-thread blocks of a 1-D convolution tied,
+    // 319.5 against 319.9 us, and after block-size=256 took it from 138 to
+    // 71 us; with coarsen-rows the convolution reached its floor). Not where
+    // the loads are mostly rows each thread walks (remapped, they stay
+    // scattered: 1.6x slower there) nor with fewer than 2^17 threads
+    // (bigger blocks leave SMs without one: a 16384-thread vector-matrix
+    // product lost a third).
+    if (evidence.blockThreads <= 32 && evidence.rowWalkShare <= 0.5 &&
         evidence.blockThreads * evidence.gridBlocks >= (1 << 17))
       score = 11;
     ranked.push_back({score, 256});
