@@ -38,6 +38,11 @@ import subprocess
 import sys
 import time
 
+# The file next to a module's report that holds what this script measured
+# around the optimizer: the module's wall time and the re-verification
+# verdicts by kernel ("*": the module's, for kernels not named).
+BENCH_SUFFIX = ".bench.json"
+
 # H200 SXM FP32 (non-tensor) peak, used for the compute side of the roofline.
 FP32_PEAK_FLOPS = 67e12
 
@@ -93,7 +98,18 @@ def main():
     start = time.monotonic()
     if args.from_reports:
         for report in sorted(pathlib.Path(args.from_reports).glob("*.json")):
+            if report.name.endswith(BENCH_SUFFIX):
+                continue
+            # What this script measured around the optimizer (the module's
+            # wall time, the re-verification verdicts), when it ran there.
+            extra = report.with_name(report.stem + BENCH_SUFFIX)
+            extra = json.loads(extra.read_text()) if extra.exists() else {}
             for k in json.loads(report.read_text())["kernels"]:
+                if "module_wall_s" in extra:
+                    k["module_wall_s"] = extra["module_wall_s"]
+                if "reverified" in extra:
+                    k["reverified"] = extra["reverified"].get(
+                        k["kernel"], extra["reverified"].get("*", "-"))
                 kernels.append((report.stem, k))
     else:
         worker = f" worker={args.worker}" if args.worker else ""
@@ -128,6 +144,12 @@ def main():
                     k["reverified"] = verdicts.get(k["kernel"],
                                                    verdicts["*"])
                 found.append((module.stem, k))
+            # Next to the report, for --from-reports.
+            extra = {"module_wall_s": seconds}
+            if args.reverify:
+                extra["reverified"] = verdicts
+            (out / f"{module.stem}{BENCH_SUFFIX}").write_text(
+                json.dumps(extra, indent=1) + "\n")
             return found, None
 
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
