@@ -277,6 +277,11 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
               "roofline fraction | tried / verified / rejected | accepted | "
               "profiling passes, s | module wall s |")
     columns = 9
+    # PyTorch columns only where some module's program has a PyTorch time
+    # (the hand-written corpus has none).
+    if torch_times and not any(torch_program(torch_times, corpus)
+                               for corpus, _ in kernels):
+        torch_times = None
     reverified = any("reverified" in k for _, k in kernels)
     if reverified:
         header += " re-verified |"
