@@ -4,10 +4,13 @@
                   [--learner-log LOG.json] [--tree TREE.mlir]
   autoprof optimize MODULE.mlir -o OUT.mlir [--report R.json] [--budget N]
                     [--option key=value ...]
+  autoprof outcomes TABLE.json [--png-dir DIR] [--catalog FILE]
 
 `report` renders a run's report as one HTML page (metric meanings from
 `autoprof-learn --print-catalog`, or from a catalog file); `optimize` runs
-`autoprof-opt --autoprof-optimize` on a module and prints the summary.
+`autoprof-opt --autoprof-optimize` on a module and prints the summary;
+`outcomes` summarizes an outcome table per profiling configuration and draws
+outcome against cost and against the number of metrics.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 from . import html
 from .catalog import CatalogError, load_catalog
 from .learning import load_learner_log
+from .outcomes import load_outcomes, markdown
 from .trees import load_tree
 from .reports import ReportError, load_report
 from .tools import ToolError, optimize
@@ -73,6 +77,40 @@ def _optimize(args) -> int:
     return 0
 
 
+def _outcomes(args) -> int:
+    try:
+        table = load_outcomes(args.table)
+    except ReportError as error:
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
+    catalog = None
+    try:
+        catalog = load_catalog(args.chip, tool=args.learn_tool,
+                               path=args.catalog)
+    except CatalogError as error:
+        if args.catalog:
+            print(f"autoprof: {error}", file=sys.stderr)
+            return 1
+        print(f"autoprof: metric counts left out: {error}", file=sys.stderr)
+    print(markdown(table, catalog))
+    if args.png_dir:
+        from . import plots
+
+        out = pathlib.Path(args.png_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        figures = {"outcome-vs-passes.png": plots.outcome_vs_cost(table),
+                   "outcome-vs-seconds.png":
+                       plots.outcome_vs_cost(table, cost="seconds")}
+        if catalog:
+            figures["outcome-vs-metrics.png"] = plots.outcome_vs_metrics(
+                table, catalog)
+        for name, figure in figures.items():
+            (out / name).write_bytes(plots.to_png(figure))
+        print(f"autoprof: wrote {', '.join(sorted(figures))} to {out}",
+              file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="autoprof")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -98,6 +136,16 @@ def main(argv=None) -> int:
                      help="another option of the pass, key=value")
     run.add_argument("--opt-tool", help="the autoprof-opt to run")
     run.set_defaults(run=_optimize)
+    outcomes = commands.add_parser(
+        "outcomes", help="summarize an outcome table per configuration")
+    outcomes.add_argument("table")
+    outcomes.add_argument("--png-dir", help="write the charts here")
+    outcomes.add_argument("--catalog", help="a catalog file written by "
+                          "autoprof-learn --print-catalog (for the number "
+                          "of metrics of each group)")
+    outcomes.add_argument("--chip", default="sm_90")
+    outcomes.add_argument("--learn-tool", help="the autoprof-learn to ask")
+    outcomes.set_defaults(run=_outcomes)
     args = parser.parse_args(argv)
     for option in getattr(args, "option", []):
         if "=" not in option:

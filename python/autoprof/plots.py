@@ -153,6 +153,56 @@ def tree(profiling_tree):
     return figure
 
 
+def _outcome_scatter(table, xs, xlabel, title):
+    """Each configuration's geometric-mean speedup over the kernels every
+    configuration was measured on, against `xs` (one value per summary, None
+    to leave it out), the per-kernel oracle as a line."""
+    from .outcomes import oracle, summarize
+
+    figure, ax = plt.subplots(figsize=(6, 3.8), dpi=100)
+    for summary, x in zip(summarize(table), xs):
+        if x is None or summary.common_mean is None:
+            continue
+        ax.scatter([x], [summary.common_mean], color="tab:blue", s=24)
+        ax.annotate(summary.name, (x, summary.common_mean), fontsize=7,
+                    xytext=(4, 3), textcoords="offset points")
+    best = oracle(table)
+    if best:
+        ax.axhline(best, color="tab:green", linestyle="--", linewidth=1,
+                   label=f"per-kernel oracle {best:.2f}x")
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("geometric-mean verified speedup\n(kernels every "
+                  "configuration has)", fontsize=8)
+    ax.set_title(title, fontsize=9)
+    ax.margins(x=0.15)
+    figure.tight_layout()
+    return figure
+
+
+def outcome_vs_cost(table, cost: str = "passes"):
+    """What each profiling configuration of an outcome table reached (the
+    geometric mean of its kernels' speedups) against what it costs: replay
+    passes (`cost="passes"`) or seconds of profiling."""
+    from .outcomes import summarize
+
+    xs = [s.cost_passes if cost == "passes" else s.cost_seconds
+          for s in summarize(table)]
+    return _outcome_scatter(
+        table, xs, "replay passes" if cost == "passes"
+        else "profiling seconds", "outcome vs profiling cost")
+
+
+def outcome_vs_metrics(table, catalog):
+    """The same against the number of distinct metrics each configuration
+    collects (its groups' metrics by `catalog` and the ones it names)."""
+    from .outcomes import summarize
+
+    return _outcome_scatter(
+        table, [s.metric_count for s in summarize(table, catalog)],
+        "metrics collected", "outcome vs number of metrics")
+
+
 def to_png(figure) -> bytes:
     """The figure as PNG bytes; closes it."""
     buffer = io.BytesIO()

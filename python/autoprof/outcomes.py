@@ -1,0 +1,214 @@
+"""Outcome tables: for each kernel, the verified speedup the optimizer
+reached with each profiling configuration, and what each configuration costs
+(`scripts/measure-outcomes.py` writes them, `autoprof-learn --outcomes`
+reads them; include/autoprof/Learn/OutcomeTable.h documents the JSON).
+
+`summarize` answers, per configuration, what the evaluation of a profiling
+tree asks of a table: how many kernels it was measured on, the geometric
+mean of their speedups, how many metrics it collects and what it costs; with
+the per-kernel oracle (each kernel's best measured configuration) as the
+bound no configuration can pass. `autoprof.plots.outcome_vs_cost` and
+`outcome_vs_metrics` draw it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from .reports import ReportError
+
+
+@dataclass
+class Configuration:
+    """What a leaf collects, and what collecting it costs."""
+    name: str
+    groups: List[str]
+    metrics: List[str]
+    cost_passes: float
+    cost_seconds: float
+
+    def metric_count(self, catalog=None) -> Optional[int]:
+        """The distinct metrics collected: the named ones and those of the
+        groups (by `catalog`, an `autoprof.Catalog`). Unknown (None) when
+        groups are named and no catalog is given."""
+        if self.groups and catalog is None:
+            return None
+        names = set(self.metrics)
+        for group in self.groups:
+            names.update(catalog.groups.get(group, []))
+        return len(names)
+
+
+@dataclass
+class KernelOutcome:
+    name: str
+    program: str
+    features: Dict[str, float]
+    # Verified speedup per configuration; a configuration not measured on
+    # the kernel is absent, never 1 or 0.
+    speedup: Dict[str, float]
+
+
+@dataclass
+class OutcomeTable:
+    provenance: str
+    budget: int
+    configurations: List[Configuration]
+    kernels: List[KernelOutcome] = field(default_factory=list)
+
+    def configuration(self, name: str) -> Optional[Configuration]:
+        return next((c for c in self.configurations if c.name == name), None)
+
+
+@dataclass
+class ConfigurationSummary:
+    name: str
+    # Kernels the configuration was measured on, and the geometric mean of
+    # their speedups (None when none was).
+    kernels: int
+    geometric_mean: Optional[float]
+    # The same over the kernels every configuration was measured on (the
+    # means of the configurations are comparable there).
+    common_mean: Optional[float]
+    metric_count: Optional[int]
+    cost_passes: float
+    cost_seconds: float
+
+
+def _number(value, where):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ReportError(f"{where}: expected a number")
+    return float(value)
+
+
+def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
+    """An outcome table from its JSON document; raises ReportError naming
+    `source` and the field that is wrong."""
+    def need(obj, key, where):
+        if not isinstance(obj, dict) or key not in obj:
+            raise ReportError(f"{source}: {where}: missing '{key}'")
+        return obj[key]
+
+    configurations = []
+    for i, entry in enumerate(need(document, "configurations", "table")):
+        where = f"configurations[{i}]"
+        configurations.append(Configuration(
+            name=str(need(entry, "name", where)),
+            groups=list(entry.get("groups", [])),
+            metrics=list(entry.get("metrics", [])),
+            cost_passes=_number(need(entry, "cost_passes", where),
+                                f"{source}: {where}.cost_passes"),
+            cost_seconds=_number(need(entry, "cost_seconds", where),
+                                 f"{source}: {where}.cost_seconds")))
+    names = set()
+    for i, configuration in enumerate(configurations):
+        if configuration.name in names:
+            raise ReportError(f"{source}: configurations[{i}]: "
+                              f"'{configuration.name}' is defined twice")
+        names.add(configuration.name)
+    if not configurations:
+        raise ReportError(f"{source}: table: no configurations")
+    kernels = []
+    for i, entry in enumerate(need(document, "kernels", "table")):
+        where = f"kernels[{i}]"
+        speedups = need(entry, "speedup", where)
+        if not isinstance(speedups, dict):
+            raise ReportError(f"{source}: {where}.speedup: expected an object")
+        for name, value in speedups.items():
+            if name not in names:
+                raise ReportError(f"{source}: {where}.speedup: '{name}' is "
+                                  f"not one of the configurations")
+            number = _number(value, f"{source}: {where}.speedup.{name}")
+            if not (number > 0 and math.isfinite(number)):
+                raise ReportError(f"{source}: {where}.speedup.{name}: a "
+                                  f"speedup is positive (leave out what "
+                                  f"could not be measured)")
+        kernel_name = str(need(entry, "name", where))
+        if any(k.name == kernel_name for k in kernels):
+            raise ReportError(f"{source}: {where}: kernel '{kernel_name}' "
+                              f"appears twice")
+        kernels.append(KernelOutcome(
+            name=kernel_name,
+            program=str(need(entry, "program", where)),
+            features={k: float(v) for k, v in entry.get("features",
+                                                         {}).items()},
+            speedup={k: float(v) for k, v in speedups.items()}))
+    return OutcomeTable(provenance=str(document.get("provenance", "")),
+                        budget=int(document.get("budget", 0)),
+                        configurations=configurations, kernels=kernels)
+
+
+def load_outcomes(path) -> OutcomeTable:
+    """The outcome table in `path`; raises ReportError naming the file and
+    the field when it is not one."""
+    path = pathlib.Path(path)
+    try:
+        document = json.loads(path.read_text())
+    except OSError as error:
+        raise ReportError(f"{path}: cannot read: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise ReportError(f"{path}: not JSON: {error.msg}") from None
+    return parse_outcomes(document, str(path))
+
+
+def _geometric_mean(values):
+    return (math.exp(sum(math.log(v) for v in values) / len(values))
+            if values else None)
+
+
+def summarize(table: OutcomeTable, catalog=None) -> List[ConfigurationSummary]:
+    """One summary per configuration, in the table's order."""
+    result = []
+    common = common_kernels(table)
+    for configuration in table.configurations:
+        values = [k.speedup[configuration.name] for k in table.kernels
+                  if configuration.name in k.speedup]
+        result.append(ConfigurationSummary(
+            name=configuration.name, kernels=len(values),
+            geometric_mean=_geometric_mean(values),
+            common_mean=_geometric_mean(
+                [k.speedup[configuration.name] for k in common]),
+            metric_count=configuration.metric_count(catalog),
+            cost_passes=configuration.cost_passes,
+            cost_seconds=configuration.cost_seconds))
+    return result
+
+
+def common_kernels(table: OutcomeTable) -> List[KernelOutcome]:
+    """The kernels measured with every configuration."""
+    return [k for k in table.kernels
+            if all(c.name in k.speedup for c in table.configurations)]
+
+
+def oracle(table: OutcomeTable) -> Optional[float]:
+    """The geometric mean over kernels of each kernel's best measured
+    speedup: what a tree that knew every kernel's best configuration would
+    reach (profiling cost aside)."""
+    return _geometric_mean([max(k.speedup.values()) for k in table.kernels
+                            if k.speedup])
+
+
+def markdown(table: OutcomeTable, catalog=None) -> str:
+    """The summary as a Markdown table, the oracle last."""
+    common = len(common_kernels(table))
+    lines = ["| configuration | kernels | geometric mean speedup | "
+             f"on the {common} kernels every configuration has | metrics | "
+             "replay passes | seconds |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+
+    def times(value):
+        return f"{value:.3f}x" if value else "-"
+
+    for s in summarize(table, catalog):
+        count = "-" if s.metric_count is None else str(s.metric_count)
+        lines.append(f"| {s.name} | {s.kernels} | {times(s.geometric_mean)} "
+                     f"| {times(s.common_mean)} | {count} | "
+                     f"{s.cost_passes:g} | {s.cost_seconds:.3f} |")
+    measured = sum(1 for k in table.kernels if k.speedup)
+    lines.append(f"| per-kernel oracle | {measured} | "
+                 f"{times(oracle(table))} | - | - | - | - |")
+    return "\n".join(lines)

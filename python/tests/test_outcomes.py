@@ -1,0 +1,144 @@
+import json
+import pathlib
+
+import pytest
+
+from autoprof import plots
+from autoprof.catalog import Catalog
+from autoprof.cli import main
+from autoprof.outcomes import (common_kernels, load_outcomes, markdown,
+                               oracle, parse_outcomes, summarize)
+from autoprof.reports import ReportError
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SYNTHETIC = REPO / "test/Learn/Inputs/synthetic-outcomes.json"
+
+
+def small_table():
+    """Three configurations, three kernels; `sol` was not measured on k3."""
+    return {
+        "provenance": "written for this test", "budget": 3,
+        "configurations": [
+            {"name": "none", "groups": [], "metrics": [], "cost_passes": 0,
+             "cost_seconds": 0.0},
+            {"name": "sol", "groups": ["SpeedOfLight"], "cost_passes": 10,
+             "cost_seconds": 0.3},
+            {"name": "two", "groups": ["SpeedOfLight"],
+             "metrics": ["a", "x"], "cost_passes": 12, "cost_seconds": 0.4},
+        ],
+        "kernels": [
+            {"name": "p.v0/k1", "program": "p", "features": {"f": 1},
+             "speedup": {"none": 1.0, "sol": 2.0, "two": 4.0}},
+            {"name": "p.v1/k2", "program": "p",
+             "speedup": {"none": 4.0, "sol": 8.0, "two": 1.0}},
+            {"name": "q.v0/k3", "program": "q",
+             "speedup": {"none": 2.0, "two": 2.0}},
+        ],
+    }
+
+
+def test_summary_per_configuration():
+    table = parse_outcomes(small_table())
+    assert [k.name for k in common_kernels(table)] == ["p.v0/k1", "p.v1/k2"]
+    none, sol, two = summarize(table)
+    # Each mean is over the kernels the configuration was measured on; the
+    # common mean over the kernels every configuration has.
+    assert (none.kernels, sol.kernels, two.kernels) == (3, 2, 3)
+    assert none.geometric_mean == pytest.approx(2.0)
+    assert none.common_mean == pytest.approx(2.0)
+    assert sol.geometric_mean == pytest.approx(4.0)
+    assert two.geometric_mean == pytest.approx(2.0)
+    assert two.common_mean == pytest.approx(2.0)
+    assert (sol.cost_passes, two.cost_seconds) == (10, 0.4)
+    # Each kernel's best: 4, 8 and 2.
+    assert oracle(table) == pytest.approx(4.0)
+
+
+def test_metric_counts_need_the_catalog_for_groups():
+    table = parse_outcomes(small_table())
+    assert [s.metric_count for s in summarize(table)] == [0, None, None]
+    catalog = Catalog("sm_90", {}, {"SpeedOfLight": ["a", "b", "c"]})
+    # `two` names "a" again: distinct metrics count once.
+    assert [s.metric_count for s in summarize(table, catalog)] == [0, 3, 4]
+
+
+def test_markdown_lists_every_configuration_and_the_oracle():
+    text = markdown(parse_outcomes(small_table()))
+    lines = text.splitlines()
+    assert "on the 2 kernels every configuration has" in lines[0]
+    assert lines[2] == "| none | 3 | 2.000x | 2.000x | 0 | 0 | 0.000 |"
+    assert lines[3] == "| sol | 2 | 4.000x | 4.000x | - | 10 | 0.300 |"
+    assert lines[-1] == "| per-kernel oracle | 3 | 4.000x | - | - | - | - |"
+
+
+def test_the_synthetic_table_of_the_learner_tests():
+    table = load_outcomes(SYNTHETIC)
+    summaries = {s.name: s for s in summarize(table)}
+    assert set(summaries) == {c.name for c in table.configurations}
+    best = oracle(table)
+    # No configuration passes the per-kernel oracle.
+    for summary in summaries.values():
+        assert summary.common_mean <= best + 1e-12
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.pop("configurations"), "table: missing 'configurations'"),
+    (lambda t: t["configurations"].clear(), "table: no configurations"),
+    (lambda t: t["configurations"][1].pop("cost_passes"),
+     "configurations[1]: missing 'cost_passes'"),
+    (lambda t: t["configurations"].append(dict(t["configurations"][0])),
+     "configurations[3]: 'none' is defined twice"),
+    (lambda t: t["kernels"][2]["speedup"].update(other=1.5),
+     "kernels[2].speedup: 'other' is not one of the configurations"),
+    (lambda t: t["kernels"][0]["speedup"].update(sol=0),
+     "kernels[0].speedup.sol: a speedup is positive"),
+    (lambda t: t["kernels"][0]["speedup"].update(sol="fast"),
+     "kernels[0].speedup.sol: expected a number"),
+    (lambda t: t["kernels"].append(dict(t["kernels"][0])),
+     "kernels[3]: kernel 'p.v0/k1' appears twice"),
+])
+def test_errors_name_the_file_and_the_field(tmp_path, edit, message):
+    document = small_table()
+    edit(document)
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ReportError) as error:
+        load_outcomes(path)
+    assert str(error.value).startswith(f"{path}: ")
+    assert message in str(error.value)
+
+
+def test_charts():
+    table = parse_outcomes(small_table())
+    catalog = Catalog("sm_90", {}, {"SpeedOfLight": ["a", "b", "c"]})
+    for figure in (plots.outcome_vs_cost(table),
+                   plots.outcome_vs_cost(table, cost="seconds"),
+                   plots.outcome_vs_metrics(table, catalog)):
+        ax = figure.axes[0]
+        # One point per configuration measured on the common kernels, and
+        # the oracle's line.
+        assert len(ax.collections) == 3
+        assert ax.lines[0].get_ydata()[0] == pytest.approx(4.0)
+        assert plots.to_png(figure).startswith(b"\x89PNG")
+
+
+def test_command(tmp_path, capsys, learn_tool):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(small_table()))
+    charts = tmp_path / "charts"
+    assert main(["outcomes", str(path), "--png-dir", str(charts),
+                 "--learn-tool", learn_tool]) == 0
+    out = capsys.readouterr().out
+    assert "| per-kernel oracle | 3 | 4.000x |" in out
+    # The shipped catalog knows SpeedOfLight: its metrics are counted.
+    assert "| sol | 2 | 4.000x | 4.000x | - |" not in out
+    assert sorted(p.name for p in charts.iterdir()) == [
+        "outcome-vs-metrics.png", "outcome-vs-passes.png",
+        "outcome-vs-seconds.png"]
+
+
+def test_command_on_a_bad_table(tmp_path, capsys):
+    path = tmp_path / "table.json"
+    path.write_text("{")
+    assert main(["outcomes", str(path)]) == 1
+    assert f"autoprof: {path}: not JSON" in capsys.readouterr().err
