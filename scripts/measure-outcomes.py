@@ -11,7 +11,7 @@ listed in its "notes".
 Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
            [--configurations SPEC.json | --names NAME...] [--budget N]
            [--time-budget S] [--worker PATH] [--jobs N] [--only NAME...]
-           MODULE_OR_DIR...
+           [--extend OLD.json] MODULE_OR_DIR...
        measure-outcomes.py --list-configurations
        measure-outcomes.py --write-trees DIR [--configurations SPEC.json |
            --names NAME...]
@@ -25,6 +25,12 @@ gives their sources and which of their metrics are left out). --names picks
 built-in configurations by name; --list-configurations prints them;
 --write-trees writes the one-leaf tree of each configuration and measures
 nothing.
+
+--extend OLD.json measures only the configurations OLD.json lacks (by name,
+and not one that collects what one of its configurations collects) and
+writes OLD.json's table with them added: what `autoprof-learn --wanted`
+asks for, so that the next round of learning can try it. The budget must be
+OLD.json's.
 """
 
 import argparse
@@ -232,6 +238,7 @@ def main():
     parser.add_argument("--worker", default="")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--extend", metavar="OLD.json")
     parser.add_argument("modules", nargs="*")
     args = parser.parse_args()
     if args.list_configurations:
@@ -269,12 +276,41 @@ def main():
     if missing:
         parser.error(f"the following arguments are required: "
                      f"{', '.join(missing)}")
+    old = None
+    if args.extend:
+        try:
+            old = json.loads(pathlib.Path(args.extend).read_text())
+            old_configurations = old["configurations"]
+            old["kernels"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--extend {args.extend}: not an outcome table "
+                         f"({error})")
+        if old.get("budget") != args.budget:
+            parser.error(f"--extend {args.extend}: its outcomes were "
+                         f"measured with budget {old.get('budget')}, not "
+                         f"{args.budget}")
+
+        def collects(c):
+            return (frozenset(c.get("groups", [])),
+                    frozenset(c.get("metrics", [])))
+
+        by_name = {c["name"]: c for c in old_configurations}
+        measured = {collects(c) for c in old_configurations}
+        for c in configurations:
+            if c["name"] in by_name and collects(by_name[c["name"]]) != \
+                    collects(c):
+                parser.error(f"--extend {args.extend}: configuration "
+                             f"'{c['name']}' there collects something else")
+        configurations = [c for c in configurations
+                          if c["name"] not in by_name and
+                          collects(c) not in measured]
     with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
-        return measure(args, configurations, pathlib.Path(tmp))
+        return measure(args, configurations, pathlib.Path(tmp), old)
 
 
-def measure(args, configurations, work):
-    """Runs every module under every configuration, writes the table."""
+def measure(args, configurations, work, old=None):
+    """Runs every module under every configuration, writes the table (with
+    `old`, that table with these configurations added)."""
     write_trees(configurations, work)
 
     kernels, notes, costs, gpu = {}, [], {}, ""
@@ -344,18 +380,37 @@ def measure(args, configurations, work):
                                 capture_output=True, text=True).stdout.strip()
     except OSError:
         commit = ""
+    provenance = (f"scripts/measure-outcomes.py on "
+                  f"{gpu or 'an unnamed GPU'}, "
+                  f"{datetime.date.today().isoformat()}, commit "
+                  f"{commit or 'unknown'}, budget {args.budget}, "
+                  f"time budget {args.time_budget} s")
+    if old is not None:
+        # The old table's kernels keep their features and outcomes and gain
+        # the new configurations' outcomes; kernels only the new runs saw
+        # come after them.
+        merged = {k["name"]: k for k in old["kernels"]}
+        for name, entry in kernels.items():
+            if name in merged:
+                merged[name]["speedup"].update(entry["speedup"])
+            else:
+                merged[name] = entry
+        names = ", ".join(c["name"] for c in configurations) or "none"
+        provenance = (f"{old.get('provenance', '')}; extended with "
+                      f"{len(configurations)} configurations ({names}) by "
+                      f"{provenance}")
+        table_configurations = old["configurations"] + table_configurations
+        kernels = merged
+        notes = old.get("notes", []) + notes
     table = {
-        "provenance": (f"scripts/measure-outcomes.py on "
-                       f"{gpu or 'an unnamed GPU'}, "
-                       f"{datetime.date.today().isoformat()}, commit "
-                       f"{commit or 'unknown'}, budget {args.budget}, "
-                       f"time budget {args.time_budget} s"),
+        "provenance": provenance,
         "budget": args.budget,
         "configurations": table_configurations,
         "kernels": list(kernels.values()),
         "notes": notes}
     pathlib.Path(args.out).write_text(json.dumps(table, indent=1) + "\n")
-    print(f"{len(kernels)} kernels x {len(configurations)} configurations; "
+    print(f"{len(kernels)} kernels x {len(table_configurations)} "
+          f"configurations ({len(configurations)} measured now); "
           f"{len(notes)} measurements failed")
     for note in notes:
         print(f"note: {note}")

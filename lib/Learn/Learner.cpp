@@ -286,6 +286,59 @@ mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
   return edits;
 }
 
+std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
+    TreeOp tree, const OutcomeTable &table, ArrayRef<std::string> groups) {
+  std::vector<ProfileConfiguration> wanted;
+  // Whether a configuration of these groups and metrics is measured or
+  // already wanted.
+  auto known = [&](const std::vector<std::string> &g,
+                   const std::vector<std::string> &m) {
+    if (table.find(g, m))
+      return true;
+    std::set<std::string> gs(g.begin(), g.end()), ms(m.begin(), m.end());
+    return llvm::any_of(wanted, [&](const ProfileConfiguration &c) {
+      return std::set<std::string>(c.groups.begin(), c.groups.end()) == gs &&
+             std::set<std::string>(c.metrics.begin(), c.metrics.end()) == ms;
+    });
+  };
+  auto want = [&](std::string name, std::vector<std::string> g,
+                  std::vector<std::string> m) {
+    if (g.empty() && m.empty())
+      return;
+    if (known(g, m))
+      return;
+    ProfileConfiguration configuration;
+    configuration.name = std::move(name);
+    configuration.groups = std::move(g);
+    configuration.metrics = std::move(m);
+    wanted.push_back(std::move(configuration));
+  };
+  tree.walk([&](CollectOp leaf) {
+    std::vector<std::string> leafGroups = toStrings(leaf.getGroups());
+    std::vector<std::string> leafMetrics = toStrings(leaf.getMetrics());
+    const ProfileConfiguration *current = configurationOf(leaf, table);
+    std::string base =
+        current ? current->name : "leaf" + std::to_string(leaf.getId());
+    if (!current)
+      want(base, leafGroups, leafMetrics);
+    for (const std::string &group : groups) {
+      if (llvm::is_contained(leafGroups, group))
+        continue;
+      std::vector<std::string> more = leafGroups;
+      more.push_back(group);
+      want(base + "+" + group, std::move(more), leafMetrics);
+    }
+    for (const std::string &group : leafGroups) {
+      std::vector<std::string> fewer;
+      for (const std::string &other : leafGroups)
+        if (other != group)
+          fewer.push_back(other);
+      want(base + "-" + group, std::move(fewer), leafMetrics);
+    }
+  });
+  return wanted;
+}
+
 /// The per-kernel differences `after - before` on the kernels both scored.
 static std::vector<double> differences(const TreeScore &before,
                                        const TreeScore &after) {

@@ -233,6 +233,42 @@ TEST_F(LearnTest, LearnerKeepsAGoodTreeAndIsReproducible) {
   EXPECT_EQ(result->train.excluded.size(), 0u);
 }
 
+TEST_F(LearnTest, WantedConfigurationsAreOneStepFromTheLeaves) {
+  std::vector<std::string> groups = {"SpeedOfLight", "MemoryWorkloadAnalysis",
+                                     "Occupancy", "LaunchStats"};
+  std::vector<std::string> names;
+  for (const ProfileConfiguration &c :
+       wantedConfigurations(tree, table, groups))
+    names.push_back(c.name);
+  // Leaf 2 (mwa) gains each other group (taking its one group away would
+  // leave nothing); leaf 3 (occ) gains the two it lacks and loses each of
+  // its own. None of them is a configuration of the table.
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "mwa+SpeedOfLight", "mwa+Occupancy", "mwa+LaunchStats",
+                       "occ+SpeedOfLight", "occ+MemoryWorkloadAnalysis",
+                       "occ-LaunchStats", "occ-Occupancy"}));
+
+  // A leaf the table has not measured is wanted itself, named by its id;
+  // what its neighbours already cover (the measured occ among them) is not.
+  tree.walk([&](CollectOp leaf) {
+    if (leaf.getId() == 2)
+      leaf.setGroupsAttr(rewriter.getStrArrayAttr({"LaunchStats"}));
+  });
+  std::vector<ProfileConfiguration> wanted =
+      wantedConfigurations(tree, table, groups);
+  ASSERT_FALSE(wanted.empty());
+  EXPECT_EQ(wanted.front().name, "leaf2");
+  EXPECT_EQ(wanted.front().groups, std::vector<std::string>{"LaunchStats"});
+  for (const ProfileConfiguration &c : wanted)
+    EXPECT_EQ(table.find(c.groups, c.metrics), nullptr) << c.name;
+  EXPECT_EQ(llvm::count_if(wanted,
+                           [](const ProfileConfiguration &c) {
+                             return c.name == "leaf2+Occupancy";
+                           }),
+            0)
+      << "leaf2+Occupancy collects what occ collects";
+}
+
 TEST(OutcomeTableTest, RejectsMalformedTables) {
   auto error = [](const char *text) {
     llvm::Expected<OutcomeTable> table = parseOutcomeTable(text);

@@ -55,6 +55,11 @@ static cl::opt<std::string>
     logPath(cl::cat(learnCategory), "log",
             cl::desc("Write every proposal, score and decision here "
                      "(JSON)"));
+static cl::opt<std::string> wantedPath(
+    cl::cat(learnCategory), "wanted",
+    cl::desc("Write the configurations one step away from the learned "
+             "tree's leaves that the table lacks here (JSON, for "
+             "scripts/measure-outcomes.py --configurations ... --extend)"));
 static cl::opt<uint64_t> seed(cl::cat(learnCategory), "seed", cl::init(1),
                               cl::desc("Seed of the split and bootstrap"));
 static cl::opt<double> lambda(cl::cat(learnCategory), "lambda", cl::init(0.01),
@@ -298,6 +303,45 @@ int main(int argc, char **argv) {
   result->tree.print(output->os());
   output->os() << "\n";
   output->keep();
+
+  if (!wantedPath.empty()) {
+    StringRef chip = result->tree.getChip();
+    const MetricCatalog *catalog = MetricCatalog::forChip(chip);
+    if (!catalog) {
+      llvm::errs() << "autoprof-learn: no metric catalog for chip '" << chip
+                   << "' (--wanted needs its groups); known: "
+                   << llvm::join(MetricCatalog::supportedChips(), ", ") << "\n";
+      return 1;
+    }
+    std::vector<std::string> groups;
+    for (const MetricGroupInfo &group : catalog->groups())
+      groups.push_back(group.name.str());
+    llvm::json::Array list;
+    std::vector<ProfileConfiguration> wanted =
+        wantedConfigurations(result->tree, *table, groups);
+    for (const ProfileConfiguration &configuration : wanted) {
+      llvm::json::Array groupNames, metricNames;
+      for (const std::string &group : configuration.groups)
+        groupNames.push_back(group);
+      for (const std::string &metric : configuration.metrics)
+        metricNames.push_back(metric);
+      list.push_back(llvm::json::Object{{"name", configuration.name},
+                                        {"groups", std::move(groupNames)},
+                                        {"metrics", std::move(metricNames)}});
+    }
+    auto file = openOutputFile(wantedPath, &openError);
+    if (!file) {
+      llvm::errs() << "autoprof-learn: " << openError << "\n";
+      return 1;
+    }
+    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(list)))
+               << "\n";
+    file->keep();
+    llvm::errs() << wanted.size()
+                 << " configurations one step from the learned tree's leaves "
+                    "are not in the table; written to "
+                 << wantedPath << "\n";
+  }
   if (!logPath.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream log(logPath, ec);

@@ -131,6 +131,19 @@ std::string summarizeHeldOut(const LearnResult &result,
                              const OutcomeTable &table,
                              const LearnOptions &options);
 
+/// The configurations one step away from what the leaves of `tree` collect
+/// that `table` has not measured: a leaf's own configuration when the table
+/// lacks it, each group of `groups` (the catalog's) added to a leaf's
+/// configuration, and each of its groups taken away (unless nothing would be
+/// left). Named after the leaf's configuration
+/// ("MemoryWorkloadAnalysis+Occupancy", "all-sections-InstructionStats");
+/// in leaf order, then group order, each once. Measuring them
+/// (scripts/measure-outcomes.py --extend) lets the next round of learning
+/// try them.
+std::vector<ProfileConfiguration>
+wantedConfigurations(TreeOp tree, const OutcomeTable &table,
+                     llvm::ArrayRef<std::string> groups);
+
 /// A tree with one leaf collecting `configuration`, in its own module.
 OwningOpRef<ModuleOp>
 buildSingleLeafTree(MLIRContext *context, StringRef name, StringRef chip,
