@@ -226,8 +226,9 @@ mlir::autoprof::rewrites::matchReductionSplit(const RewriteTarget &target,
   int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
   if (trips < 2 * n) {
     why = "the loop has " + std::to_string(trips) +
-          " iterations, fewer than 2 for each of " + std::to_string(n) +
-          " threads";
+          " iterations, fewer "
+          "than 2 for each of " +
+          std::to_string(n) + " threads";
     return failure();
   }
 
