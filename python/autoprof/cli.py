@@ -28,6 +28,22 @@ from .reports import ReportError, load_report
 from .tools import ToolError, optimize
 
 
+def _catalog(args, needed_for: str):
+    """The metric catalog of `args.catalog` or of the tool; None (after
+    saying what is left out, `needed_for`) when the tool cannot give it, and
+    False (after saying why) when a catalog file was named and cannot be
+    read."""
+    try:
+        return load_catalog(args.chip, tool=args.learn_tool,
+                            path=args.catalog)
+    except CatalogError as error:
+        if args.catalog:
+            print(f"autoprof: {error}", file=sys.stderr)
+            return False
+        print(f"autoprof: {needed_for} left out: {error}", file=sys.stderr)
+        return None
+
+
 def _report(args) -> int:
     try:
         report = load_report(args.report)
@@ -43,15 +59,9 @@ def _report(args) -> int:
         except CatalogError as error:
             print(f"autoprof: {error}", file=sys.stderr)
             return 1
-    catalog = None
-    try:
-        catalog = load_catalog(args.chip, tool=args.learn_tool,
-                               path=args.catalog)
-    except CatalogError as error:
-        if args.catalog:
-            print(f"autoprof: {error}", file=sys.stderr)
-            return 1
-        print(f"autoprof: metric meanings left out: {error}", file=sys.stderr)
+    catalog = _catalog(args, "metric meanings")
+    if catalog is False:
+        return 1
     page = html.render(report, catalog, title=args.title or
                        f"AutoProf run: {pathlib.Path(args.report).name}",
                        learner_rounds=rounds, profiling_tree=tree)
@@ -83,15 +93,9 @@ def _outcomes(args) -> int:
     except ReportError as error:
         print(f"autoprof: {error}", file=sys.stderr)
         return 1
-    catalog = None
-    try:
-        catalog = load_catalog(args.chip, tool=args.learn_tool,
-                               path=args.catalog)
-    except CatalogError as error:
-        if args.catalog:
-            print(f"autoprof: {error}", file=sys.stderr)
-            return 1
-        print(f"autoprof: metric counts left out: {error}", file=sys.stderr)
+    catalog = _catalog(args, "metric counts")
+    if catalog is False:
+        return 1
     print(markdown(table, catalog))
     if args.png_dir:
         from . import plots

@@ -4,12 +4,11 @@ the decision (docs/profiling-tree.md)."""
 
 from __future__ import annotations
 
-import json
 import pathlib
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from .reports import ReportError
+from .reports import ReportError, read_json
 
 
 @dataclass
@@ -35,12 +34,7 @@ def load_learner_log(path) -> List[Round]:
     """The rounds of a learner log; raises ReportError naming the file and
     the entry when it is not one."""
     path = pathlib.Path(path)
-    try:
-        document = json.loads(path.read_text())
-    except OSError as error:
-        raise ReportError(f"{path}: cannot read: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise ReportError(f"{path}: not JSON: {error.msg}") from None
+    document = read_json(path)
     if not isinstance(document, list):
         raise ReportError(f"{path}: expected a list of rounds")
     rounds = []

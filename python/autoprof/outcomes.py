@@ -13,13 +13,11 @@ bound no configuration can pass. `autoprof.plots.outcome_vs_cost` and
 
 from __future__ import annotations
 
-import json
 import math
-import pathlib
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from .reports import ReportError
+from .reports import ReportError, read_json
 
 
 @dataclass
@@ -145,14 +143,7 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
 def load_outcomes(path) -> OutcomeTable:
     """The outcome table in `path`; raises ReportError naming the file and
     the field when it is not one."""
-    path = pathlib.Path(path)
-    try:
-        document = json.loads(path.read_text())
-    except OSError as error:
-        raise ReportError(f"{path}: cannot read: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise ReportError(f"{path}: not JSON: {error.msg}") from None
-    return parse_outcomes(document, str(path))
+    return parse_outcomes(read_json(path), str(path))
 
 
 def _geometric_mean(values):

@@ -306,19 +306,26 @@ def parse_report(document: Dict[str, Any],
                         for f in reader.items("failed_kernels", False)])
 
 
-def load_report(path) -> OptimizeReport:
-    """Reads the report at `path`; raises ReportError naming the file and
-    the field when it is not a report."""
+def read_json(path):
+    """The JSON document in `path`; raises ReportError naming the file when
+    it cannot be read or is not JSON."""
     path = pathlib.Path(path)
     try:
         text = path.read_text()
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror}") from None
     try:
-        document = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise ReportError(f"{path}: not JSON: {error.msg} at line "
                           f"{error.lineno} column {error.colno}") from None
+
+
+def load_report(path) -> OptimizeReport:
+    """Reads the report at `path`; raises ReportError naming the file and
+    the field when it is not a report."""
+    path = pathlib.Path(path)
+    document = read_json(path)
     report = parse_report(document, str(path))
     report.path = path
     return report

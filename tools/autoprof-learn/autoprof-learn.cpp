@@ -157,15 +157,22 @@ static int printProfilingTree(MLIRContext &context, StringRef file) {
   return 0;
 }
 
+/// The metric catalog of `chip`, or null after an error naming the chips
+/// that have one (`purpose` says what needed it, or is empty).
+static const MetricCatalog *findCatalog(StringRef chip, StringRef purpose) {
+  const MetricCatalog *catalog = MetricCatalog::forChip(chip);
+  if (!catalog)
+    llvm::errs() << "autoprof-learn: no metric catalog for chip '" << chip
+                 << "'" << purpose << "; known: "
+                 << llvm::join(MetricCatalog::supportedChips(), ", ") << "\n";
+  return catalog;
+}
+
 /// Prints the metric catalog of `chip` as JSON to stdout.
 static int printMetricCatalog(StringRef chip) {
-  const MetricCatalog *catalog = MetricCatalog::forChip(chip);
-  if (!catalog) {
-    llvm::errs() << "autoprof-learn: no metric catalog for chip '" << chip
-                 << "'; known: "
-                 << llvm::join(MetricCatalog::supportedChips(), ", ") << "\n";
+  const MetricCatalog *catalog = findCatalog(chip, "");
+  if (!catalog)
     return 1;
-  }
   llvm::json::Array groups, metrics;
   for (const MetricGroupInfo &group : catalog->groups()) {
     llvm::json::Array members;
@@ -305,14 +312,10 @@ int main(int argc, char **argv) {
   output->keep();
 
   if (!wantedPath.empty()) {
-    StringRef chip = result->tree.getChip();
-    const MetricCatalog *catalog = MetricCatalog::forChip(chip);
-    if (!catalog) {
-      llvm::errs() << "autoprof-learn: no metric catalog for chip '" << chip
-                   << "' (--wanted needs its groups); known: "
-                   << llvm::join(MetricCatalog::supportedChips(), ", ") << "\n";
+    const MetricCatalog *catalog =
+        findCatalog(result->tree.getChip(), " (--wanted needs its groups)");
+    if (!catalog)
       return 1;
-    }
     std::vector<std::string> groups;
     for (const MetricGroupInfo &group : catalog->groups())
       groups.push_back(group.name.str());
