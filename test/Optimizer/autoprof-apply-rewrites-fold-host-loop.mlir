@@ -1,6 +1,7 @@
 // fold-host-loop: a host loop around a launch moves into the kernel. Each
 // thread runs the loop over the body, the induction variable in place of its
-// argument; the host launches once. Buffers not proved distinct get a check
+// argument, and keeps the element it accumulates into in a register across
+// the loop; the host launches once. Buffers not proved distinct get a check
 // on the host, and the loop as it was (launching a copy of the original
 // kernel) runs when they overlap.
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=fold-host-loop=1" | FileCheck %s
@@ -17,15 +18,18 @@ module attributes {gpu.container_module} {
     // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
     // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
     // CHECK: %[[J:.*]] = arith.addi
-    // CHECK-NEXT: scf.for %[[K:.*]] = %[[C0]] to %[[C64]] step %[[C1]] {
-    // CHECK-NEXT: memref.load %[[A]][%[[K]], %[[J]]]
-    // CHECK-NEXT: memref.load %[[OUT]][%[[J]]]
-    // CHECK-NEXT: arith.addf
-    // CHECK-NEXT: memref.store %{{.*}}, %[[OUT]][%[[J]]]
+    // CHECK-NEXT: %[[INIT:.*]] = memref.load %[[OUT]][%[[J]]]
+    // CHECK-NEXT: %[[SUM:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[C64]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+    // CHECK-NEXT: %[[V:.*]] = memref.load %[[A]][%[[K]], %[[J]]]
+    // CHECK-NEXT: %[[R:.*]] = arith.addf %[[V]], %[[ACC]]
+    // CHECK-NEXT: scf.yield %[[R]]
     // CHECK-NEXT: }
+    // CHECK-NEXT: memref.store %[[SUM]], %[[OUT]][%[[J]]]
     // CHECK-NEXT: gpu.return
+    // The accumulator is in a register already; the reduction over the loop
+    // can be split across rows of threads.
     // AFTER-LABEL: gpu.func @col_sum(
-    // AFTER-SAME: autoprof.proposals = ["register-accumulate=1",
+    // AFTER-SAME: autoprof.proposals = ["block-reduce=8",
     gpu.func @col_sum(%a: memref<64x256xf32>, %k: index, %out: memref<256xf32>) kernel {
       %c64 = arith.constant 64 : index
       %bid = gpu.block_id x
@@ -71,10 +75,14 @@ module attributes {gpu.container_module} {
     // CHECK-DAG: %[[UB:.*]] = arith.constant 9 : index
     // CHECK-DAG: %[[STEP:.*]] = arith.constant 2 : index
     // CHECK: %[[BID:.*]] = gpu.block_id x
-    // CHECK: scf.for %[[K:.*]] = %[[LB]] to %[[UB]] step %[[STEP]] {
+    // CHECK: %[[INIT:.*]] = memref.load %[[Y]][%[[BID]]]
+    // CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %[[LB]] to %[[UB]] step %[[STEP]] iter_args(%{{.*}} = %[[INIT]]) -> (f32) {
     // CHECK-NEXT: %[[KI:.*]] = arith.index_cast %[[K]] : index to i32
     // CHECK-NEXT: arith.sitofp %[[KI]] : i32 to f32
-    // CHECK: memref.store %{{.*}}, %[[Y]][%[[BID]]]
+    // CHECK-NOT: memref.store
+    // CHECK: scf.yield
+    // CHECK-NEXT: }
+    // CHECK-NEXT: memref.store %[[SUM]], %[[Y]][%[[BID]]]
     // CHECK: gpu.func @scaled_unfolded(%{{.*}}: memref<512xf32>, %{{.*}}: i32, %{{.*}}: memref<512xf32>) kernel attributes {autoprof.fallback_of = @scaled,
     // AFTER-LABEL: gpu.func @scaled_unfolded(
     // AFTER-SAME: autoprof.proposals = []
@@ -146,6 +154,36 @@ module attributes {gpu.container_module} {
     %c16 = arith.constant 16 : index
     scf.for %k = %c0 to %c8 step %c1 {
       gpu.launch_func @kernels::@tiles blocks in (%c1, %c8, %c1) threads in (%c16, %c4, %c1) args(%a : memref<8x32x16xf32>, %k : index, %out : memref<32x16xf32>)
+    }
+    return
+  }
+}
+
+// -----
+
+// The written element is only stored, the last launch's value kept: there
+// is no accumulator to carry, and the store stays in the loop.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @last_row(
+    // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+    // CHECK-NEXT: %[[V:.*]] = memref.load %{{.*}}[%[[K]], %[[T:.*]]]
+    // CHECK-NEXT: memref.store %[[V]], %{{.*}}[%[[T]]]
+    // CHECK-NEXT: }
+    gpu.func @last_row(%a: memref<16x128xf32>, %k: index, %out: memref<128xf32>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %a[%k, %tid] : memref<16x128xf32>
+      memref.store %v, %out[%tid] : memref<128xf32>
+      gpu.return
+    }
+  }
+  func.func @last_row(%a: memref<16x128xf32> {llvm.noalias}, %out: memref<128xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c128 = arith.constant 128 : index
+    scf.for %k = %c0 to %c16 step %c1 {
+      gpu.launch_func @kernels::@last_row blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) args(%a : memref<16x128xf32>, %k : index, %out : memref<128xf32>)
     }
     return
   }

@@ -118,6 +118,15 @@ bool mayDifferInBlock(Value value);
 Value buildBuffersApart(RewriterBase &rewriter, Location loc,
                         ArrayRef<Value> buffers, ArrayRef<Value> others);
 
+struct Accumulation;
+
+/// Keeps the element of each accumulation in a register: one load before its
+/// loop (and before the enclosing loops it is carried through), the value
+/// carried through iter_args, one store after them. The caller has made sure
+/// that no other buffer the loops access overlaps the element's buffer.
+LogicalResult carryInRegisters(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                               ArrayRef<Accumulation> accumulations);
+
 /// Divides the grid along x of every launch by `factor`, rounding up.
 void shrinkGridX(RewriterBase &rewriter, ArrayRef<gpu::LaunchFuncOp> launches,
                  int64_t factor);

@@ -9,8 +9,9 @@
 // one kernel per row). Every launch then pays its start-up cost and touches
 // the accumulator through DRAM. This family moves the loop into the kernel:
 // one launch, each thread running the loop over the body with the induction
-// variable in place of the argument, which register-accumulate can then keep
-// in a register.
+// variable in place of the argument, and the element a thread accumulates
+// into (loaded and stored at one address every iteration) kept in a register
+// across the loop, as register-accumulate would.
 //
 // That is only the same computation when no thread reads what another thread
 // wrote in an earlier launch. The match proves it on the memory-access
@@ -397,6 +398,19 @@ LogicalResult FoldHostLoopFamily::applyPlan(RewriterBase &rewriter,
       rewriter.moveOpBefore(&op, loop);
   rewriter.modifyOpInPlace(kernel,
                            [&] { (void)kernel.eraseArgument(repeat.operand); });
+  // The element each thread accumulates into went through memory between
+  // the launches; across the loop's iterations it now stays in a register.
+  // The match proved that each written buffer is accessed at one address
+  // that does not depend on the induction variable, and the written buffers
+  // lie apart from the others (proved, or checked on the host before the
+  // folded launch), so nothing else in the loop can touch the element.
+  SmallVector<Accumulation> accumulations;
+  for (const Accumulation &accumulation :
+       findAccumulations(kernel, target.launches))
+    if (accumulation.loop == loop)
+      accumulations.push_back(accumulation);
+  if (failed(carryInRegisters(rewriter, kernel, accumulations)))
+    return failure();
 
   // The host: one launch without the induction variable, before the loop;
   // constants the launch takes from the loop body come along.

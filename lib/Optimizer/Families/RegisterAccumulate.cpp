@@ -24,7 +24,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -129,50 +128,7 @@ protected:
     std::string why;
     if (!passesDistinctBuffers(target.launches, why))
       guardAgainstOverlap(rewriter, kernel, accumulations);
-    // Load before the loop, carry the value through iter_args, store once
-    // after it. The loop runs at least once, so the final store happens in
-    // the original too; no other access of the buffer is in the loop.
-    // Through each enclosing loop that qualifies too, from the innermost
-    // out: the load and store the previous step left around the inner loop
-    // are then those of the enclosing one.
-    for (Accumulation acc : accumulations) {
-      // An earlier accumulation of the same loop nest replaced the loops it
-      // went through: the load is still in its loop's body.
-      auto loop = cast<scf::ForOp>(acc.load->getParentOp());
-      memref::LoadOp load = acc.load;
-      memref::StoreOp store = acc.store;
-      for (unsigned step = 0; step <= acc.enclosing; ++step) {
-        auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
-        rewriter.setInsertionPoint(loop);
-        auto initial = memref::LoadOp::create(
-            rewriter, load.getLoc(), load.getMemRef(), load.getIndices());
-        Value stored = store.getValueToStore();
-        FailureOr<LoopLikeOpInterface> replaced =
-            cast<LoopLikeOpInterface>(loop.getOperation())
-                .replaceWithAdditionalYields(
-                    rewriter, initial.getResult(),
-                    /*replaceInitOperandUsesInLoop=*/false,
-                    [&](OpBuilder &, Location, ArrayRef<BlockArgument>)
-                        -> SmallVector<Value> { return {stored}; });
-        if (failed(replaced))
-          return emitError(kernel.getLoc(),
-                           "cannot carry the accumulation of @")
-                 << kernel.getName() << " through its loop";
-        auto newLoop = cast<scf::ForOp>(replaced->getOperation());
-        rewriter.replaceAllUsesWith(load.getResult(),
-                                    newLoop.getRegionIterArgs().back());
-        rewriter.setInsertionPointAfter(newLoop);
-        auto final = memref::StoreOp::create(
-            rewriter, store.getLoc(), newLoop.getResults().back(),
-            store.getMemRef(), store.getIndices());
-        rewriter.eraseOp(store);
-        rewriter.eraseOp(load);
-        loop = outer;
-        load = initial;
-        store = final;
-      }
-    }
-    return success();
+    return carryInRegisters(rewriter, kernel, accumulations);
   }
 };
 } // namespace
