@@ -1,7 +1,8 @@
 // contraction-tile=S stages the rows and columns a block of results needs in
 // shared memory, 16 iterations at a time, and gives each thread of a 16 x 16
-// block (S/16)^2 results; every result is computed by the kernel's own
-// operations in the original order.
+// block (S/16)^2 results, in groups of G = min(S/16, 4) neighbours that it
+// reads from the tiles with one vector load per group; every result is
+// computed by the kernel's own operations in the original order.
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=32" | FileCheck %s
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=16" | FileCheck %s --check-prefix=ONE
 
@@ -11,14 +12,20 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>)
+    // Tiles of 16 x (32 + G) elements, aligned for the vector loads.
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
+    // CHECK: %[[C2:.*]] = arith.constant 2 : index
     // CHECK: %[[TX:.*]] = gpu.thread_id x
     // CHECK: %[[TY:.*]] = gpu.thread_id y
-    // Four accumulators per thread and the first stage's elements of the
-    // rows of A (lanes along k) and the columns of B (lanes along j), loaded
-    // before the stages.
-    // CHECK-COUNT-4: memref.load %{{.*}} : memref<64x64xf32>
+    // The thread's first row and column: 2 ty and 2 tx.
+    // CHECK: %[[ROW:.*]] = arith.muli %[[TY]], %[[C2]] : index
+    // CHECK: %[[LANE:.*]] = arith.muli %[[TX]], %[[C2]] : index
+    // Four accumulators per thread, two neighbours of a row of C per
+    // vector load, and the first stage's elements of the rows of A (lanes
+    // along k) and the columns of B (lanes along j), loaded before the
+    // stages.
+    // CHECK-COUNT-2: vector.load %{{.*}} : memref<64x64xf32>, vector<2xf32>
     // CHECK: arith.minui
     // CHECK: memref.load %{{.*}} : memref<64x40xf32>
     // CHECK: memref.load %{{.*}} : memref<64x40xf32>
@@ -33,17 +40,16 @@ module attributes {gpu.container_module} {
     // CHECK-COUNT-2: memref.load %{{.*}} : memref<40x64xf32>
     // The last stage is shorter.
     // CHECK: %[[LEFT:.*]] = arith.subi
-    // CHECK: %[[DEPTH:.*]] = arith.minui %{{.*}}, %[[LEFT]]
+    // CHECK: %[[DEPTH:.*]] = arith.minui %[[LEFT]], %{{.*}}
     // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[DEPTH]] step
-    // CHECK: memref.load %[[AS]][%[[K]], %[[TY]]]
-    // CHECK: memref.load %[[AS]][%[[K]], %{{.*}}]
-    // CHECK: memref.load %[[BS]][%[[K]], %[[TX]]]
-    // CHECK: memref.load %[[BS]][%[[K]], %{{.*}}]
+    // CHECK: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 8 : i64} : memref<16x34xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+    // CHECK: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 8 : i64} : memref<16x34xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+    // CHECK-NOT: memref.load
     // CHECK-COUNT-4: arith.mulf
     // CHECK: scf.yield
     // CHECK: gpu.barrier
     // CHECK: scf.yield
-    // CHECK-COUNT-4: memref.store %{{.*}} : memref<64x64xf32>
+    // CHECK-COUNT-2: vector.store %{{.*}} : memref<64x64xf32>, vector<2xf32>
     // CHECK-NOT: memref.store
     // CHECK: gpu.return
     gpu.func @matmul(%a: memref<64x40xf32>, %b: memref<40x64xf32>, %c: memref<64x64xf32>) kernel {
@@ -81,8 +87,9 @@ module attributes {gpu.container_module} {
 }
 
 // ONE-LABEL: gpu.func @matmul(
-// ONE-SAME: workgroup(%{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>>)
+// ONE-SAME: workgroup(%{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // ONE: scf.for {{.*}} -> (f32, f32, f32) {
+// ONE-NOT: vector.load
 // ONE-COUNT-1: arith.mulf
 // ONE-NOT: arith.mulf
 // ONE: gpu.return
@@ -95,7 +102,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @bmm(
-    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x33xf32, #gpu.address_space<workgroup>>)
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 3>
     // CHECK: %[[BZ:.*]] = gpu.block_id z
     // CHECK-COUNT-4: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
@@ -198,7 +205,7 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @conditional(
     // CHECK: scf.if %{{.*}} {
     // CHECK: gpu.barrier
-    // CHECK-COUNT-4: memref.store %{{.*}} : memref<32x32xf32>
+    // CHECK-COUNT-2: vector.store %{{.*}} : memref<32x32xf32>, vector<2xf32>
     // CHECK-NOT: else
     // CHECK: gpu.return
     gpu.func @conditional(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<32x32xf32>, %flag: i1) kernel {
@@ -240,7 +247,7 @@ module attributes {gpu.container_module} {
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
     // CHECK-NOT: gpu.block_dim
     // CHECK: gpu.barrier
-    // CHECK-COUNT-4: memref.store %{{.*}} : memref<64x64xf32>
+    // CHECK-COUNT-2: vector.store %{{.*}} : memref<64x64xf32>, vector<2xf32>
     gpu.func @geometry(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel attributes {known_block_size = array<i32: 8, 32, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -30,6 +30,7 @@ CHAINS = [
     ["form-blocks=256", "register-accumulate=1", "block-reduce=32"],
     ["fold-host-loop=1", "form-blocks=256", "block-reduce=8"],
     ["register-accumulate=1", "contraction-tile=64"],
+    ["register-accumulate=1", "contraction-tile=128"],
     ["register-accumulate=1", "contraction-tile=32"],
     ["register-accumulate=1", "contraction-tile=16"],
     ["form-blocks=256", "register-accumulate=1", "contraction-tile=32"],

@@ -9,18 +9,29 @@
 // every element of A and B once per result that uses it: a block of
 // threads loads the same rows and columns again and again, and only the
 // caches stand between the kernel and memory. This family gives each block
-// of 16 x 16 threads an S x S block of results (S = 16, 32 or 64, so each
-// thread computes (S/16)^2 of them, 16 apart along each dimension) and runs
+// of 16 x 16 threads an S x S block of results (S = 16, 32, 64 or 128, so
+// each thread computes (S/16)^2 of them) and runs
 // the loop in stages of 16 iterations: the block first copies, for each load
 // of the loop that only one of the two result dimensions moves (a "row"
 // load like A[i][k] or a "column" load like B[k][j], in any layout), the
-// 16 x S elements the stage needs into shared memory (padded by one element
-// per row against bank conflicts; the lanes run along whichever of k and
-// the result dimension walks contiguous memory), waits at a barrier, loads
-// its elements of the next stage into registers, and then each thread runs
-// the 16 iterations for each of its results from the tiles: every element
-// loaded from memory serves S results, and the next stage's loads are in
-// flight while this one computes.
+// 16 x S elements the stage needs into shared memory (the lanes run along
+// whichever of k and the result dimension walks contiguous memory), waits at
+// a barrier, loads its elements of the next stage into registers, and then
+// each thread runs the 16 iterations for each of its results from the
+// tiles: every element loaded from memory serves S results, and the next
+// stage's loads are in flight while this one computes.
+//
+// A thread's results lie in groups of G = min(S/16, 4) neighbours along each
+// dimension (thread t owns positions G t .. G t + G - 1 of every 16 G), so
+// that per iteration it reads the G row elements and the G column elements
+// of a group with one vector load each from the tiles (128 bits for f32 at
+// S >= 64: S = 64 does 16 multiply-adds per two shared loads, where
+// results 16 apart needed one load per two). The tiles' rows are padded by
+// G elements, which keeps those loads aligned and spreads the staging
+// stores of a warp over the banks; they are aligned to 16 bytes. The
+// neighbouring results' loads and stores before and after the loop merge
+// into vector accesses where the access analysis proves them aligned
+// (mergeNeighbouringAccesses).
 //
 // The kernel's own code computes everything: the operations before and after
 // the loop are copied once per result with the original thread, block and
@@ -50,8 +61,12 @@
 #include "autoprof/Analysis/MemoryAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -87,6 +102,20 @@ struct ContractionPlan {
 constexpr int64_t kThreads = 16;
 constexpr int64_t kDepth = 16;
 } // namespace
+
+/// G: how many neighbouring results a thread owns along each dimension of
+/// an S x S tile of results (also the padding of the tiles' rows).
+static int64_t getGroupWidth(int64_t s) {
+  return std::min<int64_t>(s / kThreads, 4);
+}
+
+/// Position, along a dimension of the S x S tile, of the `i`-th result of
+/// a thread past G times its id along it: groups of G neighbours, 16 G
+/// apart.
+static int64_t getResultOffset(int64_t s, int64_t i) {
+  int64_t group = getGroupWidth(s);
+  return (i / group) * kThreads * group + i % group;
+}
 
 /// Whether `value` may differ between threads or depends on memory: its
 /// backward slice reaches a geometry operation, an operation with effects
@@ -138,8 +167,8 @@ public:
            "contraction from row and column tiles staged in shared memory";
   }
   std::optional<std::string> checkParameter(int64_t s) const override {
-    if (s != 16 && s != 32 && s != 64)
-      return std::string("the tile of results must be 16, 32 or 64");
+    if (s != 16 && s != 32 && s != 64 && s != 128)
+      return std::string("the tile of results must be 16, 32, 64 or 128");
     return std::nullopt;
   }
 
@@ -155,11 +184,13 @@ public:
     // Each staged element serves S results, which the static intensity
     // (bytes per access, not per distinct element) does not see: ahead of
     // unroll whatever it says. Larger tiles keep more results per thread in
-    // registers but leave fewer blocks: 64 x 64 tiles first only where they
-    // still make two waves of a large GPU (about 260 blocks).
+    // registers but leave fewer blocks: 64 x 64 and 128 x 128 tiles first
+    // only where they still make two waves of a large GPU (about 260
+    // blocks); 128 x 128 after every other size otherwise.
     double threads = evidence.blockThreads * evidence.gridBlocks;
-    bool manyBlocks = threads / (64.0 * 64.0) >= 260;
-    ranked.push_back({manyBlocks ? 11.3 : 11.1, 64});
+    auto manyBlocks = [&](double s) { return threads / (s * s) >= 260; };
+    ranked.push_back({manyBlocks(128) ? 11.4 : 10.9, 128});
+    ranked.push_back({manyBlocks(64) ? 11.3 : 11.1, 64});
     ranked.push_back({11.2, 32});
     ranked.push_back({11, 16});
   }
@@ -380,8 +411,8 @@ protected:
               "or a float";
         return failure();
       }
-      sharedBytes +=
-          kDepth * (s + 1) * ((element.getIntOrFloatBitWidth() + 7) / 8);
+      sharedBytes += kDepth * (s + getGroupWidth(s)) *
+                     ((element.getIntOrFloatBitWidth() + 7) / 8);
     }
     for (int d : {plan.rowDim, plan.columnDim})
       if (totals[d] % s != 0) {
@@ -409,6 +440,7 @@ protected:
     MLIRContext *context = kernel.getContext();
     int p = plan.rowDim, q = plan.columnDim, b = plan.batchDim;
     int64_t per = s / kThreads, outputs = per * per;
+    int64_t group = getGroupWidth(s);
     std::array<int64_t, 3> totals;
     for (int d = 0; d < 3; ++d)
       totals[d] = plan.grid[d] * plan.block[d];
@@ -429,10 +461,17 @@ protected:
     SmallVector<Value> tiles;
     for (StagedLoad &staged : plan.staged) {
       auto type = MemRefType::get(
-          {kDepth, s + 1}, staged.load.getResult().getType(),
+          {kDepth, s + group}, staged.load.getResult().getType(),
           MemRefLayoutAttrInterface(),
           gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
       tiles.push_back(kernel.addWorkgroupAttribution(type, loc));
+      // The vector loads of the tiles assume rows that start 16-byte
+      // aligned: the row length is a multiple of G elements and the tile
+      // itself is aligned.
+      kernel.setWorkgroupAttributionAttr(
+          kernel.getNumWorkgroupAttributions() - 1,
+          rewriter.getStringAttr(LLVM::LLVMDialect::getAlignAttrName()),
+          rewriter.getI64IntegerAttr(16));
     }
 
     rewriter.setInsertionPointToStart(&body);
@@ -457,14 +496,16 @@ protected:
     Value batch = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
     Value linear = add(mul(row, kThreads), lane);
 
-    // Result (r, c) of this thread: row rowBase + row + 16 r, column
-    // columnBase + lane + 16 c, with the original ids of its thread.
+    // Result (r, c) of this thread: row rowBase + G row + offset(r), column
+    // columnBase + G lane + offset(c), with the original ids of its thread.
+    Value rowFirst = group == 1 ? row : mul(row, group);
+    Value laneFirst = group == 1 ? lane : mul(lane, group);
     SmallVector<IRMapping> maps(outputs);
     for (int64_t r = 0; r < per; ++r)
       for (int64_t c = 0; c < per; ++c) {
         std::array<Value, 3> global;
-        global[p] = add(rowBase, offset(row, r * kThreads));
-        global[q] = add(columnBase, offset(lane, c * kThreads));
+        global[p] = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
+        global[q] = add(columnBase, offset(laneFirst, getResultOffset(s, c)));
         global[b] = batch;
         mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
                     maps[r * per + c]);
@@ -589,14 +630,30 @@ protected:
         OpBuilder::InsertionGuard innerGuard(rewriter);
         rewriter.setInsertionPointToStart(inner.getBody());
         Value k = inner.getInductionVar();
-        // The tiles' values this thread's results use.
+        // The tiles' values this thread's results use: a vector load per
+        // group of G neighbours.
         SmallVector<SmallVector<Value>> values;
         for (auto [staged, tile] : llvm::zip(plan.staged, tiles)) {
           SmallVector<Value> perIndex;
-          for (int64_t i = 0; i < per; ++i)
-            perIndex.push_back(memref::LoadOp::create(
-                rewriter, loc, tile,
-                ValueRange{k, offset(staged.row ? row : lane, i * kThreads)}));
+          Value first = staged.row ? rowFirst : laneFirst;
+          Type element = staged.load.getResult().getType();
+          unsigned bits = element.getIntOrFloatBitWidth();
+          for (int64_t i = 0; i < per; i += group) {
+            Value position = offset(first, getResultOffset(s, i));
+            if (group == 1 || bits % 8 != 0) {
+              for (int64_t j = 0; j < group; ++j)
+                perIndex.push_back(memref::LoadOp::create(
+                    rewriter, loc, tile, ValueRange{k, offset(position, j)}));
+              continue;
+            }
+            Value vector = vector::LoadOp::create(
+                rewriter, loc, VectorType::get({group}, element), tile,
+                ValueRange{k, position}, /*nontemporal=*/false,
+                llvm::MaybeAlign(std::min<int64_t>(group * bits / 8, 16)));
+            for (int64_t j = 0; j < group; ++j)
+              perIndex.push_back(
+                  vector::ExtractOp::create(rewriter, loc, vector, j));
+          }
           values.push_back(perIndex);
         }
         Value iv = iterationValue(add(first, k));
@@ -650,6 +707,13 @@ protected:
     clonePerResult(after(anchor));
     for (Operation *op : llvm::reverse(original))
       rewriter.eraseOp(op);
+    // The neighbouring results' loads before the loop and stores after it
+    // as vector accesses, where the analysis proves them aligned.
+    // (CSE first, so that the results' outer indices are one value.)
+    simplifyRecombinedIndices(kernel);
+    DominanceInfo dominance(kernel);
+    eliminateCommonSubExpressions(rewriter, dominance, kernel);
+    mergeNeighbouringAccesses(rewriter, kernel, {kThreads, kThreads, 1});
     return success();
   }
 };
