@@ -2,7 +2,10 @@
 // groups of 4 neighbours along each dimension: per iteration one 128-bit
 // load of the row tile and one of the column tile per group, and the
 // results' loads before the loop and stores after it as 128-bit vectors
-// (their addresses proved aligned by the access analysis).
+// (their addresses proved aligned by the access analysis). The products
+// and sums of the tiled loop may fuse (fastmath<contract>), and the kernel
+// asks for 2 (S = 64) or 1 (S = 128) resident blocks per SM, so that ptxas
+// keeps the accumulators in registers.
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=contraction-tile=64" | FileCheck %s --check-prefix=FOUR
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=contraction-tile=128" | FileCheck %s --check-prefix=EIGHT
 
@@ -12,7 +15,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // FOUR-LABEL: gpu.func @matmul(
     // FOUR-SAME: workgroup(%[[AS:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-    // FOUR-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
+    // FOUR-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>, nvvm.minctasm = 2 : i32
     // FOUR: %[[C4:.*]] = arith.constant 4 : index
     // FOUR: %[[TX:.*]] = gpu.thread_id x
     // FOUR: %[[TY:.*]] = gpu.thread_id y
@@ -25,7 +28,9 @@ module attributes {gpu.container_module} {
     // FOUR: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 16 : i64} : memref<16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
     // FOUR: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 16 : i64} : memref<16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
     // FOUR-NOT: memref.load
-    // FOUR-COUNT-16: arith.mulf
+    // FOUR: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+    // FOUR: arith.addf %{{.*}}, %[[P]] fastmath<contract> : f32
+    // FOUR-COUNT-15: arith.mulf
     // FOUR-NOT: arith.mulf
     // FOUR: gpu.barrier
     // FOUR-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
@@ -36,7 +41,7 @@ module attributes {gpu.container_module} {
     // and 64 + 4 ty .. 64 + 4 ty + 3.
     // EIGHT-LABEL: gpu.func @matmul(
     // EIGHT-SAME: workgroup(%[[AS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-    // EIGHT-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 1>
+    // EIGHT-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32
     // EIGHT: %[[C64:.*]] = arith.constant 64 : index
     // EIGHT: %[[C4:.*]] = arith.constant 4 : index
     // EIGHT: %[[TX:.*]] = gpu.thread_id x
