@@ -2,12 +2,15 @@
 // groups of 4 neighbours along each dimension: per iteration one 128-bit
 // load of the row tile and one of the column tile per group, and the
 // results' loads before the loop and stores after it as 128-bit vectors
-// (their addresses proved aligned by the access analysis). The products
-// and sums of the tiled loop may fuse (fastmath<contract>), and the kernel
-// asks for 2 (S = 64) or 1 (S = 128) resident blocks per SM, so that ptxas
-// keeps the accumulators in registers.
-// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=contraction-tile=64" | FileCheck %s --check-prefix=FOUR
-// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=contraction-tile=128" | FileCheck %s --check-prefix=EIGHT
+// (their addresses proved aligned by the access analysis). Where every
+// stored float is a sum of products, the products and sums of the tiled
+// loop may fuse (fastmath<contract>) and the kernel is marked
+// autoprof.reassociated (its verification bounds the rounding by the terms'
+// magnitude); elsewhere they stay apart. The kernel asks for 2 (S = 64) or
+// 1 (S = 128) resident blocks per SM, so that ptxas keeps the accumulators
+// in registers.
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=64" | FileCheck %s --check-prefix=FOUR
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=128" | FileCheck %s --check-prefix=EIGHT
 
 // C[i][j] += sum_k A[i][k] * B[k][j], 128 x 128 results, 16x16 tiles as
 // upstream maps them.
@@ -15,7 +18,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // FOUR-LABEL: gpu.func @matmul(
     // FOUR-SAME: workgroup(%[[AS:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-    // FOUR-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>, nvvm.minctasm = 2 : i32
+    // FOUR-SAME: attributes {autoprof.reassociated, known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>, nvvm.minctasm = 2 : i32}
     // FOUR: %[[C4:.*]] = arith.constant 4 : index
     // FOUR: %[[TX:.*]] = gpu.thread_id x
     // FOUR: %[[TY:.*]] = gpu.thread_id y
@@ -41,7 +44,7 @@ module attributes {gpu.container_module} {
     // and 64 + 4 ty .. 64 + 4 ty + 3.
     // EIGHT-LABEL: gpu.func @matmul(
     // EIGHT-SAME: workgroup(%[[AS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-    // EIGHT-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32
+    // EIGHT-SAME: attributes {autoprof.reassociated, known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32}
     // EIGHT: %[[C64:.*]] = arith.constant 64 : index
     // EIGHT: %[[C4:.*]] = arith.constant 4 : index
     // EIGHT: %[[TX:.*]] = gpu.thread_id x
@@ -94,6 +97,54 @@ module attributes {gpu.container_module} {
     %c8 = arith.constant 8 : index
     %c16 = arith.constant 16 : index
     gpu.launch_func @kernels::@matmul blocks in (%c8, %c8, %c1) threads in (%c16, %c16, %c1) args(%a : memref<128x128xf32>, %b : memref<128x128xf32>, %c : memref<128x128xf32>)
+    return
+  }
+}
+
+// -----
+
+// The stored value is the sum's maximum with 0 (a ReLU), which the
+// magnitude of the terms does not bound: the products and sums stay apart
+// and the kernel is not marked.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // FOUR-LABEL: gpu.func @matmul_relu(
+    // FOUR-SAME: attributes {known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>, nvvm.minctasm = 2 : i32}
+    // FOUR: gpu.barrier
+    // FOUR-NOT: fastmath
+    // FOUR: arith.maximumf
+    // FOUR: gpu.return
+    gpu.func @matmul_relu(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %sum = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<128x128xf32>
+        %y = memref.load %b[%k, %j] : memref<128x128xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      %r = arith.maximumf %sum, %zero : f32
+      memref.store %r, %c[%i, %j] : memref<128x128xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@matmul_relu blocks in (%c8, %c8, %c1) threads in (%c16, %c16, %c1) args(%a : memref<128x128xf32>, %b : memref<128x128xf32>, %c : memref<128x128xf32>)
     return
   }
 }

@@ -40,10 +40,15 @@
 // staged loads replaced by reads of the tiles, and the staging copies the
 // backward slice of each staged load with the ids of the element it fetches.
 // Each result is therefore computed by the same operations in the same
-// order as before, but that a product and the sum it is added to may fuse
-// (the `contract` fast-math flag on the tiled loop's float operations, as
-// cuBLAS computes its products): one rounding instead of two, within the
-// verifier's tolerance for floats, and half the instructions. The kernel
+// order as before, but that, where every float the kernel stores is a sum
+// of products, a product and the sum it is added to may fuse (the
+// `contract` fast-math flag on the tiled loop's float operations, as cuBLAS
+// computes its products): one rounding instead of two and half the
+// instructions. Where terms cancel, that differs from the original by more
+// than a tolerance relative to the result, so the kernel is marked
+// `autoprof.reassociated` and its verification bounds the difference by the
+// magnitude of the terms (docs/runtime.md, Verification); elsewhere the
+// results are exact. The kernel
 // asks for 1 to 4 resident blocks per SM (nvvm.minctasm), a register budget
 // for its results: without it ptxas spills the accumulators of 256-thread
 // blocks to reach an occupancy of its own choosing.
@@ -65,6 +70,7 @@
 #include "../RewriteAnalysis.h"
 
 #include "autoprof/Analysis/MemoryAccess.h"
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -103,6 +109,11 @@ struct ContractionPlan {
   int rowDim = 0, columnDim = 1, batchDim = 2;
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   int64_t lower = 0, step = 1, trips = 0;
+  /// Whether every float the kernel stores is a sum of products, so that
+  /// the tiled loop's products may fuse with their sums: the verification
+  /// of a kernel marked `autoprof.reassociated` bounds the rounding by the
+  /// terms' magnitude.
+  bool fuse = false;
 };
 
 /// Threads of a new block along x and y, and iterations per stage.
@@ -460,6 +471,8 @@ protected:
       why = "the tiles would not fit in 48 KiB of shared memory";
       return failure();
     }
+    std::string exact;
+    plan.fuse = storesSumsOfProducts(kernel, exact);
     return plan;
   }
 
@@ -703,7 +716,11 @@ protected:
               if (!llvm::any_of(plan.staged, [&](StagedLoad &staged) {
                     return staged.load == &op;
                   }))
-                allowContraction(rewriter, rewriter.clone(op, mapping));
+              {
+                Operation *copy = rewriter.clone(op, mapping);
+                if (plan.fuse)
+                  allowContraction(rewriter, copy);
+              }
             for (Value value :
                  plan.loop.getBody()->getTerminator()->getOperands())
               yielded.push_back(mapping.lookupOrDefault(value));
@@ -737,6 +754,11 @@ protected:
     clonePerResult(after(anchor));
     for (Operation *op : llvm::reverse(original))
       rewriter.eraseOp(op);
+    // Fused products round once where the original rounded twice: the
+    // verification bounds the difference by the terms' magnitude.
+    if (plan.fuse)
+      AutoProfDialect::ReassociatedAttrHelper(context).setAttr(
+          kernel, rewriter.getUnitAttr());
     // A register budget for the tile: without one, ptxas fits blocks of
     // 256 threads into as few registers as it likes and spills the
     // accumulators (48 registers and 60 bytes of spills at S = 64).

@@ -107,6 +107,15 @@ int64_t mergeNeighbouringAccesses(RewriterBase &rewriter,
                                   gpu::GPUFuncOp kernel,
                                   std::array<int64_t, 3> blockSize);
 
+/// Whether every floating-point value `kernel` stores is a sum, difference
+/// or product of loaded values, scalars and constants (through the values
+/// loops, branches and shuffles carry): then the reference on the absolute
+/// values of the inputs bounds each term's magnitude, which is what the
+/// verification of a kernel marked `autoprof.reassociated` relies on (sums
+/// in another order, products fused with their sums). Otherwise `why` says
+/// which operation computes a stored value.
+bool storesSumsOfProducts(gpu::GPUFuncOp kernel, std::string &why);
+
 /// Whether `value` may differ between the threads of one block: it depends
 /// on a thread, lane or global id, an NVVM special register, or memory.
 bool mayDifferInBlock(Value value);

@@ -103,63 +103,6 @@ static bool dependsOnMemory(Value value) {
   return reachesDefinition(value, touchesMemory);
 }
 
-/// Whether every floating-point value the kernel stores is a sum, difference
-/// or product of loaded values, scalars and constants (through the values
-/// loops, branches and shuffles carry): then the reference on the absolute
-/// values of the inputs bounds each term's magnitude, which is what the
-/// verification of a reassociated sum relies on.
-static bool storesSumsOfProducts(gpu::GPUFuncOp kernel, std::string &why) {
-  llvm::SmallPtrSet<Operation *, 32> seen;
-  SmallVector<Value> work;
-  kernel.walk([&](memref::StoreOp store) {
-    if (isa<FloatType>(store.getValueToStore().getType()))
-      work.push_back(store.getValueToStore());
-  });
-  while (!work.empty()) {
-    Value current = work.pop_back_val();
-    Operation *def = current.getDefiningOp();
-    if (!def) {
-      Operation *owner = cast<BlockArgument>(current).getOwner()->getParentOp();
-      if (!owner || isa<gpu::GPUFuncOp>(owner) || !seen.insert(owner).second)
-        continue;
-      if (auto loop = dyn_cast<scf::ForOp>(owner)) {
-        llvm::append_range(work, loop.getInitArgs());
-        llvm::append_range(work,
-                           loop.getBody()->getTerminator()->getOperands());
-      }
-      continue;
-    }
-    if (!seen.insert(def).second)
-      continue;
-    if (isa<memref::LoadOp, arith::ConstantOp>(def))
-      continue;
-    if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp>(def)) {
-      llvm::append_range(work, def->getOperands());
-      continue;
-    }
-    if (auto loop = dyn_cast<scf::ForOp>(def)) {
-      unsigned index = cast<OpResult>(current).getResultNumber();
-      work.push_back(loop.getInitArgs()[index]);
-      work.push_back(loop.getBody()->getTerminator()->getOperand(index));
-      continue;
-    }
-    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
-      unsigned index = cast<OpResult>(current).getResultNumber();
-      work.push_back(ifOp.thenYield().getOperand(index));
-      if (!ifOp.getElseRegion().empty())
-        work.push_back(ifOp.elseYield().getOperand(index));
-      continue;
-    }
-    why = "a stored value is computed with '" +
-          def->getName().getStringRef().str() +
-          "', not only with sums, differences and products of loaded values "
-          "(the magnitude that bounds a reassociated sum's rounding would not "
-          "hold)";
-    return false;
-  }
-  return true;
-}
-
 /// Drops the flags a combination in another order breaks: partial results
 /// may overflow where the original did not, and the neutral elements are
 /// infinities and NaNs.

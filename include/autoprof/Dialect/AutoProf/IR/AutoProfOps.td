@@ -60,9 +60,10 @@ def AutoProf_Dialect : Dialect {
     // is verified against the named kernel of a reference module.
     FlatSymbolRefAttr:$fallback_of,
     // A kernel whose floating-point sums a rewrite split across threads, so
-    // that they add their terms in another order: its verification bounds
-    // the difference by the magnitude of the terms, not of the result.
-    // Written by the warp-reduce rewrite.
+    // that they add their terms in another order, or whose products it fused
+    // with their sums: its verification bounds the difference by the
+    // magnitude of the terms, not of the result. Written by the warp-reduce,
+    // block-reduce and contraction-tile rewrites.
     UnitAttr:$reassociated,
     // The applicable built-in rewrites of a kernel, most promising first, as
     // "family=parameter" strings. Written by autoprof-propose-rewrites.
