@@ -1,6 +1,7 @@
 // contraction-tile refuses, with the reason, kernels whose loop it cannot
 // stage through row and column tiles; the kernel is left alone.
 // RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-apply-rewrites="rewrites=contraction-tile=32" -o /dev/null
+// RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=128" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIG
 
 // C[i][j] += A[i][k] * B[k][j] with C loaded and stored in the loop (register-accumulate has not run).
 module attributes {gpu.container_module} {
@@ -534,6 +535,50 @@ module attributes {gpu.container_module} {
     %c4 = arith.constant 4 : index
     %c16 = arith.constant 16 : index
     gpu.launch_func @kernels::@k blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>)
+    return
+  }
+}
+
+// -----
+
+// Three loads of f64 staged at S = 128 (A and D move with the rows, B with
+// the columns): 3 x 16 x 132 x 8 bytes of tiles exceed 48 KiB; at S = 32
+// they fit.
+// BIG: error: cannot apply contraction-tile=128 to @three: the tiles would not fit in 48 KiB of shared memory
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @three(%a: memref<128x64xf64>, %b: memref<64x128xf64>, %d: memref<128x64xf64>, %c: memref<128x128xf64>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f64
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f64) {
+        %x = memref.load %a[%i, %k] : memref<128x64xf64>
+        %y = memref.load %b[%k, %j] : memref<64x128xf64>
+        %z = memref.load %d[%i, %k] : memref<128x64xf64>
+        %p = arith.mulf %x, %y : f64
+        %q = arith.mulf %p, %z : f64
+        %s = arith.addf %acc, %q : f64
+        scf.yield %s : f64
+      }
+      memref.store %sum, %c[%i, %j] : memref<128x128xf64>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<128x64xf64>, %b: memref<64x128xf64>, %d: memref<128x64xf64>, %c: memref<128x128xf64>) {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@three blocks in (%c8, %c8, %c1) threads in (%c16, %c16, %c1) args(%a : memref<128x64xf64>, %b : memref<64x128xf64>, %d : memref<128x64xf64>, %c : memref<128x128xf64>)
     return
   }
 }
