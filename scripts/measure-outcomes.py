@@ -304,6 +304,13 @@ def main():
         configurations = [c for c in configurations
                           if c["name"] not in by_name and
                           collects(c) not in measured]
+        if not configurations:
+            # Nothing to run: no module's features need reading either.
+            pathlib.Path(args.out).write_text(json.dumps(old, indent=1) +
+                                              "\n")
+            print(f"nothing to measure: {args.extend} has every "
+                  f"configuration asked for; {args.out} is that table")
+            return 0
     with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
         return measure(args, configurations, pathlib.Path(tmp), old)
 
