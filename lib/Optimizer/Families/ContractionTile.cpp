@@ -48,10 +48,10 @@
 // than a tolerance relative to the result, so the kernel is marked
 // `autoprof.reassociated` and its verification bounds the difference by the
 // magnitude of the terms (docs/runtime.md, Verification); elsewhere the
-// results are exact. The kernel asks for 1 to 4 resident blocks per SM
-// (nvvm.minctasm), a register budget for its results: without it ptxas
-// spills the accumulators of 256-thread blocks to reach an occupancy of its
-// own choosing.
+// results are exact. The kernel
+// asks for 1 to 4 resident blocks per SM (nvvm.minctasm), a register budget
+// for its results: without it ptxas spills the accumulators of 256-thread
+// blocks to reach an occupancy of its own choosing.
 //
 // A kernel that register-accumulate versioned (the accumulating loop runs
 // under a run-time check that the buffers do not overlap, the original loop
@@ -715,7 +715,8 @@ protected:
             for (Operation &op : plan.loop.getBody()->without_terminator())
               if (!llvm::any_of(plan.staged, [&](StagedLoad &staged) {
                     return staged.load == &op;
-                  })) {
+                  }))
+              {
                 Operation *copy = rewriter.clone(op, mapping);
                 if (plan.fuse)
                   allowContraction(rewriter, copy);
