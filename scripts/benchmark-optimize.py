@@ -18,12 +18,15 @@ their evaluation jobs spread over the host's GPUs, one worker per GPU
 With --shard K/N only every N-th of the selected modules runs, from the K-th
 (in name order): N commands of a few minutes each cover the corpus, and
 --from-reports over their reports, gathered in one folder, writes the table
-of the whole run.
+of the whole run. Given several folders, --from-reports takes a module's
+report from the last folder that has one: a re-run of some modules replaces
+their rows of an earlier run, and the table says which folder gave how many
+modules and which reports were replaced.
 
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
                              [--corpus DIR] [--only NAME...] [--shard K/N]
                              [--torch-times FILE] [--worker PATH] [--jobs N]
-       benchmark-optimize.py --from-reports DIR --out DIR   (tables only)
+       benchmark-optimize.py --from-reports DIR... --out DIR   (tables only)
                              [--corpus DIR] [--torch-times FILE]
 """
 
@@ -50,8 +53,10 @@ FP32_PEAK_FLOPS = 67e12
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--opt")
-    parser.add_argument("--from-reports",
-                        help="only aggregate the JSON reports in this folder")
+    parser.add_argument("--from-reports", nargs="+", metavar="DIR",
+                        help="only aggregate the JSON reports in these "
+                             "folders; a module's report in a later folder "
+                             "replaces its report in an earlier one")
     parser.add_argument("--out", required=True)
     parser.add_argument("--budget", type=int, default=6)
     parser.add_argument("--time-budget", type=float, default=0.3)
@@ -96,10 +101,26 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     rows, kernels = [], []
     start = time.monotonic()
+    notes = []
     if args.from_reports:
-        for report in sorted(pathlib.Path(args.from_reports).glob("*.json")):
-            if report.name.endswith(BENCH_SUFFIX):
-                continue
+        reports, replaced, counts = {}, [], []
+        for folder in args.from_reports:
+            found = [r for r in pathlib.Path(folder).glob("*.json")
+                     if not r.name.endswith(BENCH_SUFFIX)]
+            if not found:
+                parser.error(f"--from-reports: no reports in '{folder}'")
+            counts.append(f"{folder} ({len(found)})")
+            for report in found:
+                if report.name in reports:
+                    replaced.append(report.stem)
+                reports[report.name] = report
+        if len(args.from_reports) > 1:
+            notes.append("Modules' reports by folder (a later folder's "
+                         "report replaces an earlier one's): "
+                         + ", ".join(counts) + "; replaced: "
+                         + (", ".join(sorted(replaced)) or "none") + ".")
+        for name in sorted(reports):
+            report = reports[name]
             # What this script measured around the optimizer (the module's
             # wall time, the re-verification verdicts), when it ran there.
             extra = report.with_name(report.stem + BENCH_SUFFIX)
@@ -164,7 +185,7 @@ def main():
     # Reports do not record the wall time of the run that wrote them.
     write_tables(out, kernels, rows,
                  None if args.from_reports else time.monotonic() - start,
-                 torch_times, module_dirs)
+                 torch_times, module_dirs, notes)
 
 
 def reverify(opt, module, optimized, out, worker=""):
@@ -272,7 +293,7 @@ def torch_cells(torch_times, program, best_us):
 
 
 def write_tables(out, kernels, rows, elapsed, torch_times=None,
-                 module_dirs=()):
+                 module_dirs=(), notes=()):
     header = ("| kernel | baseline us (MAD) | best us (MAD) | speedup | "
               "roofline fraction | tried / verified / rejected | accepted | "
               "profiling passes, s | module wall s |")
@@ -391,6 +412,8 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
     lines.append(f"Rejected candidates: {len(rejected_reasons)}.")
     for reason in rejected_reasons[:10]:
         lines.append(f"- {reason[:300]}")
+    if notes:
+        lines += [""] + list(notes)
     (out / "optimize.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
