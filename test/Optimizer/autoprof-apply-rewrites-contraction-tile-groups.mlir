@@ -25,8 +25,17 @@ module attributes {gpu.container_module} {
     // FOUR: %[[ROW:.*]] = arith.muli %[[TY]], %[[C4]] : index
     // FOUR: %[[LANE:.*]] = arith.muli %[[TX]], %[[C4]] : index
     // FOUR-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
-    // FOUR: scf.for
+    // The first stage: each thread copies 4 neighbours of A along k and 4
+    // of B along j, one 128-bit load each; 8 stages of 16 iterations.
+    // FOUR: vector.load %[[A:.*]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
+    // FOUR: vector.load %[[B:.*]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
+    // FOUR: scf.for %{{.*}} = %{{.*}} to %[[C8:.*]] step
+    // A's neighbours go to 4 rows of its tile, B's to one.
+    // FOUR-COUNT-4: memref.store %{{.*}}, %[[AS]]
+    // FOUR: vector.store %{{.*}}, %[[BS]]
     // FOUR: gpu.barrier
+    // FOUR: vector.load %[[A]]
+    // FOUR: vector.load %[[B]]
     // FOUR: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
     // FOUR: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 16 : i64} : memref<16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
     // FOUR: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 16 : i64} : memref<16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>

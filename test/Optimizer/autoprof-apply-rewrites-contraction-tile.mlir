@@ -1,8 +1,9 @@
 // contraction-tile=S stages the rows and columns a block of results needs in
-// shared memory, 16 iterations at a time, and gives each thread of a 16 x 16
-// block (S/16)^2 results, in groups of G = min(S/16, 4) neighbours that it
-// reads from the tiles with one vector load per group; every result is
-// computed by the kernel's own operations in the original order.
+// shared memory, 16 iterations at a time, and gives each thread of a T x T
+// block (T = 8 at S = 32, else 16) (S/T)^2 results, in groups of
+// G = min(S/T, 4) neighbours that it reads from the tiles with one vector
+// load per group; every result is computed by the kernel's own operations
+// in the original order.
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=32" | FileCheck %s
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=contraction-tile=16" | FileCheck %s --check-prefix=ONE
 
@@ -12,44 +13,46 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // Tiles of 16 x (32 + G) elements, aligned for the vector loads.
-    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
-    // CHECK: %[[C2:.*]] = arith.constant 2 : index
+    // Tiles of 16 x (32 + G) elements, aligned for the vector loads; blocks
+    // of 8 x 8 threads.
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // CHECK-SAME: known_block_size = array<i32: 8, 8, 1>, known_grid_size = array<i32: 2, 2, 1>
+    // CHECK: %[[C4:.*]] = arith.constant 4 : index
     // CHECK: %[[TX:.*]] = gpu.thread_id x
     // CHECK: %[[TY:.*]] = gpu.thread_id y
-    // The thread's first row and column: 2 ty and 2 tx.
-    // CHECK: %[[ROW:.*]] = arith.muli %[[TY]], %[[C2]] : index
-    // CHECK: %[[LANE:.*]] = arith.muli %[[TX]], %[[C2]] : index
-    // Four accumulators per thread, two neighbours of a row of C per
+    // The thread's first row and column: 4 ty and 4 tx.
+    // CHECK: %[[ROW:.*]] = arith.muli %[[TY]], %[[C4]] : index
+    // CHECK: %[[LANE:.*]] = arith.muli %[[TX]], %[[C4]] : index
+    // Sixteen accumulators per thread, four neighbours of a row of C per
     // vector load, and the first stage's elements of the rows of A (lanes
-    // along k) and the columns of B (lanes along j), loaded before the
-    // stages.
-    // CHECK-COUNT-2: vector.load %{{.*}} : memref<64x64xf32>, vector<2xf32>
+    // along k) and the columns of B (lanes along j), 8 of each per thread
+    // in two groups of 4 neighbours. A's neighbours along k are clamped to
+    // the last iteration one by one (40 is not a multiple of 16) and stay
+    // scalar loads; B's share their k and load as vectors.
+    // CHECK-COUNT-4: vector.load %{{.*}} : memref<64x64xf32>, vector<4xf32>
     // CHECK: arith.minui
-    // CHECK: memref.load %{{.*}} : memref<64x40xf32>
-    // CHECK: memref.load %{{.*}} : memref<64x40xf32>
-    // CHECK: memref.load %{{.*}} : memref<40x64xf32>
-    // CHECK: memref.load %{{.*}} : memref<40x64xf32>
-    // CHECK: scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
-    // CHECK-COUNT-2: memref.store %{{.*}}, %[[AS]]
-    // CHECK-COUNT-2: memref.store %{{.*}}, %[[BS]]
+    // CHECK-COUNT-8: memref.load %{{.*}} : memref<64x40xf32>
+    // CHECK-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<40x64xf32>, vector<4xf32>
+    // Three stages.
+    // CHECK: scf.for %[[STAGE:.*]] = %{{.*}} to %[[C3:.*]] step %{{.*}} iter_args
+    // CHECK-COUNT-8: memref.store %{{.*}}, %[[AS]]
+    // CHECK-COUNT-2: vector.store %{{.*}}, %[[BS]]
     // CHECK: gpu.barrier
     // The next stage's elements, loaded while this one computes.
-    // CHECK-COUNT-2: memref.load %{{.*}} : memref<64x40xf32>
-    // CHECK-COUNT-2: memref.load %{{.*}} : memref<40x64xf32>
+    // CHECK-COUNT-8: memref.load %{{.*}} : memref<64x40xf32>
+    // CHECK-COUNT-2: vector.load %{{.*}} : memref<40x64xf32>, vector<4xf32>
     // The last stage is shorter.
     // CHECK: %[[LEFT:.*]] = arith.subi
     // CHECK: %[[DEPTH:.*]] = arith.minui %[[LEFT]], %{{.*}}
     // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[DEPTH]] step
-    // CHECK: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 8 : i64} : memref<16x34xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-    // CHECK: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 8 : i64} : memref<16x34xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+    // CHECK: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 16 : i64} : memref<16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    // CHECK: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 16 : i64} : memref<16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
     // CHECK-NOT: memref.load
-    // CHECK-COUNT-4: arith.mulf
+    // CHECK-COUNT-16: arith.mulf
     // CHECK: scf.yield
     // CHECK: gpu.barrier
     // CHECK: scf.yield
-    // CHECK-COUNT-2: vector.store %{{.*}} : memref<64x64xf32>, vector<2xf32>
+    // CHECK-COUNT-4: vector.store %{{.*}} : memref<64x64xf32>, vector<4xf32>
     // CHECK-NOT: memref.store
     // CHECK: gpu.return
     gpu.func @matmul(%a: memref<64x40xf32>, %b: memref<40x64xf32>, %c: memref<64x64xf32>) kernel {
@@ -102,19 +105,23 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @bmm(
-    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x34xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 3>
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // CHECK-SAME: known_block_size = array<i32: 8, 8, 1>, known_grid_size = array<i32: 1, 1, 3>
     // CHECK: %[[BZ:.*]] = gpu.block_id z
-    // CHECK-COUNT-4: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
+    // Both loads run along k, 16 iterations in all: each thread's 8
+    // elements of each are two groups of 4 neighbours, loaded as vectors.
+    // CHECK-COUNT-4: vector.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x32x16xf32>, vector<4xf32>
     // CHECK: scf.for
     // CHECK: gpu.barrier
-    // CHECK-COUNT-4: memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x16xf32>
+    // CHECK-COUNT-4: vector.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x32x16xf32>, vector<4xf32>
     // Every stage runs 16 iterations.
     // CHECK-NOT: arith.subi
     // CHECK: scf.for
-    // CHECK-COUNT-4: arith.mulf
+    // CHECK-COUNT-16: arith.mulf
     // CHECK: gpu.barrier
-    // CHECK-COUNT-4: memref.store %{{.*}} : memref<3x32x32xf32>
+    // The results' neighbours along j are 32 elements apart in C: stored one
+    // by one.
+    // CHECK-COUNT-16: memref.store %{{.*}} : memref<3x32x32xf32>
     gpu.func @bmm(%a: memref<3x32x16xf32>, %bt: memref<3x32x16xf32>, %c: memref<3x32x32xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -152,11 +159,11 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @versioned(
     // CHECK: scf.if
-    // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+    // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
     // CHECK: gpu.barrier
     // CHECK: } else {
     // CHECK-NOT: gpu.barrier
-    // CHECK-COUNT-4: memref.store %{{.*}} : memref<32x32xf32>
+    // CHECK-COUNT-16: memref.store %{{.*}} : memref<32x32xf32>
     // CHECK-NOT: memref.store
     // CHECK: gpu.return
     gpu.func @versioned(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<32x32xf32>, %apart: i1) kernel {
@@ -205,7 +212,7 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @conditional(
     // CHECK: scf.if %{{.*}} {
     // CHECK: gpu.barrier
-    // CHECK-COUNT-2: vector.store %{{.*}} : memref<32x32xf32>, vector<2xf32>
+    // CHECK-COUNT-4: vector.store %{{.*}} : memref<32x32xf32>, vector<4xf32>
     // CHECK-NOT: else
     // CHECK: gpu.return
     gpu.func @conditional(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<32x32xf32>, %flag: i1) kernel {
@@ -244,10 +251,10 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @geometry(
-    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
+    // CHECK-SAME: known_block_size = array<i32: 8, 8, 1>, known_grid_size = array<i32: 2, 2, 1>
     // CHECK-NOT: gpu.block_dim
     // CHECK: gpu.barrier
-    // CHECK-COUNT-2: vector.store %{{.*}} : memref<64x64xf32>, vector<2xf32>
+    // CHECK-COUNT-4: vector.store %{{.*}} : memref<64x64xf32>, vector<4xf32>
     gpu.func @geometry(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel attributes {known_block_size = array<i32: 8, 32, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -9,8 +9,9 @@
 // every element of A and B once per result that uses it: a block of
 // threads loads the same rows and columns again and again, and only the
 // caches stand between the kernel and memory. This family gives each block
-// of 16 x 16 threads an S x S block of results (S = 16, 32, 64 or 128, so
-// each thread computes (S/16)^2 of them) and runs
+// of T x T threads an S x S block of results (S = 16, 32, 64 or 128; T = 8
+// at S = 32, else 16, so each thread computes (S/T)^2 of them: 1, 16, 16 or
+// 64) and runs
 // the loop in stages of 16 iterations: the block first copies, for each load
 // of the loop that only one of the two result dimensions moves (a "row"
 // load like A[i][k] or a "column" load like B[k][j], in any layout), the
@@ -21,17 +22,22 @@
 // tiles: every element loaded from memory serves S results, and the next
 // stage's loads are in flight while this one computes.
 //
-// A thread's results lie in groups of G = min(S/16, 4) neighbours along each
-// dimension (thread t owns positions G t .. G t + G - 1 of every 16 G), so
+// A thread's results lie in groups of G = min(S/T, 4) neighbours along each
+// dimension (thread t owns positions G t .. G t + G - 1 of every T G), so
 // that per iteration it reads the G row elements and the G column elements
 // of a group with one vector load each from the tiles (128 bits for f32 at
-// S >= 64: S = 64 does 16 multiply-adds per two shared loads, where
-// results 16 apart needed one load per two). The tiles' rows are padded by
+// S >= 32: 16 multiply-adds per two shared loads, where results 16 apart
+// needed one load per two). The tiles' rows are padded by
 // G elements, which keeps those loads aligned and spreads the staging
 // stores of a warp over the banks; they are aligned to 16 bytes. The
 // neighbouring results' loads and stores before and after the loop merge
 // into vector accesses where the access analysis proves them aligned
-// (mergeNeighbouringAccesses).
+// (mergeNeighbouringAccesses), and so do the staging copies: a thread copies
+// groups of 4 neighbours along whichever side the copying lanes run, and
+// the stages are counted so that each starts at 16 times a value (where 16
+// divides the trip count the prefetch after the last stage reads the last
+// stage again instead of clamping each iteration), so that a group's loads
+// (A[i][k .. k+3], B[k][j .. j+3]) are one 128-bit load.
 //
 // The kernel's own code computes everything: the operations before and after
 // the loop are copied once per result with the original thread, block and
@@ -48,10 +54,10 @@
 // than a tolerance relative to the result, so the kernel is marked
 // `autoprof.reassociated` and its verification bounds the difference by the
 // magnitude of the terms (docs/runtime.md, Verification); elsewhere the
-// results are exact. The kernel
-// asks for 1 to 4 resident blocks per SM (nvvm.minctasm), a register budget
-// for its results: without it ptxas spills the accumulators of 256-thread
-// blocks to reach an occupancy of its own choosing.
+// results are exact. The kernel asks for 1 to 4 resident blocks per SM
+// (nvvm.minctasm), a register budget for its results: without it ptxas
+// spills the accumulators of 256-thread blocks to reach an occupancy of its
+// own choosing.
 //
 // A kernel that register-accumulate versioned (the accumulating loop runs
 // under a run-time check that the buffers do not overlap, the original loop
@@ -116,23 +122,28 @@ struct ContractionPlan {
   bool fuse = false;
 };
 
-/// Threads of a new block along x and y, and iterations per stage.
-constexpr int64_t kThreads = 16;
+/// Iterations per stage.
 constexpr int64_t kDepth = 16;
 } // namespace
+
+/// T: threads of a new block along x and y for an S x S tile of results:
+/// 8 for S = 32 (4 x 4 results per thread, as at S = 64), else 16.
+static int64_t getThreads(int64_t s) { return s == 32 ? 8 : 16; }
 
 /// G: how many neighbouring results a thread owns along each dimension of
 /// an S x S tile of results (also the padding of the tiles' rows).
 static int64_t getGroupWidth(int64_t s) {
-  return std::min<int64_t>(s / kThreads, 4);
+  return std::min<int64_t>(s / getThreads(s), 4);
 }
 
-/// Resident blocks of 256 threads per SM that contraction-tile=S asks
-/// ptxas for (nvvm.minctasm): 1 (255 registers) for the 64 results per
-/// thread of S = 128, 2 (128 registers) for the 16 of S = 64, 4 (64) for
-/// fewer.
+/// Resident blocks per SM that contraction-tile=S asks ptxas for
+/// (nvvm.minctasm), a register budget per thread: 255 registers for the 64
+/// results per thread of S = 128, 128 for the 16 of S = 32 and 64, 64 for
+/// the one of S = 16.
 static int64_t getResidentBlocks(int64_t s) {
-  return s >= 128 ? 1 : s == 64 ? 2 : 4;
+  int64_t threads = getThreads(s) * getThreads(s);
+  int64_t registers = s >= 128 ? 255 : s >= 32 ? 128 : 64;
+  return std::max<int64_t>(1, 65536 / (threads * registers));
 }
 
 /// Lets a float multiply and the add of its product fuse (the `contract`
@@ -151,11 +162,11 @@ static void allowContraction(RewriterBase &rewriter, Operation *op) {
 }
 
 /// Position, along a dimension of the S x S tile, of the `i`-th result of
-/// a thread past G times its id along it: groups of G neighbours, 16 G
+/// a thread past G times its id along it: groups of G neighbours, T G
 /// apart.
 static int64_t getResultOffset(int64_t s, int64_t i) {
   int64_t group = getGroupWidth(s);
-  return (i / group) * kThreads * group + i % group;
+  return (i / group) * getThreads(s) * group + i % group;
 }
 
 /// Whether `value` may differ between threads or depends on memory: its
@@ -204,8 +215,9 @@ class ContractionTileFamily : public RewriteFamilyWithPlan<ContractionPlan> {
 public:
   StringRef getName() const override { return "contraction-tile"; }
   StringRef getSummary() const override {
-    return "blocks of 16 x 16 threads compute S x S results of a "
-           "contraction from row and column tiles staged in shared memory";
+    return "blocks of 16 x 16 threads (8 x 8 at S = 32) compute S x S "
+           "results of a contraction from row and column tiles staged in "
+           "shared memory";
   }
   std::optional<std::string> checkParameter(int64_t s) const override {
     if (s != 16 && s != 32 && s != 64 && s != 128)
@@ -482,7 +494,10 @@ protected:
     Location loc = kernel.getLoc();
     MLIRContext *context = kernel.getContext();
     int p = plan.rowDim, q = plan.columnDim, b = plan.batchDim;
-    int64_t per = s / kThreads, outputs = per * per;
+    int64_t threads = getThreads(s);
+    int64_t per = s / threads, outputs = per * per;
+    // Elements of a stage's tile each thread copies: 16 x S over T x T.
+    int64_t copied = kDepth * s / (threads * threads);
     int64_t group = getGroupWidth(s);
     std::array<int64_t, 3> totals;
     for (int d = 0; d < 3; ++d)
@@ -490,7 +505,7 @@ protected:
     for (gpu::LaunchFuncOp launch : target.launches)
       setLaunchSizes(rewriter, launch,
                      {totals[q] / s, totals[p] / s, totals[b]},
-                     {kThreads, kThreads, 1});
+                     {threads, threads, 1});
 
     Block &body = kernel.getBody().front();
     SmallVector<Operation *> original;
@@ -537,7 +552,7 @@ protected:
     Value rowBase =
         mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y), s);
     Value batch = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
-    Value linear = add(mul(row, kThreads), lane);
+    Value linear = add(mul(row, threads), lane);
 
     // Result (r, c) of this thread: row rowBase + G row + offset(r), column
     // columnBase + G lane + offset(c), with the original ids of its thread.
@@ -594,33 +609,52 @@ protected:
 
     // Where each thread copies the elements of a stage: element (k, e) of a
     // tile is the staged load at iteration first + k for the result row (or
-    // column) base + e; thread t copies elements t, t + 256, ...
+    // column) base + e; thread t copies elements t, t + T^2, ...
     auto iterationValue = [&](Value iteration) -> Value {
       return add(index(plan.lower), mul(iteration, plan.step));
     };
+    // A thread copies W = 4 neighbours along whichever of k and e the lanes
+    // run along (where its share of a tile is a multiple of 4): unit u =
+    // linear + c T^2 covers elements W (u mod (L/W)) .. + W - 1 along that
+    // side (of length L) and u div (L/W) along the other, so that the W
+    // loads of a unit read neighbouring addresses and merge into one vector
+    // load where the analysis proves them aligned.
+    int64_t width = copied % 4 == 0 ? 4 : 1;
     SmallVector<std::pair<Value, Value>> copies; // (k, e) per staged load, m
     for (StagedLoad &staged : plan.staged)
-      for (int64_t m = 0; m < per; ++m) {
-        Value element = offset(linear, m * kThreads * kThreads);
-        if (staged.alongLoop)
-          copies.push_back(
-              {arith::RemUIOp::create(rewriter, loc, element, index(kDepth)),
-               arith::DivUIOp::create(rewriter, loc, element, index(kDepth))});
-        else
-          copies.push_back(
-              {arith::DivUIOp::create(rewriter, loc, element, index(s)),
-               arith::RemUIOp::create(rewriter, loc, element, index(s))});
+      for (int64_t c = 0; c < copied / width; ++c) {
+        Value unit = offset(linear, c * threads * threads);
+        int64_t units = (staged.alongLoop ? kDepth : s) / width;
+        Value along = arith::RemUIOp::create(rewriter, loc, unit, index(units));
+        Value across =
+            arith::DivUIOp::create(rewriter, loc, unit, index(units));
+        if (width != 1)
+          along = mul(along, width);
+        for (int64_t j = 0; j < width; ++j) {
+          Value neighbour = offset(along, j);
+          copies.push_back(staged.alongLoop
+                               ? std::make_pair(neighbour, across)
+                               : std::make_pair(across, neighbour));
+        }
       }
-    // Loads this thread's elements of the stage that starts at iteration
-    // `first` (past the last iteration, the last one's: the prefetch after
-    // the last stage reads what the loop read and is not used).
-    auto fetch = [&](Value first) {
+    // Loads this thread's elements of stage `stage` (iterations 16 stage
+    // ..): where 16 divides the trip count the caller keeps the stage
+    // within the loop (the prefetch after the last stage reads it again,
+    // unused), otherwise each iteration is clamped to the last one. The
+    // stage's first iteration is 16 times a value, so that the analysis
+    // sees neighbouring loads at aligned offsets.
+    int64_t stageCount = (plan.trips + kDepth - 1) / kDepth;
+    bool wholeStages = plan.trips % kDepth == 0;
+    auto fetch = [&](Value stage) {
+      Value first = mul(stage, kDepth);
       SmallVector<Value> fetched;
       for (auto [n, staged] : llvm::enumerate(plan.staged))
-        for (int64_t m = 0; m < per; ++m) {
-          auto [depth, position] = copies[n * per + m];
-          Value iteration = arith::MinUIOp::create(
-              rewriter, loc, add(first, depth), index(plan.trips - 1));
+        for (int64_t m = 0; m < copied; ++m) {
+          auto [depth, position] = copies[n * copied + m];
+          Value iteration = add(first, depth);
+          if (!wholeStages)
+            iteration = arith::MinUIOp::create(rewriter, loc, iteration,
+                                               index(plan.trips - 1));
           std::array<Value, 3> global;
           global[p] = staged.row ? add(rowBase, position) : rowBase;
           global[q] = staged.row ? columnBase : add(columnBase, position);
@@ -646,21 +680,26 @@ protected:
         inits.push_back(mapping.lookupOrDefault(init));
     unsigned accumulators = inits.size();
     llvm::append_range(inits, fetch(index(0)));
-    auto stages = scf::ForOp::create(rewriter, loc, index(0), index(plan.trips),
-                                     index(kDepth), inits);
+    auto stages = scf::ForOp::create(rewriter, loc, index(0), index(stageCount),
+                                     index(1), inits);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(stages.getBody());
-      Value first = stages.getInductionVar();
+      Value stage = stages.getInductionVar();
+      Value first = mul(stage, kDepth);
       ValueRange fetched = stages.getRegionIterArgs().drop_front(accumulators);
       for (auto [n, staged] : llvm::enumerate(plan.staged))
-        for (int64_t m = 0; m < per; ++m) {
-          auto [depth, position] = copies[n * per + m];
-          memref::StoreOp::create(rewriter, loc, fetched[n * per + m], tiles[n],
-                                  ValueRange{depth, position});
+        for (int64_t m = 0; m < copied; ++m) {
+          auto [depth, position] = copies[n * copied + m];
+          memref::StoreOp::create(rewriter, loc, fetched[n * copied + m],
+                                  tiles[n], ValueRange{depth, position});
         }
       gpu::BarrierOp::create(rewriter, loc);
-      SmallVector<Value> next = fetch(add(first, index(kDepth)));
+      Value nextStage = add(stage, index(1));
+      if (wholeStages)
+        nextStage = arith::MinUIOp::create(rewriter, loc, nextStage,
+                                           index(stageCount - 1));
+      SmallVector<Value> next = fetch(nextStage);
       Value depthBound = index(kDepth);
       if (plan.trips % kDepth != 0)
         depthBound = arith::MinUIOp::create(
@@ -715,8 +754,7 @@ protected:
             for (Operation &op : plan.loop.getBody()->without_terminator())
               if (!llvm::any_of(plan.staged, [&](StagedLoad &staged) {
                     return staged.load == &op;
-                  }))
-              {
+                  })) {
                 Operation *copy = rewriter.clone(op, mapping);
                 if (plan.fuse)
                   allowContraction(rewriter, copy);
@@ -773,7 +811,7 @@ protected:
     simplifyRecombinedIndices(kernel);
     DominanceInfo dominance(kernel);
     eliminateCommonSubExpressions(rewriter, dominance, kernel);
-    mergeNeighbouringAccesses(rewriter, kernel, {kThreads, kThreads, 1});
+    mergeNeighbouringAccesses(rewriter, kernel, {threads, threads, 1});
     return success();
   }
 };
