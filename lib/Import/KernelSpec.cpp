@@ -144,7 +144,7 @@ llvm::Expected<PtxEntry> mlir::autoprof::readPtxEntry(StringRef ptx,
                          "[ \t\r\n]*\\(");
   if (!entryRegex.match(ptx, &match))
     return makeError("the PTX has no entry '" + entry + "'");
-  size_t open = match[0].end() - ptx.begin();
+  size_t open = ptx.find(match[0]) + match[0].size();
   size_t close = ptx.find(')', open);
   if (close == StringRef::npos)
     return makeError("the parameter list of entry '" + entry +
