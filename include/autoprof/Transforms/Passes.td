@@ -10,6 +10,68 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
+
+def ImportKernelPass : Pass<"autoprof-import-kernel", "ModuleOp"> {
+  let summary = "Add kernels written in CUDA C++ or PTX, described by kernel "
+                "specs";
+  let description = [{
+    Reads each kernel spec (JSON, `include/autoprof/Import/KernelSpec.h`:
+    the source file, its entry, grid, block and dynamic shared memory, and
+    every parameter's kind, element type, count and role or value) and adds
+    the kernel to the module: a `gpu.binary` holding its PTX, marked
+    `autoprof.imported` with the spec's parameters, and a host function
+    `@<entry>_launch` that takes the buffers as statically shaped memrefs
+    and launches the entry with `gpu.launch_func`. CUDA C++ is compiled to
+    PTX by NVRTC in `autoprof-worker` (no GPU needed); PTX is read as it is.
+
+    The spec is checked against the PTX: the entry must exist, take as many
+    parameters as the spec lists, a 64-bit pointer for each buffer and a
+    scalar of the spec's size for each scalar, and the PTX must not target
+    a newer architecture than `chip`. A spec that does not parse, names an
+    unknown element type or a missing file, or disagrees with the PTX is
+    refused with a diagnostic that names the field.
+
+    ```sh
+    autoprof-opt --autoprof-import-kernel="spec=saxpy.json" /dev/null
+    ```
+
+    gives, for a spec of `saxpy(float a, const float *x, float *y)`:
+
+    ```mlir
+    module attributes {gpu.container_module} {
+      gpu.binary @saxpy [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "...">]
+          {autoprof.imported = {entry = "saxpy", format = "cuda", params = [...], ...}}
+      func.func @saxpy_launch(%x: memref<1048576xf32>, %y: memref<1048576xf32>) {
+        %a = arith.constant 2.0 : f32
+        ...
+        gpu.launch_func @saxpy::@saxpy blocks in (%c4096, %c1, %c1)
+            threads in (%c256, %c1, %c1) args(%a : f32, %x : memref<1048576xf32>, ...)
+        return
+      }
+    }
+    ```
+  }];
+  let options = [
+    ListOption<"specs", "spec", "std::string",
+               "Kernel spec files (JSON) to import">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU the PTX is for (sm_XX)">,
+    Option<"workerPath", "worker", "std::string", /*default=*/"\"\"",
+           "autoprof-worker that compiles CUDA C++ (default: next to this "
+           "tool, then PATH)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::autoprof::AutoProfDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::NVVM::NVVMDialect",
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
 

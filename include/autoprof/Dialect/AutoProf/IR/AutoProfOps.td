@@ -70,7 +70,14 @@ def AutoProf_Dialect : Dialect {
     ArrayAttr:$proposals,
     // Bottleneck facts of a profiled kernel: fact name -> "true", "false"
     // or "unknown". Written by autoprof-diagnose.
-    DictionaryAttr:$facts
+    DictionaryAttr:$facts,
+    // A kernel imported from a kernel spec (CUDA C++ or PTX), on the
+    // gpu.binary that holds its PTX: format, source, entry,
+    // block_size_generic, params (each one's name, kind, dtype, count and
+    // role or value, as in an evaluation job) and, for CUDA, the source
+    // text. No gpu.func gives such a kernel's parameters; this does.
+    // Written by autoprof-import-kernel.
+    DictionaryAttr:$imported
   );
 }
 

@@ -1,0 +1,385 @@
+//===- KernelSpec.cpp - Kernels from CUDA C++ and PTX sources -------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Import/KernelSpec.h"
+
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace json = llvm::json;
+namespace rt = ::autoprof::runtime;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+//===----------------------------------------------------------------------===//
+// The spec
+//===----------------------------------------------------------------------===//
+
+/// The fields a spec may have; another is a typo the user should hear of.
+static constexpr llvm::StringLiteral kSpecFields[] = {
+    "source", "format", "entry", "grid", "block", "dynamic_shared_bytes",
+    "block_size_generic", "params"};
+
+/// The source format a file name implies, or "" when it implies none.
+static StringRef formatOfPath(StringRef path) {
+  StringRef extension = llvm::sys::path::extension(path);
+  if (extension == ".cu" || extension == ".cuh")
+    return "cuda";
+  if (extension == ".ptx")
+    return "ptx";
+  if (extension == ".cubin")
+    return "cubin";
+  return "";
+}
+
+llvm::Expected<KernelSpec>
+mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
+  llvm::Expected<json::Value> value = json::parse(text);
+  if (!value)
+    return makeError("not JSON: " + llvm::toString(value.takeError()));
+  const json::Object *object = value->getAsObject();
+  if (!object)
+    return makeError("expected a JSON object");
+  for (const auto &field : *object)
+    if (!llvm::is_contained(kSpecFields, field.first.str()))
+      return makeError("unknown field '" + field.first.str() +
+                       "' (a spec has: source, format, entry, grid, block, "
+                       "dynamic_shared_bytes, block_size_generic, params)");
+  for (StringRef required : {"source", "entry", "grid", "block", "params"})
+    if (!object->get(required))
+      return makeError(llvm::Twine("missing field '") + required + "'");
+
+  KernelSpec spec;
+  spec.specPath = specPath.str();
+  json::Path::Root root("spec");
+  json::ObjectMapper mapper(*value, root);
+  std::string source;
+  if (!mapper.map("source", source) || !mapper.map("entry", spec.entry) ||
+      !mapper.mapOptional("format", spec.format) ||
+      !mapper.mapOptional("block_size_generic", spec.blockSizeGeneric) ||
+      !rt::fromJSON(*value, spec.launch, root))
+    return root.getError();
+  if (source.empty())
+    return makeError("field 'source': expected a file name");
+  if (spec.entry.empty())
+    return makeError("field 'entry': expected the kernel's name");
+
+  // The source, relative to the spec's folder.
+  SmallString<256> resolved(source);
+  if (llvm::sys::path::is_relative(resolved)) {
+    resolved = llvm::sys::path::parent_path(specPath);
+    llvm::sys::path::append(resolved, source);
+  }
+  spec.sourcePath = std::string(resolved);
+
+  if (spec.format.empty()) {
+    spec.format = formatOfPath(source).str();
+    if (spec.format.empty())
+      return makeError("field 'format' is needed: the name '" + source +
+                       "' does not say (.cu: cuda, .ptx: ptx)");
+  }
+  if (spec.format == "cubin")
+    return makeError("field 'format': cubin is not imported (a cubin does "
+                     "not list its parameters, so the spec could not be "
+                     "checked against it): give the PTX or the CUDA C++");
+  if (spec.format != "cuda" && spec.format != "ptx")
+    return makeError("field 'format': expected \"cuda\" or \"ptx\", got \"" +
+                     spec.format + "\"");
+
+  // Parameter names: given or arg<i>, distinct.
+  const json::Array *params = object->getArray("params");
+  llvm::StringSet<> seen;
+  for (auto [index, param] : llvm::enumerate(*params)) {
+    std::string name = "arg" + std::to_string(index);
+    if (const json::Value *given = param.getAsObject()->get("name")) {
+      std::optional<StringRef> string = given->getAsString();
+      if (!string || string->empty())
+        return makeError(llvm::formatv("params[{0}].name: expected a name",
+                                       index));
+      name = string->str();
+    }
+    if (!seen.insert(name).second)
+      return makeError(llvm::formatv(
+          "params[{0}].name: '{1}' names another parameter too", index, name));
+    spec.paramNames.push_back(name);
+  }
+  if (spec.launch.params.empty())
+    return makeError("field 'params': a kernel without parameters has "
+                     "nothing to verify");
+  return spec;
+}
+
+//===----------------------------------------------------------------------===//
+// PTX
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<PtxEntry> mlir::autoprof::readPtxEntry(StringRef ptx,
+                                                      StringRef entry) {
+  PtxEntry result;
+  SmallVector<StringRef> match;
+  if (llvm::Regex("(^|\n)[ \t]*\\.target[ \t]+([A-Za-z0-9_]+)")
+          .match(ptx, &match))
+    result.target = match[2].str();
+  // `.entry NAME (` with NAME exactly the entry.
+  llvm::Regex entryRegex("\\.entry[ \t\r\n]+" + llvm::Regex::escape(entry) +
+                         "[ \t\r\n]*\\(");
+  if (!entryRegex.match(ptx, &match))
+    return makeError("the PTX has no entry '" + entry + "'");
+  size_t open = match[0].end() - ptx.begin();
+  size_t close = ptx.find(')', open);
+  if (close == StringRef::npos)
+    return makeError("the parameter list of entry '" + entry +
+                     "' is not closed");
+  StringRef list = ptx.slice(open, close).trim();
+  if (list.empty())
+    return result;
+  SmallVector<StringRef> params;
+  list.split(params, ',');
+  for (StringRef param : params) {
+    SmallVector<StringRef> tokens;
+    param.split(tokens, ' ', -1, /*KeepEmpty=*/false);
+    std::string type;
+    for (StringRef token : tokens) {
+      token = token.trim();
+      if (token == ".param" || token.starts_with(".align") ||
+          token.starts_with(".ptr") || token == ".global" ||
+          token == ".const" || token == ".shared" || token == ".local")
+        continue;
+      if (token.starts_with(".")) {
+        type = token.str();
+        continue;
+      }
+      // The name: an aggregate passed by value ends in [bytes].
+      if (token.contains('['))
+        type += token.drop_until([](char c) { return c == '['; }).str();
+    }
+    if (type.empty())
+      return makeError("cannot read parameter '" + param.trim() +
+                       "' of entry '" + entry + "'");
+    result.paramTypes.push_back(type);
+  }
+  return result;
+}
+
+/// Bits of a dtype of the job schema.
+static unsigned dtypeBits(StringRef dtype) {
+  return llvm::StringSwitch<unsigned>(dtype)
+      .Cases({"i8", "u8"}, 8)
+      .Cases({"i16", "u16", "f16", "bf16"}, 16)
+      .Cases({"i32", "u32", "f32"}, 32)
+      .Default(64);
+}
+
+/// Bits of a scalar PTX type (".u64" -> 64), or 0 for anything else.
+static unsigned ptxTypeBits(StringRef type) {
+  if (type.size() < 3 || type.contains('[') ||
+      !llvm::is_contained({'u', 's', 'b', 'f'}, type[1]))
+    return 0;
+  unsigned bits = 0;
+  if (type.drop_front(2).getAsInteger(10, bits))
+    return 0;
+  return bits;
+}
+
+/// The number in "sm_90", "sm_90a", "compute_90"; 0 when there is none.
+static unsigned archNumber(StringRef arch) {
+  arch = arch.drop_until([](char c) { return c == '_'; }).drop_front();
+  unsigned number = 0;
+  arch.take_while(llvm::isDigit).getAsInteger(10, number);
+  return number;
+}
+
+llvm::Error mlir::autoprof::checkPtxEntry(const KernelSpec &spec,
+                                          const PtxEntry &entry,
+                                          StringRef chip) {
+  const auto &params = spec.launch.params;
+  if (params.size() != entry.paramTypes.size())
+    return makeError(llvm::formatv(
+        "field 'params': the spec lists {0} parameters, but entry '{1}' "
+        "takes {2}",
+        params.size(), spec.entry, entry.paramTypes.size()));
+  for (auto [index, param] : llvm::enumerate(params)) {
+    StringRef type = entry.paramTypes[index];
+    unsigned bits = ptxTypeBits(type);
+    std::string where = llvm::formatv("params[{0}] ('{1}')", index,
+                                      spec.paramNames[index]);
+    if (!bits)
+      return makeError(where + ": entry '" + spec.entry + "' takes a " +
+                       type + " there, which is neither a pointer nor a "
+                       "scalar (aggregates by value are not imported)");
+    if (!param.isScalar && (bits != 64 || type[1] == 'f'))
+      return makeError(where + ": a buffer is a 64-bit pointer, but entry '" +
+                       spec.entry + "' takes a " + type + " there");
+    if (param.isScalar && bits != dtypeBits(param.dtype))
+      return makeError(where + ": a " + param.dtype + " scalar, but entry '" +
+                       spec.entry + "' takes a " + type + " there");
+  }
+  unsigned target = archNumber(entry.target);
+  unsigned device = archNumber(chip);
+  if (target && device && target > device)
+    return makeError("the PTX targets " + entry.target + ", newer than " +
+                     chip + ": the driver cannot load it");
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// The module
+//===----------------------------------------------------------------------===//
+
+/// The MLIR element type of a dtype: unsigned types for the u* buffers
+/// (`signless` for scalars, which arith.constant needs).
+static Type elementType(MLIRContext *context, StringRef dtype, bool signless) {
+  Builder builder(context);
+  if (dtype == "f32")
+    return builder.getF32Type();
+  if (dtype == "f64")
+    return builder.getF64Type();
+  if (dtype == "f16")
+    return builder.getF16Type();
+  if (dtype == "bf16")
+    return builder.getBF16Type();
+  return IntegerType::get(context, dtypeBits(dtype),
+                          dtype.front() == 'u' && !signless
+                              ? IntegerType::Unsigned
+                              : IntegerType::Signless);
+}
+
+/// The spec's parameters as attributes, in the job schema's terms.
+static ArrayAttr paramsAttr(Builder &builder, const KernelSpec &spec) {
+  SmallVector<Attribute> params;
+  for (auto [param, name] :
+       llvm::zip_equal(spec.launch.params, spec.paramNames)) {
+    SmallVector<NamedAttribute> fields = {
+        builder.getNamedAttr("name", builder.getStringAttr(name)),
+        builder.getNamedAttr("kind", builder.getStringAttr(
+                                         param.isScalar ? "scalar" : "buffer")),
+        builder.getNamedAttr("dtype", builder.getStringAttr(param.dtype))};
+    if (param.isScalar) {
+      bool isFloat = param.dtype.front() == 'f' || param.dtype == "bf16";
+      fields.push_back(builder.getNamedAttr(
+          "value", isFloat ? Attribute(builder.getF64FloatAttr(param.value))
+                           : Attribute(builder.getI64IntegerAttr(
+                                 param.intValue))));
+    } else {
+      fields.push_back(builder.getNamedAttr(
+          "count", builder.getI64IntegerAttr(param.count)));
+      fields.push_back(
+          builder.getNamedAttr("role", builder.getStringAttr(param.role)));
+      if (param.indexBound > 0)
+        fields.push_back(builder.getNamedAttr(
+            "index_bound", builder.getI64IntegerAttr(param.indexBound)));
+      if (param.sorted)
+        fields.push_back(
+            builder.getNamedAttr("sorted", builder.getBoolAttr(true)));
+    }
+    params.push_back(builder.getDictionaryAttr(fields));
+  }
+  return builder.getArrayAttr(params);
+}
+
+std::string mlir::autoprof::importKernel(ModuleOp module,
+                                         const KernelSpec &spec, StringRef ptx,
+                                         StringRef chip, StringRef sourceText) {
+  MLIRContext *context = module.getContext();
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  builder.getUnitAttr());
+  Location loc = FileLineColLoc::get(context, spec.specPath, 1, 1);
+
+  // A name of its own for the binary and its launching function.
+  std::string name = spec.entry;
+  for (unsigned suffix = 1; module.lookupSymbol(name) ||
+                            module.lookupSymbol(name + "_launch");
+       ++suffix)
+    name = spec.entry + "_" + std::to_string(suffix);
+
+  auto target = NVVM::NVVMTargetAttr::get(
+      context, /*optLevel=*/2, "nvptx64-nvidia-cuda", chip, /*features=*/"");
+  auto object =
+      gpu::ObjectAttr::get(context, target, gpu::CompilationTarget::Assembly,
+                           builder.getStringAttr(ptx), nullptr, nullptr);
+  auto binary = gpu::BinaryOp::create(builder, loc, name,
+                                      /*offloadingHandler=*/nullptr,
+                                      ArrayRef<Attribute>{object});
+  SmallVector<NamedAttribute> imported = {
+      builder.getNamedAttr("format", builder.getStringAttr(spec.format)),
+      builder.getNamedAttr("source", builder.getStringAttr(spec.sourcePath)),
+      builder.getNamedAttr("entry", builder.getStringAttr(spec.entry)),
+      builder.getNamedAttr("block_size_generic",
+                           builder.getBoolAttr(spec.blockSizeGeneric)),
+      builder.getNamedAttr("params", paramsAttr(builder, spec))};
+  if (spec.format == "cuda")
+    imported.push_back(
+        builder.getNamedAttr("code", builder.getStringAttr(sourceText)));
+  AutoProfDialect::ImportedAttrHelper(context).setAttr(
+      binary, builder.getDictionaryAttr(imported));
+
+  // The host side: buffers come in as arguments, scalars are constants.
+  SmallVector<Type> bufferTypes;
+  for (const rt::JobParam &param : spec.launch.params)
+    if (!param.isScalar)
+      bufferTypes.push_back(MemRefType::get(
+          {static_cast<int64_t>(param.count)},
+          elementType(context, param.dtype, /*signless=*/false)));
+  auto function = func::FuncOp::create(
+      builder, loc, name + "_launch",
+      builder.getFunctionType(bufferTypes, /*results=*/{}));
+  Block *body = function.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  SmallVector<Value> operands;
+  unsigned nextBuffer = 0;
+  for (const rt::JobParam &param : spec.launch.params) {
+    if (!param.isScalar) {
+      operands.push_back(body->getArgument(nextBuffer++));
+      continue;
+    }
+    Type type = elementType(context, param.dtype, /*signless=*/true);
+    TypedAttr value =
+        isa<FloatType>(type)
+            ? TypedAttr(builder.getFloatAttr(type, param.value))
+            : TypedAttr(builder.getIntegerAttr(type, param.intValue));
+    operands.push_back(arith::ConstantOp::create(builder, loc, value));
+  }
+  llvm::DenseMap<unsigned, Value> sizes;
+  auto size = [&](unsigned value) -> Value {
+    Value &constant = sizes[value];
+    if (!constant)
+      constant = arith::ConstantIndexOp::create(builder, loc, value);
+    return constant;
+  };
+  const rt::JobLaunch &launch = spec.launch;
+  gpu::KernelDim3 grid{size(launch.grid[0]), size(launch.grid[1]),
+                       size(launch.grid[2])};
+  gpu::KernelDim3 block{size(launch.block[0]), size(launch.block[1]),
+                        size(launch.block[2])};
+  Value sharedBytes;
+  if (launch.dynamicSharedBytes)
+    sharedBytes = arith::ConstantOp::create(
+        builder, loc, builder.getI32IntegerAttr(launch.dynamicSharedBytes));
+  auto kernel = SymbolRefAttr::get(
+      context, name, {FlatSymbolRefAttr::get(context, spec.entry)});
+  gpu::LaunchFuncOp::create(builder, loc, kernel, grid, block, sharedBytes,
+                            operands);
+  func::ReturnOp::create(builder, loc);
+  return name;
+}

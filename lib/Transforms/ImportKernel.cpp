@@ -1,0 +1,109 @@
+//===- ImportKernel.cpp - Kernels from kernel specs -----------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Import/KernelSpec.h"
+#include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace mlir::autoprof {
+#define GEN_PASS_DEF_IMPORTKERNELPASS
+#include "autoprof/Transforms/Passes.h.inc"
+} // namespace mlir::autoprof
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+
+namespace {
+struct ImportKernelPass
+    : public mlir::autoprof::impl::ImportKernelPassBase<ImportKernelPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (specs.empty()) {
+      getOperation().emitError("autoprof-import-kernel needs spec=FILE");
+      return signalPassFailure();
+    }
+    StringRef number = chip;
+    if (!number.consume_front("sm_") || number.empty() ||
+        !llvm::isDigit(number.front())) {
+      getOperation().emitError("autoprof-import-kernel: option chip: "
+                               "expected sm_XX (e.g. sm_90), got '")
+          << chip << "'";
+      return signalPassFailure();
+    }
+    for (const std::string &path : specs)
+      if (failed(importSpec(path)))
+        return signalPassFailure();
+  }
+
+  LogicalResult importSpec(StringRef path) {
+    Location loc = FileLineColLoc::get(&getContext(), path, 1, 1);
+    auto fail = [&](const Twine &message) {
+      return emitError(loc, "kernel spec: ") << message;
+    };
+    auto specText = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!specText)
+      return fail("cannot read '" + path + "': " +
+                  specText.getError().message());
+    llvm::Expected<KernelSpec> spec =
+        parseKernelSpec((*specText)->getBuffer(), path);
+    if (!spec)
+      return fail(llvm::toString(spec.takeError()));
+    auto sourceText =
+        llvm::MemoryBuffer::getFile(spec->sourcePath, /*IsText=*/true);
+    if (!sourceText)
+      return fail("field 'source': cannot read '" + spec->sourcePath +
+                  "': " + sourceText.getError().message());
+    StringRef source = (*sourceText)->getBuffer();
+
+    std::string ptx = source.str();
+    if (spec->format == "cuda") {
+      FailureOr<std::string> compiled = compileCuda(*spec, source, fail);
+      if (failed(compiled))
+        return failure();
+      ptx = std::move(*compiled);
+    }
+    llvm::Expected<PtxEntry> entry = readPtxEntry(ptx, spec->entry);
+    if (!entry)
+      return fail("field 'entry': " + llvm::toString(entry.takeError()));
+    if (llvm::Error error = checkPtxEntry(*spec, *entry, chip))
+      return fail(llvm::toString(std::move(error)));
+    importKernel(getOperation(), *spec, ptx, chip,
+                 spec->format == "cuda" ? source : StringRef());
+    return success();
+  }
+
+  /// CUDA C++ to PTX with NVRTC, in a compile-only worker job.
+  template <typename Fail>
+  FailureOr<std::string> compileCuda(const KernelSpec &spec, StringRef source,
+                                     Fail fail) {
+    StringRef chipName = StringRef(chip).drop_front(3);
+    rt::EvaluationJob job;
+    job.kernel = {source.str(), "cuda", spec.entry, spec.launch};
+    job.time = false;
+    job.compileArch = ("compute_" + chipName.take_while(llvm::isDigit)).str();
+    rt::WorkerOptions options;
+    options.workerPath = workerPath;
+    llvm::Expected<rt::EvaluationResult> result = rt::runWorker(job, options);
+    if (!result) {
+      (void)fail("cannot compile '" + spec.sourcePath + "': " +
+                 llvm::toString(result.takeError()));
+      return failure();
+    }
+    if (result->status != "ok") {
+      (void)fail("cannot compile '" + spec.sourcePath + "': " +
+                 result->reason);
+      return failure();
+    }
+    return result->ptx;
+  }
+};
+} // namespace
