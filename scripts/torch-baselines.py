@@ -286,6 +286,12 @@ BASELINES = {
         lambda t, a, b, c: c + a @ b,
         "C += A B: c.addmm_(a, b) (cuBLAS GEMM with beta = 1), TF32 off",
         accumulates=("c",)),
+    "matmul_large": Baseline(
+        (mat("a", 2048, 2048), mat("b", 2048, 2048), mat("c", 2048, 2048)),
+        lambda t, F, a, b, c: c.addmm_(a, b),
+        lambda t, a, b, c: c + a @ b,
+        "C += A B: c.addmm_(a, b) (cuBLAS GEMM with beta = 1), TF32 off",
+        accumulates=("c",)),
     "matvec": Baseline(
         (mat("a", ROWS, N), mat("x", N), mat("y", ROWS)),
         lambda t, F, a, x, y: y.addmv_(a, x),

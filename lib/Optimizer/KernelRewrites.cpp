@@ -127,7 +127,7 @@ SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
        RewriteFamilyRegistry::get().getFamilies()) {
     SmallVector<RankedParameter> ranked;
     family->rank(evidence, ranked);
-    for (RankedParameter candidate : ranked) {
+    for (RankedParameter &candidate : ranked) {
       KernelRewrite rewrite{family->getName().str(), candidate.parameter};
       const RewriteFamily *resolved;
       RewriteMatch match = matchRewrite(rewrite, target, resolved);
@@ -136,7 +136,8 @@ SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
           refused->push_back({rewrite, match.getReason().str()});
         continue;
       }
-      ProposedRewrite entry{rewrite, candidate.score, {}};
+      ProposedRewrite entry{
+          rewrite, candidate.score, {}, std::move(candidate.why)};
       for (StringRef name : family->getAddressedFacts())
         if (const BottleneckFact *fact = evidence.findFact(name))
           entry.facts.push_back(*fact);

@@ -68,6 +68,8 @@ struct ProposeRewritesPass
         remark << kernel.getName() << ": proposal " << index + 1 << ": "
                << entry.rewrite.str() << " (score "
                << llvm::formatv("{0:F2}", entry.score) << ")";
+        if (!entry.why.empty())
+          remark << "; " << entry.why;
         if (entry.facts.empty())
           remark << "; addresses no bottleneck fact";
         for (auto [i, fact] : llvm::enumerate(entry.facts))

@@ -106,6 +106,8 @@ struct ProposedRewrite {
   /// The bottleneck facts its family addresses, as the collected metrics
   /// decide them (unknown where they were not collected).
   SmallVector<BottleneckFact> facts;
+  /// What else placed it (RankedParameter::why); empty when nothing.
+  std::string why;
 };
 
 /// The rewrites worth trying on `kernel`, most promising first, given its

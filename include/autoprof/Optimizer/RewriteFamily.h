@@ -152,6 +152,9 @@ struct RewriteEvidence {
 struct RankedParameter {
   double score;
   int64_t parameter;
+  /// What placed it there beyond its family's facts (a model's estimate),
+  /// for the remarks; empty when nothing more.
+  std::string why = {};
 };
 
 /// One family of rewrites.

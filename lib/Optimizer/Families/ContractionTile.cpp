@@ -86,7 +86,11 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -144,6 +148,44 @@ static int64_t getResidentBlocks(int64_t s) {
   int64_t threads = getThreads(s) * getThreads(s);
   int64_t registers = s >= 128 ? 255 : s >= 32 ? 128 : 64;
   return std::max<int64_t>(1, 65536 / (threads * registers));
+}
+
+/// SMs of the GPU the kernel runs on when the profile did not count them
+/// (launch__sm_count): an H100 or H200 (sm_90).
+constexpr double kDefaultMultiprocessors = 132;
+
+/// The share of the FMA pipe's peak an SM sustains running S x S tiles of
+/// results, measured on an H200 (sm__pipe_fma_cycles_active of a 2048^3
+/// f32 matmul tiled at each size, docs/results/optimize-upstream-h200.md,
+/// "Tile sizes from a model of the waves"): more results per thread take
+/// fewer shared loads and instructions per multiply-add. S = 16 reads two
+/// shared elements per multiply-add.
+static double getSustainedShare(int64_t s) {
+  switch (s) {
+  case 16:
+    return 0.2;
+  case 32:
+    return 0.42;
+  case 64:
+    return 0.49;
+  default:
+    return 0.67;
+  }
+}
+
+/// The time, in units of one result's multiply-adds on one SM at the FMA
+/// peak, that S x S tiles take for `results` results on `multiprocessors`
+/// SMs: the blocks (one per tile) spread over the SMs, the most loaded SM
+/// runs ceil(blocks / SMs) of them, each S^2 results at the share of the
+/// peak its size sustains. Small problems favour small tiles (a 768^3
+/// matmul: 144 blocks of S = 64 leave most SMs one block and twelve two),
+/// large ones the reuse of large tiles; on an H200 the ordering it gives
+/// matched the measured one on 768^3 and 2048^3 matmuls (the section of
+/// docs/results/optimize-upstream-h200.md named above).
+static double getTileCost(int64_t s, double results, double multiprocessors) {
+  double blocks = std::max(1.0, std::ceil(results / double(s * s)));
+  return std::ceil(blocks / multiprocessors) * double(s * s) /
+         getSustainedShare(s);
 }
 
 /// Lets a float multiply and the add of its product fuse (the `contract`
@@ -236,16 +278,32 @@ public:
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Each staged element serves S results, which the static intensity
     // (bytes per access, not per distinct element) does not see: ahead of
-    // unroll whatever it says. Larger tiles keep more results per thread in
-    // registers but leave fewer blocks: 64 x 64 and 128 x 128 tiles first
-    // only where they still make two waves of a large GPU (about 260
-    // blocks); 128 x 128 after every other size otherwise.
-    double threads = evidence.blockThreads * evidence.gridBlocks;
-    auto manyBlocks = [&](double s) { return threads / (s * s) >= 260; };
-    ranked.push_back({manyBlocks(128) ? 11.4 : 10.9, 128});
-    ranked.push_back({manyBlocks(64) ? 11.3 : 11.1, 64});
-    ranked.push_back({11.2, 32});
-    ranked.push_back({11, 16});
+    // unroll whatever it says. Among the sizes, the one the tile model
+    // expects to finish first (getTileCost) ranks first.
+    double results = evidence.blockThreads * evidence.gridBlocks;
+    std::optional<double> counted = evidence.getMetric("launch__sm_count");
+    double multiprocessors =
+        counted && *counted >= 1 ? *counted : kDefaultMultiprocessors;
+    SmallVector<std::pair<double, int64_t>> costs;
+    for (int64_t s : {16, 32, 64, 128})
+      costs.push_back({getTileCost(s, results, multiprocessors), s});
+    llvm::stable_sort(costs, [](const auto &lhs, const auto &rhs) {
+      return lhs.first < rhs.first;
+    });
+    for (auto [position, cost] : llvm::enumerate(costs)) {
+      int64_t s = cost.second;
+      double blocks = std::max(1.0, std::ceil(results / double(s * s)));
+      std::string why;
+      llvm::raw_string_ostream os(why);
+      os << "tile model: " << llvm::formatv("{0:F0}", blocks) << " blocks on "
+         << llvm::formatv("{0:F0}", multiprocessors) << " SMs"
+         << (counted ? "" : " (launch__sm_count not collected: an H200's)")
+         << ", at most "
+         << llvm::formatv("{0:F0}", std::ceil(blocks / multiprocessors))
+         << " per SM at " << llvm::formatv("{0:F2}", getSustainedShare(s))
+         << " of the FMA peak, cost " << llvm::formatv("{0:F0}", cost.first);
+      ranked.push_back({11.4 - 0.1 * double(position), s, why});
+    }
   }
 
 protected:
