@@ -278,17 +278,38 @@ def torch_program(torch_times, stem):
     return program if program in torch_times.get("programs", {}) else None
 
 
+def compiled_time(entry):
+    """torch.compile's time for a program (its `compiled` variant), or
+    None where it was not measured or failed."""
+    return entry.get("variants", {}).get("compiled", {}).get("median_us")
+
+
+def torch_best(entry):
+    """PyTorch's best time for a program: eager or torch.compile."""
+    compiled = compiled_time(entry)
+    eager = entry["median_us"]
+    return min(eager, compiled) if compiled else eager
+
+
 def torch_cells(torch_times, program, best_us):
-    """The PyTorch time and ratio cells, and the ratio when it counts."""
+    """The PyTorch time and ratio cells, and the ratio when it counts: the
+    eager time, torch.compile's where measured, and PyTorch's best of the
+    two over the best time."""
     entry = torch_times["programs"][program]
     if "error" in entry:
         return ["error", "-"], None
     time_cell = f"{entry['median_us']:.1f} ({entry['mad_us']:.2f})"
+    compiled = entry.get("variants", {}).get("compiled", {})
+    if "median_us" in compiled:
+        time_cell += (f"; compiled {compiled['median_us']:.1f} "
+                      f"({compiled['mad_us']:.2f})")
+    elif "error" in compiled:
+        time_cell += "; compiled: error"
     if entry.get("verified") is False:
         return [time_cell + " not verified", "-"], None
     if best_us is None:
         return [time_cell, "-"], None
-    ratio = entry["median_us"] / best_us
+    ratio = torch_best(entry) / best_us
     return [time_cell, f"{ratio:.2f}x"], ratio
 
 
@@ -308,7 +329,12 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
         header += " re-verified |"
         columns += 1
     if torch_times:
-        header += " PyTorch us (MAD) | vs PyTorch (PyTorch us / best us) |"
+        if any(compiled_time(entry) for entry in
+               torch_times.get("programs", {}).values()):
+            header += (" PyTorch us (MAD): eager; torch.compile | vs PyTorch "
+                       "(PyTorch's best us / best us) |")
+        else:
+            header += " PyTorch us (MAD) | vs PyTorch (PyTorch us / best us) |"
         columns += 2
     lines = [header, "|" + " --- |" * columns]
     speedups, torch_ratios, compared = [], [], []
@@ -475,7 +501,10 @@ def torch_summary(torch_times, ratios, compared):
         "module's program (same shapes and dtypes, TF32 off, the worker's "
         "timing protocol: median over at least 10 runs with L2 flushed "
         "before each, MAD in parentheses; the call for each program is in "
-        "its note there). vs PyTorch is PyTorch time / best time. A module "
+        "its note there; `compiled`: the same call through torch.compile, "
+        "default mode, compiled in the warm-up). vs PyTorch is PyTorch's "
+        "best time (eager or compiled, where compiled was measured) / best "
+        "time. A module "
         "of several kernels (softmax, layernorm) is compared on its `all N "
         "kernels` row: the sum over its launches of each kernel's best "
         "time, each kernel timed alone with L2 flushed, against PyTorch's "
