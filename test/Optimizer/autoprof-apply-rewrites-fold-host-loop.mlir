@@ -27,9 +27,10 @@ module attributes {gpu.container_module} {
     // CHECK-NEXT: memref.store %[[SUM]], %[[OUT]][%[[J]]]
     // CHECK-NEXT: gpu.return
     // The accumulator is in a register already; the reduction over the loop
-    // can be split across rows of threads.
+    // can be split across rows of threads, as many as possible for 256
+    // columns.
     // AFTER-LABEL: gpu.func @col_sum(
-    // AFTER-SAME: autoprof.proposals = ["block-reduce=8",
+    // AFTER-SAME: autoprof.proposals = ["block-reduce=32",
     gpu.func @col_sum(%a: memref<64x256xf32>, %k: index, %out: memref<256xf32>) kernel {
       %c64 = arith.constant 64 : index
       %bid = gpu.block_id x

@@ -57,9 +57,11 @@
 // MATVEC-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "coalesce=32", "coalesce=64",
 
 // After register-accumulate the 9-tap window is a reduction loop too short
-// to split among 8 or 32 threads: neither warp-reduce nor block-reduce.
+// to split among 8 or more threads: no warp-reduce, and block-reduce only
+// with 4 threads, after the window's rewrites (16M threads fill the GPU
+// without it).
 // TAPS-LABEL: gpu.func @conv1d_kernel
-// TAPS-SAME: autoprof.proposals = ["block-size=256", "block-size=128", "block-size=512", "coarsen-rows=4",
+// TAPS-SAME: autoprof.proposals = ["block-size=256", "block-size=128", "block-size=512", "coarsen-rows=4", "halo-tile=1", "coarsen-rows=2", "unroll=4", "unroll=8", "block-reduce=4",
 // TAPS-NOT: reduce
 
 // The vector width makes the widest stored element one 128-bit store: i8

@@ -38,6 +38,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <limits>
 
@@ -46,6 +47,11 @@ using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
 namespace {
+/// An H100's or H200's SMs (sm_90) and resident threads per SM, where the
+/// profile did not collect them.
+constexpr double kDefaultMultiprocessors = 132;
+constexpr double kDefaultSlotsPerSM = 2048;
+
 struct BlockReducePlan {
   ReductionSplit split;
   /// Original threads along x per new block: the original block's size
@@ -74,12 +80,38 @@ public:
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
-    // Too few threads to fill the GPU (fewer than 2^17), or a memory-bound
-    // loop: more threads per column keep more loads in flight.
-    bool worth = evidence.memoryBound ||
-                 evidence.blockThreads * evidence.gridBlocks < (1 << 17);
-    ranked.push_back({worth ? 10.3 : 4.4, 8});
-    ranked.push_back({worth ? 10.2 : 4.3, 32});
+    // S threads per column: the fewest that give the GPU's resident thread
+    // slots 90% of a thread each come first (each doubling of S adds a
+    // level of combining through shared memory), then the larger ones,
+    // then the smaller ones, largest first. On an H200 (132 SMs of 2048
+    // threads) a column reduction over 16384 columns ran at 82 us with
+    // S = 8 (half the slots), 67 us with S = 16, 70 us with S = 32
+    // (docs/results/optimize-upstream-h200.md, "Column reductions").
+    double columns = evidence.blockThreads * evidence.gridBlocks;
+    std::optional<double> sms = evidence.getMetric("launch__sm_count");
+    std::optional<double> warps =
+        evidence.getMetric("device__attribute_max_warps_per_multiprocessor");
+    double slots = (sms && *sms >= 1 ? *sms : kDefaultMultiprocessors) *
+                   (warps && *warps >= 1 ? *warps * 32 : kDefaultSlotsPerSM);
+    auto fill = [&](int64_t s) { return columns * double(s) / slots; };
+    // Worth it where the columns alone leave resident slots empty: more
+    // threads per column fill them and keep more loads in flight.
+    bool worth = fill(1) < 1;
+    SmallVector<int64_t> order;
+    for (int64_t s : {4, 8, 16, 32})
+      if (fill(s) >= 0.9)
+        order.push_back(s);
+    for (int64_t s : {32, 16, 8, 4})
+      if (fill(s) < 0.9)
+        order.push_back(s);
+    for (auto [position, s] : llvm::enumerate(order)) {
+      std::string why = llvm::formatv(
+          "{0:F0} threads fill {1:F2} of {2:F0} resident thread slots{3}",
+          columns * double(s), fill(s), slots,
+          sms ? "" : " (launch__sm_count not collected: an H200's)");
+      ranked.push_back(
+          {(worth ? 10.3 : 4.4) - 0.1 * double(position), s, why});
+    }
   }
 
 protected:
