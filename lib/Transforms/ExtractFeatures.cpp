@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Import/ImportedKernel.h"
+#include "autoprof/Import/PtxFeatures.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
 
@@ -49,6 +51,18 @@ struct ExtractFeaturesPass
       kernel->setAttr(kFeaturesAttrName, features->toAttr(&getContext()));
       computed.try_emplace(kernel, std::move(*features));
     });
+
+    // Imported kernels: what their launch and PTX say (the features the
+    // schema marks fromPtx).
+    FailureOr<SmallVector<ImportedKernel>> imported =
+        findImportedKernels(module);
+    if (failed(imported))
+      anyFailed = true;
+    else
+      for (const ImportedKernel &kernel : *imported)
+        kernel.binary->setAttr(
+            kFeaturesAttrName,
+            computePtxFeatures(kernel).toAttr(&getContext()));
 
     // Every launch must be static, not only the one the features describe.
     module.walk([&](gpu::LaunchFuncOp launch) {

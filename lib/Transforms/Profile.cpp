@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Analysis/KernelFeatures.h"
+#include "autoprof/Import/ImportedKernel.h"
+#include "autoprof/Import/PtxFeatures.h"
 #include "autoprof/Runtime/WorkerClient.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
@@ -41,9 +43,25 @@ private:
   /// waves per SM) of a measurement to the kernel's `autoprof.features`.
   void addDynamicFeatures(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
                           const ::autoprof::runtime::EvaluationResult &result);
-  /// Writes `job` to <job-dir>/<kernel>.json.
-  LogicalResult writeJob(gpu::GPUFuncOp kernel,
+  /// Writes `job` to <job-dir>/<name>.json.
+  LogicalResult writeJob(Operation *kernel, StringRef name,
                          const ::autoprof::runtime::EvaluationJob &job);
+  /// The metrics to collect: the `metrics` option, else those of the
+  /// profile `select` gives (the kernel's own or the tree's choice).
+  FailureOr<std::vector<std::string>>
+  getJobMetrics(Operation *kernel,
+                function_ref<FailureOr<DictionaryAttr>()> select);
+  /// Writes the job where asked, runs it and attaches the measurement to
+  /// `kernel`; emits a diagnostic naming `name` and fails otherwise.
+  FailureOr<::autoprof::runtime::EvaluationResult>
+  measure(Operation *kernel, StringRef name,
+          const ::autoprof::runtime::EvaluationJob &job,
+          const ::autoprof::runtime::WorkerOptions &options);
+  /// Profiles an imported kernel: its features from its launch and PTX, the
+  /// job built from its binary, the results on the binary.
+  LogicalResult
+  profileImported(const ImportedKernel &kernel, TreeOp tree,
+                  const ::autoprof::runtime::WorkerOptions &options);
   /// The measurement of one kernel as an attribute.
   DictionaryAttr
   buildMeasurement(const ::autoprof::runtime::EvaluationResult &result);
@@ -93,19 +111,110 @@ DictionaryAttr ProfilePass::buildMeasurement(
 }
 
 LogicalResult
-ProfilePass::writeJob(gpu::GPUFuncOp kernel,
+ProfilePass::writeJob(Operation *kernel, StringRef name,
                       const ::autoprof::runtime::EvaluationJob &job) {
   if (std::error_code ec = llvm::sys::fs::create_directories(jobDir))
-    return emitError(kernel.getLoc(), "cannot create job-dir '")
+    return emitError(kernel->getLoc(), "cannot create job-dir '")
            << jobDir << "': " << ec.message();
   SmallString<128> path(jobDir);
-  llvm::sys::path::append(path, kernel.getName() + ".json");
+  llvm::sys::path::append(path, name + ".json");
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
-    return emitError(kernel.getLoc(), "cannot write '")
+    return emitError(kernel->getLoc(), "cannot write '")
            << path << "': " << ec.message();
   os << llvm::formatv("{0:2}", llvm::json::Value(toJSON(job))) << "\n";
+  return success();
+}
+
+FailureOr<std::vector<std::string>>
+ProfilePass::getJobMetrics(Operation *kernel,
+                           function_ref<FailureOr<DictionaryAttr>()> select) {
+  std::vector<std::string> names;
+  if (!metrics.empty()) {
+    // Each name once: the measurement is a dictionary keyed by name.
+    llvm::StringSet<> seen;
+    for (const std::string &name : metrics)
+      if (seen.insert(name).second)
+        names.push_back(name);
+    return names;
+  }
+  FailureOr<DictionaryAttr> profile = select();
+  if (failed(profile))
+    return failure();
+  for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
+    names.push_back(cast<StringAttr>(name).getValue().str());
+  return names;
+}
+
+FailureOr<::autoprof::runtime::EvaluationResult>
+ProfilePass::measure(Operation *kernel, StringRef name,
+                     const ::autoprof::runtime::EvaluationJob &job,
+                     const ::autoprof::runtime::WorkerOptions &options) {
+  if (!jobDir.empty() && failed(writeJob(kernel, name, job)))
+    return failure();
+  llvm::Expected<::autoprof::runtime::EvaluationResult> result =
+      ::autoprof::runtime::runWorker(job, options);
+  if (!result)
+    return emitError(kernel->getLoc(), "cannot profile @")
+           << name << ": " << llvm::toString(result.takeError());
+  if (result->status == "ok" && (!result->medianUs || result->gpuName.empty()))
+    return emitError(kernel->getLoc(), "profiling @")
+           << name
+           << ": the worker reported success without a device or a timing";
+  if (result->status != "ok")
+    return emitError(kernel->getLoc(), "profiling @")
+           << name << " failed (" << result->status << "): " << result->reason;
+  AutoProfDialect::MeasurementAttrHelper(kernel->getContext())
+      .setAttr(kernel, buildMeasurement(*result));
+  return std::move(*result);
+}
+
+LogicalResult ProfilePass::profileImported(
+    const ImportedKernel &kernel, TreeOp tree,
+    const ::autoprof::runtime::WorkerOptions &options) {
+  KernelFeatures features = computePtxFeatures(kernel);
+  gpu::BinaryOp binary = kernel.binary;
+  binary->setAttr(kFeaturesAttrName, features.toAttr(&getContext()));
+  ::autoprof::runtime::EvaluationJob job;
+  job.device = device;
+  job.kernel = {kernel.ptx, "ptx", kernel.entry, kernel.jobLaunch};
+  job.timeBudgetSeconds = timeBudget;
+  FailureOr<std::vector<std::string>> names =
+      getJobMetrics(binary, [&]() -> FailureOr<DictionaryAttr> {
+        if (DictionaryAttr own =
+                AutoProfDialect::ProfileAttrHelper(&getContext())
+                    .getAttr(binary)) {
+          auto listed = dyn_cast_or_null<ArrayAttr>(own.get("metrics"));
+          if (!listed || !llvm::all_of(listed, llvm::IsaPred<StringAttr>))
+            return binary.emitError("the imported kernel's ")
+                   << kProfileAttrName
+                   << " has no 'metrics' array of strings; remove it";
+          return own;
+        }
+        return buildProfileAttr(tree, features.toAttr(&getContext()));
+      });
+  if (failed(names))
+    return failure();
+  job.metrics = std::move(*names);
+  FailureOr<::autoprof::runtime::EvaluationResult> result =
+      measure(binary, binary.getSymName(), job, options);
+  if (failed(result))
+    return failure();
+  // The dynamic features, as for a gpu.func (addDynamicFeatures).
+  if (result->medianUs && *result->medianUs > 0) {
+    double seconds = *result->medianUs * 1e-6;
+    features.set("duration_us", *result->medianUs);
+    if (result->peakBandwidth > 0)
+      features.set("dram_bandwidth_fraction",
+                   std::min(1.0, double(getCompulsoryBytes(kernel.jobLaunch)) /
+                                     seconds / result->peakBandwidth));
+    std::optional<double> blocks = features.lookup("grid_blocks");
+    if (blocks && result->blocksPerSm > 0 && result->smCount > 0)
+      features.set("waves_per_sm",
+                   *blocks / (double(result->blocksPerSm) * result->smCount));
+    binary->setAttr(kFeaturesAttrName, features.toAttr(&getContext()));
+  }
   return success();
 }
 
@@ -141,7 +250,10 @@ void ProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
   llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
       findKernelLaunches(module);
-  if (launches.empty()) {
+  FailureOr<SmallVector<ImportedKernel>> imported = findImportedKernels(module);
+  if (failed(imported))
+    return signalPassFailure();
+  if (launches.empty() && imported->empty()) {
     module.emitWarning("no launched kernel to profile");
     return;
   }
@@ -156,10 +268,15 @@ void ProfilePass::runOnOperation() {
     tree = std::move(*loaded);
   }
 
-  FailureOr<llvm::StringMap<std::string>> ptx =
-      lowerModulesToPTX(module, chip, features);
-  if (failed(ptx))
-    return signalPassFailure();
+  // The gpu.modules' PTX (imported kernels bring their own).
+  llvm::StringMap<std::string> ptx;
+  if (!launches.empty()) {
+    FailureOr<llvm::StringMap<std::string>> lowered =
+        lowerModulesToPTX(module, chip, features);
+    if (failed(lowered))
+      return signalPassFailure();
+    ptx = std::move(*lowered);
+  }
 
   if (failed(checkWorkerDeadline(module, deadline)))
     return signalPassFailure();
@@ -173,10 +290,10 @@ void ProfilePass::runOnOperation() {
     if (!kernel.isKernel() || !launch)
       return;
     auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
-    auto code = ptx->find(gpuModule.getName());
+    auto code = ptx.find(gpuModule.getName());
     FailureOr<::autoprof::runtime::JobLaunch> jobLaunch =
         buildJobLaunch(kernel, launch);
-    if (code == ptx->end() || failed(jobLaunch)) {
+    if (code == ptx.end() || failed(jobLaunch)) {
       anyFailed = true;
       return;
     }
@@ -185,55 +302,25 @@ void ProfilePass::runOnOperation() {
     job.device = device;
     job.kernel = {code->second, "ptx", kernel.getName().str(), *jobLaunch};
     job.timeBudgetSeconds = timeBudget;
-    if (!metrics.empty()) {
-      // Each name once: the measurement is a dictionary keyed by name.
-      llvm::StringSet<> seen;
-      for (const std::string &name : metrics)
-        if (seen.insert(name).second)
-          job.metrics.push_back(name);
-    } else {
-      FailureOr<DictionaryAttr> profile =
-          getOrSelectProfile(kernel, launch, tree->tree);
-      if (failed(profile)) {
-        anyFailed = true;
-        return;
-      }
-      for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
-        job.metrics.push_back(cast<StringAttr>(name).getValue().str());
-    }
-
-    if (!jobDir.empty() && failed(writeJob(kernel, job))) {
+    FailureOr<std::vector<std::string>> names = getJobMetrics(
+        kernel, [&] { return getOrSelectProfile(kernel, launch, tree->tree); });
+    if (failed(names)) {
       anyFailed = true;
       return;
     }
-
-    llvm::Expected<::autoprof::runtime::EvaluationResult> result =
-        ::autoprof::runtime::runWorker(job, workerOptions);
-    if (!result) {
-      emitError(kernel.getLoc(), "cannot profile @")
-          << kernel.getName() << ": " << llvm::toString(result.takeError());
+    job.metrics = std::move(*names);
+    FailureOr<::autoprof::runtime::EvaluationResult> result =
+        measure(kernel, kernel.getName(), job, workerOptions);
+    if (failed(result)) {
       anyFailed = true;
       return;
     }
-    if (result->status == "ok" &&
-        (!result->medianUs || result->gpuName.empty())) {
-      emitError(kernel.getLoc(), "profiling @")
-          << kernel.getName()
-          << ": the worker reported success without a device or a timing";
-      anyFailed = true;
-      return;
-    }
-    if (result->status != "ok") {
-      emitError(kernel.getLoc(), "profiling @")
-          << kernel.getName() << " failed (" << result->status
-          << "): " << result->reason;
-      anyFailed = true;
-      return;
-    }
-    AutoProfDialect::MeasurementAttrHelper(kernel.getContext())
-        .setAttr(kernel, buildMeasurement(*result));
     addDynamicFeatures(kernel, launch, *result);
   });
+  for (const ImportedKernel &kernel : *imported)
+    if (failed(profileImported(kernel, tree ? tree->tree : TreeOp(),
+                               workerOptions)))
+      anyFailed = true;
   if (anyFailed)
     signalPassFailure();
 }

@@ -1,0 +1,56 @@
+//===- ImportedKernel.h - Kernels known only as PTX -------------*- C++ -*-===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A kernel that `autoprof-import-kernel` brought in from a kernel spec has no
+// `gpu.func`: its code is the PTX of a `gpu.binary` marked
+// `autoprof.imported`, whose parameters the attribute lists, and a host
+// `gpu.launch_func` runs it. This is how the passes that measure kernels
+// (`autoprof-extract-features`, `autoprof-profile`) find such kernels and
+// build their evaluation jobs; their results go on the binary.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_IMPORT_IMPORTEDKERNEL_H
+#define AUTOPROF_IMPORT_IMPORTEDKERNEL_H
+
+#include "autoprof/Runtime/Job.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::autoprof {
+
+/// One launched imported kernel.
+struct ImportedKernel {
+  /// The binary that holds its PTX and carries `autoprof.imported`.
+  gpu::BinaryOp binary;
+  /// Its first launch in host code.
+  gpu::LaunchFuncOp launch;
+  /// The PTX text and the entry the launch runs.
+  std::string ptx;
+  std::string entry;
+  /// The evaluation job's launch: the launch's sizes, the binary's
+  /// parameters.
+  ::autoprof::runtime::JobLaunch jobLaunch;
+};
+
+/// The launched imported kernels of `module`, one per binary marked
+/// `autoprof.imported` that a `gpu.launch_func` runs (binaries never
+/// launched are left out). Emits a diagnostic at the binary or the launch
+/// and fails when one cannot be read: no PTX object, sizes that are not
+/// constants, a parameter list that does not match the evaluation job's
+/// schema or the launch's operands.
+FailureOr<SmallVector<ImportedKernel>> findImportedKernels(ModuleOp module);
+
+/// The body of `.entry entry(...) { ... }` in `ptx` (between its braces),
+/// or an empty string when the entry or its braces are missing.
+StringRef getPtxEntryBody(StringRef ptx, StringRef entry);
+
+} // namespace mlir::autoprof
+
+#endif // AUTOPROF_IMPORT_IMPORTEDKERNEL_H

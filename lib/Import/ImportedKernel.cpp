@@ -1,0 +1,154 @@
+//===- ImportedKernel.cpp - Kernels known only as PTX ---------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Import/ImportedKernel.h"
+
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace json = llvm::json;
+namespace rt = ::autoprof::runtime;
+
+StringRef mlir::autoprof::getPtxEntryBody(StringRef ptx, StringRef entry) {
+  // `.entry NAME(`, NAME exactly the entry, then the body's braces.
+  for (size_t at = ptx.find(".entry"); at != StringRef::npos;
+       at = ptx.find(".entry", at + 1)) {
+    StringRef rest = ptx.drop_front(at + 6).ltrim();
+    if (!rest.consume_front(entry) || !rest.ltrim().starts_with("("))
+      continue;
+    size_t open = rest.find('{');
+    if (open == StringRef::npos)
+      return {};
+    unsigned depth = 0;
+    for (size_t i = open; i < rest.size(); ++i) {
+      if (rest[i] == '{')
+        ++depth;
+      else if (rest[i] == '}' && --depth == 0)
+        return rest.slice(open + 1, i);
+    }
+    return {};
+  }
+  return {};
+}
+
+/// The JSON form of one parameter of `autoprof.imported` (the evaluation
+/// job's schema; the name is the spec's and stays out of the job).
+static json::Object toJobJSON(DictionaryAttr param) {
+  json::Object object;
+  for (NamedAttribute field : param) {
+    if (field.getName() == "name")
+      continue;
+    Attribute value = field.getValue();
+    if (auto text = dyn_cast<StringAttr>(value))
+      object[field.getName().strref()] = text.str();
+    else if (auto flag = dyn_cast<BoolAttr>(value))
+      object[field.getName().strref()] = flag.getValue();
+    else if (auto integer = dyn_cast<IntegerAttr>(value))
+      object[field.getName().strref()] = integer.getInt();
+    else if (auto number = dyn_cast<FloatAttr>(value))
+      object[field.getName().strref()] = number.getValueAsDouble();
+  }
+  return object;
+}
+
+/// Reads one imported kernel; emits a diagnostic and fails where it cannot.
+static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
+                                                    DictionaryAttr imported,
+                                                    gpu::LaunchFuncOp launch) {
+  ImportedKernel kernel;
+  kernel.binary = binary;
+  kernel.launch = launch;
+  auto entry = dyn_cast_or_null<StringAttr>(imported.get("entry"));
+  auto params = dyn_cast_or_null<ArrayAttr>(imported.get("params"));
+  if (!entry || !params)
+    return binary.emitError("autoprof.imported of @")
+           << binary.getSymName() << " lacks its entry or its params";
+  kernel.entry = entry.str();
+  for (Attribute attr : binary.getObjects()) {
+    auto object = dyn_cast<gpu::ObjectAttr>(attr);
+    if (object && object.getFormat() == gpu::CompilationTarget::Assembly) {
+      kernel.ptx = object.getObject().str();
+      break;
+    }
+  }
+  if (kernel.ptx.empty())
+    return binary.emitError("imported kernel @")
+           << binary.getSymName() << " holds no PTX object";
+  if (launch.getKernelName() != entry)
+    return launch.emitError("launches @")
+           << launch.getKernelName().getValue() << " of the imported binary @"
+           << binary.getSymName() << ", whose entry is '" << kernel.entry
+           << "'";
+
+  rt::JobLaunch &job = kernel.jobLaunch;
+  Value sizes[] = {launch.getGridSizeX(),  launch.getGridSizeY(),
+                   launch.getGridSizeZ(),  launch.getBlockSizeX(),
+                   launch.getBlockSizeY(), launch.getBlockSizeZ()};
+  for (auto [index, size] : llvm::enumerate(sizes)) {
+    std::optional<int64_t> value = getConstantIntValue(size);
+    if (!value || *value < 1 || *value > int64_t(UINT32_MAX))
+      return launch.emitError("the launch of imported kernel @")
+             << binary.getSymName()
+             << " has a grid or block size that is not a positive constant";
+    (index < 3 ? job.grid[index] : job.block[index - 3]) = unsigned(*value);
+  }
+  if (Value shared = launch.getDynamicSharedMemorySize()) {
+    std::optional<int64_t> value = getConstantIntValue(shared);
+    if (!value || *value < 0)
+      return launch.emitError("the launch of imported kernel @")
+             << binary.getSymName()
+             << " has a dynamic shared memory size that is not a constant";
+    job.dynamicSharedBytes = unsigned(*value);
+  }
+  for (auto [index, attr] : llvm::enumerate(params)) {
+    auto param = dyn_cast<DictionaryAttr>(attr);
+    rt::JobParam parsed;
+    json::Path::Root root("param");
+    if (!param || !rt::fromJSON(json::Value(toJobJSON(param)), parsed, root))
+      return binary.emitError("parameter ")
+             << index << " of imported kernel @" << binary.getSymName()
+             << " is not one of an evaluation job"
+             << (param ? ": " + llvm::toString(root.getError()) : "");
+    job.params.push_back(std::move(parsed));
+  }
+  if (launch.getKernelOperands().size() != job.params.size())
+    return launch.emitError("the launch of imported kernel @")
+           << binary.getSymName() << " passes "
+           << launch.getKernelOperands().size() << " operands for "
+           << job.params.size() << " parameters";
+  return kernel;
+}
+
+FailureOr<SmallVector<ImportedKernel>>
+mlir::autoprof::findImportedKernels(ModuleOp module) {
+  AutoProfDialect::ImportedAttrHelper helper(module.getContext());
+  llvm::StringMap<gpu::LaunchFuncOp> firstLaunch;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    firstLaunch.try_emplace(launch.getKernelModuleName().getValue(), launch);
+  });
+  SmallVector<ImportedKernel> kernels;
+  bool failedAny = false;
+  module.walk([&](gpu::BinaryOp binary) {
+    DictionaryAttr imported = helper.getAttr(binary);
+    gpu::LaunchFuncOp launch = firstLaunch.lookup(binary.getSymName());
+    if (!imported || !launch)
+      return;
+    FailureOr<ImportedKernel> kernel =
+        readImportedKernel(binary, imported, launch);
+    if (failed(kernel)) {
+      failedAny = true;
+      return;
+    }
+    kernels.push_back(std::move(*kernel));
+  });
+  if (failedAny)
+    return failure();
+  return kernels;
+}

@@ -1,0 +1,111 @@
+//===- PtxFeatures.cpp - Kernel features of an imported kernel ------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Import/PtxFeatures.h"
+
+#include "autoprof/Analysis/FeatureSchema.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Regex.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+
+/// Bytes of a parameter under the bare-pointer ABI: a buffer is a pointer.
+static uint64_t getParamBytes(const rt::JobParam &param) {
+  if (!param.isScalar)
+    return 8;
+  return llvm::StringSwitch<uint64_t>(param.dtype)
+      .Cases({"f64", "i64", "u64"}, 8)
+      .Cases({"f16", "bf16", "i16", "u16"}, 2)
+      .Cases({"i8", "u8"}, 1)
+      .Default(4);
+}
+
+/// Bytes that `.<space>` variable declarations of `text` reserve, counting
+/// only the variables `uses` names when given (`.extern` arrays of no size,
+/// dynamic shared memory, reserve none).
+static uint64_t getDeclaredBytes(StringRef text, StringRef space,
+                                 std::optional<StringRef> uses) {
+  llvm::Regex declaration(
+      "(^|[\n;{])[ \t]*(\\.extern[ \t]+)?\\." + space.str() +
+      "[ \t]+(\\.align[ \t]+[0-9]+[ \t]+)?\\.[bfsu]([0-9]+)[ \t]+"
+      "([A-Za-z_$%][A-Za-z0-9_$]*)(\\[([0-9]*)\\])?");
+  uint64_t bytes = 0;
+  SmallVector<StringRef> match;
+  StringRef rest = text;
+  while (declaration.match(rest, &match)) {
+    rest = rest.drop_front(match[0].end() - rest.begin());
+    if (!match[2].empty())
+      continue;
+    if (uses && !uses->contains(match[5]))
+      continue;
+    uint64_t bits = 0, count = 1;
+    match[4].getAsInteger(10, bits);
+    if (!match[6].empty() && match[7].getAsInteger(10, count))
+      continue;
+    bytes += bits / 8 * count;
+  }
+  return bytes;
+}
+
+/// Bits of the widest vector global load or store of `body` (0 without
+/// one).
+static uint64_t getMaxVectorBits(StringRef body) {
+  llvm::Regex access("(ld|st)\\.global[A-Za-z0-9_.]*\\.v([248])\\.[bfsu]"
+                     "([0-9]+)");
+  uint64_t widest = 0;
+  SmallVector<StringRef> match;
+  StringRef rest = body;
+  while (access.match(rest, &match)) {
+    rest = rest.drop_front(match[0].end() - rest.begin());
+    uint64_t lanes = 0, bits = 0;
+    match[2].getAsInteger(10, lanes);
+    match[3].getAsInteger(10, bits);
+    widest = std::max(widest, lanes * bits);
+  }
+  return widest;
+}
+
+KernelFeatures
+mlir::autoprof::computePtxFeatures(const ImportedKernel &kernel) {
+  const rt::JobLaunch &launch = kernel.jobLaunch;
+  KernelFeatures features;
+  double blocks = double(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  double threads = double(launch.block[0]) * launch.block[1] * launch.block[2];
+  features.set("grid_x", launch.grid[0]);
+  features.set("grid_y", launch.grid[1]);
+  features.set("grid_z", launch.grid[2]);
+  features.set("block_x", launch.block[0]);
+  features.set("block_y", launch.block[1]);
+  features.set("block_z", launch.block[2]);
+  features.set("grid_blocks", blocks);
+  features.set("block_threads", threads);
+  features.set("total_threads", blocks * threads);
+  features.set("dynamic_shared_bytes", launch.dynamicSharedBytes);
+  uint64_t argBytes = 0;
+  for (const rt::JobParam &param : launch.params)
+    argBytes += getParamBytes(param);
+  features.set("arg_bytes", double(argBytes));
+
+  // Declarations in the entry's body, and those at module scope that the
+  // body names.
+  StringRef ptx = kernel.ptx;
+  StringRef body = getPtxEntryBody(ptx, kernel.entry);
+  size_t entryStart = ptx.find(".entry");
+  StringRef moduleScope =
+      entryStart == StringRef::npos ? ptx : ptx.take_front(entryStart);
+  for (auto [space, feature] :
+       {std::pair<StringRef, StringRef>{"shared", "static_shared_bytes"},
+        {"local", "local_bytes"}})
+    features.set(feature, double(getDeclaredBytes(body, space, std::nullopt) +
+                                 getDeclaredBytes(moduleScope, space, body)));
+  features.set("max_vector_bits", double(getMaxVectorBits(body)));
+  return features;
+}
