@@ -152,6 +152,10 @@ def ExtractFeaturesPass : Pass<"autoprof-extract-features", "ModuleOp"> {
     two spellings of one kernel get the same features; `normalize=false`
     describes the kernels exactly as written.
 
+    A kernel imported from a kernel spec (a launched `gpu.binary` marked
+    `autoprof.imported`) gets the features its launch and PTX give (those
+    the schema marks `fromPtx`: docs/kernel-features.md) on the binary.
+
     Before:
 
     ```mlir
@@ -277,6 +281,9 @@ def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
     kernel's `autoprof.features` gain the dynamic features `duration_us`,
     `dram_bandwidth_fraction` (the static byte estimate over the measured time,
     against the DRAM bandwidth measured on the device) and `waves_per_sm`.
+    A kernel imported from a kernel spec runs as its binary's PTX with the
+    launch's sizes and the spec's parameters, and its measurement and
+    features go on the `gpu.binary` (docs/import.md).
 
     ```mlir
     gpu.func @saxpy(...) kernel attributes {autoprof.measurement = {
