@@ -71,6 +71,9 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     return binary.emitError("autoprof.imported of @")
            << binary.getSymName() << " lacks its entry or its params";
   kernel.entry = entry.str();
+  if (auto generic =
+          dyn_cast_or_null<BoolAttr>(imported.get("block_size_generic")))
+    kernel.blockSizeGeneric = generic.getValue();
   for (Attribute attr : binary.getObjects()) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
     if (object && object.getFormat() == gpu::CompilationTarget::Assembly) {

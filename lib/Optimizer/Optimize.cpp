@@ -12,12 +12,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "autoprof/Optimizer/ImportedSearch.h"
 #include "autoprof/Optimizer/Passes.h"
 #include "autoprof/Optimizer/SearchDriver.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::autoprof {
 #define GEN_PASS_DEF_OPTIMIZEPASS
@@ -27,6 +31,45 @@ namespace mlir::autoprof {
 using namespace mlir;
 using namespace mlir::autoprof;
 namespace rt = ::autoprof::runtime;
+
+/// Puts `winner` in place of `kernel`'s code and launch sizes.
+static void applyImportedWinner(const ImportedKernel &kernel,
+                                const PtxVariant &winner) {
+  gpu::BinaryOp binary = kernel.binary;
+  MLIRContext *context = binary.getContext();
+  SmallVector<Attribute> objects;
+  for (Attribute attr : binary.getObjects()) {
+    auto object = dyn_cast<gpu::ObjectAttr>(attr);
+    if (object && object.getFormat() == gpu::CompilationTarget::Assembly)
+      attr =
+          gpu::ObjectAttr::get(context, object.getTarget(), object.getFormat(),
+                               StringAttr::get(context, winner.ptx),
+                               object.getProperties(), object.getKernels());
+    objects.push_back(attr);
+  }
+  binary.setObjectsAttr(ArrayAttr::get(context, objects));
+  gpu::LaunchFuncOp launch = kernel.launch;
+  OpBuilder builder(launch);
+  auto size = [&](unsigned value) -> Value {
+    return arith::ConstantIndexOp::create(builder, launch.getLoc(), value);
+  };
+  const unsigned *grid = winner.launch.grid, *block = winner.launch.block;
+  const unsigned *oldGrid = kernel.jobLaunch.grid,
+                 *oldBlock = kernel.jobLaunch.block;
+  MutableOperandRange operands[] = {
+      launch.getGridSizeXMutable(),  launch.getGridSizeYMutable(),
+      launch.getGridSizeZMutable(),  launch.getBlockSizeXMutable(),
+      launch.getBlockSizeYMutable(), launch.getBlockSizeZMutable()};
+  for (int d = 0; d < 6; ++d) {
+    unsigned value = d < 3 ? grid[d] : block[d - 3];
+    if (value == (d < 3 ? oldGrid[d] : oldBlock[d - 3]))
+      continue;
+    Operation *old = operands[d][0].get().getDefiningOp();
+    operands[d].assign(size(value));
+    if (old && old->use_empty() && isMemoryEffectFree(old))
+      old->erase();
+  }
+}
 
 namespace {
 struct OptimizePass
@@ -162,6 +205,49 @@ void OptimizePass::runOnOperation() {
     results.push_back(std::move(**result));
   }
 
+  // Kernels imported from kernel specs: the PTX-level families, on the
+  // binary and its launch.
+  FailureOr<SmallVector<ImportedKernel>> imported =
+      findImportedKernels(*incumbent);
+  if (failed(imported))
+    return signalPassFailure();
+  llvm::StringMap<unsigned> launchCount;
+  incumbent->walk([&](gpu::LaunchFuncOp launch) {
+    ++launchCount[launch.getKernelModuleName().getValue()];
+  });
+  unsigned searched = kernels.size();
+  for (ImportedKernel &kernel : *imported) {
+    std::string name = (kernel.binary.getSymName() + "::" + kernel.entry).str();
+    if (launchCount[kernel.binary.getSymName()] > 1) {
+      emitRemark(kernel.binary.getLoc(), "@")
+          << name << " is launched several times, and a variant is verified "
+          << "on one launch; left as it is";
+      continue;
+    }
+    ++searched;
+    std::string reason;
+    FailureOr<ImportedSearchResult> result = failure();
+    {
+      ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+        if (diag.getSeverity() != DiagnosticSeverity::Error)
+          return failure();
+        reason += (reason.empty() ? "" : "; ") + diag.str();
+        if (!keepGoing)
+          return failure();
+        emitWarning(diag.getLocation()) << diag.str();
+        return success();
+      });
+      result = searchImportedKernel(kernel, options, tree->tree);
+    }
+    if (failed(result)) {
+      failures.push_back({name, reason.empty() ? "the search failed" : reason});
+      continue;
+    }
+    if (!result->report.accepted.empty())
+      applyImportedWinner(kernel, result->winner);
+    results.push_back(std::move(result->report));
+  }
+
   for (KernelSearchResult &result : results)
     result.sanitizer = sanitizerNote;
   if (!reportPath.empty() &&
@@ -173,15 +259,15 @@ void OptimizePass::runOnOperation() {
       names += (names.empty() ? "@" : ", @") + failure.kernel;
     if (!keepGoing) {
       emitError(module.getLoc())
-          << failures.size() << " of " << kernels.size() << " kernels failed ("
+          << failures.size() << " of " << searched << " kernels failed ("
           << names
           << "); the module is left as it was (keep-going=true keeps the "
              "other kernels' winners)";
       return signalPassFailure();
     }
     emitWarning(module.getLoc())
-        << failures.size() << " of " << kernels.size() << " kernels failed ("
-        << names << "); they keep the winners found before their failure";
+        << failures.size() << " of " << searched << " kernels failed (" << names
+        << "); they keep the winners found before their failure";
   }
   module.getBodyRegion().takeBody(incumbent->getBodyRegion());
 }

@@ -46,17 +46,6 @@ static KernelHandle findKernel(ModuleOp module, StringRef moduleName,
   return handle;
 }
 
-namespace {
-/// The least time a kernel's problem can take on the device: its compulsory
-/// DRAM traffic at the measured bandwidth, less the writes the L2 can hold
-/// when the kernel ends. Flops give no floor: the static count includes both
-/// sides of every branch, and tensor cores outrun the FP32 peak.
-struct PhysicalFloor {
-  double seconds = 0;
-  std::string description;
-};
-} // namespace
-
 /// Wall seconds since `start`.
 static double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -64,12 +53,9 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// A candidate timed below this fraction of the floor is rejected.
-static constexpr double kFloorMargin = 0.9;
-
-/// The physical floor of `launch` on the device `measured` ran on.
-static PhysicalFloor getPhysicalFloor(const rt::JobLaunch &launch,
-                                      const rt::EvaluationResult &measured) {
+PhysicalFloor
+mlir::autoprof::getPhysicalFloor(const rt::JobLaunch &launch,
+                                 const rt::EvaluationResult &measured) {
   PhysicalFloor floor;
   CompulsoryTraffic traffic = getCompulsoryTraffic(launch);
   uint64_t l2 = static_cast<uint64_t>(std::max<int64_t>(measured.l2Bytes, 0));
@@ -88,12 +74,10 @@ static PhysicalFloor getPhysicalFloor(const rt::JobLaunch &launch,
 /// of an interleaved re-timing has dropped (throttling, another tenant).
 static constexpr double kClockDropFraction = 0.95;
 
-/// Times `candidate` interleaved with `incumbent` in one worker run, and
-/// once more when the SM clock dropped during it; says whether the
-/// candidate is faster beyond the noise of both.
-static llvm::Expected<Retiming>
-retimeInterleaved(rt::JobKernel candidate, rt::JobKernel incumbent,
-                  const SearchOptions &options) {
+llvm::Expected<Retiming>
+mlir::autoprof::retimeInterleaved(rt::JobKernel candidate,
+                                  rt::JobKernel incumbent,
+                                  const SearchOptions &options) {
   // Timed on their own parameter lists: nothing is verified here.
   candidate.referenceParams.reset();
   incumbent.referenceParams.reset();

@@ -34,6 +34,9 @@ struct ImportedKernel {
   /// The PTX text and the entry the launch runs.
   std::string ptx;
   std::string entry;
+  /// The spec says the kernel computes the same result with any block size
+  /// that covers the problem.
+  bool blockSizeGeneric = false;
   /// The evaluation job's launch: the launch's sizes, the binary's
   /// parameters.
   ::autoprof::runtime::JobLaunch jobLaunch;

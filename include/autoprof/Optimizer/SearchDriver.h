@@ -53,6 +53,31 @@ struct SearchOptions {
 };
 
 /// Searches kernels of one module with one proposer.
+/// The least time a kernel's problem can take on the device: its compulsory
+/// DRAM traffic at the measured bandwidth, less the writes the L2 can hold
+/// when the kernel ends. Flops give no floor: the static count includes both
+/// sides of every branch, and tensor cores outrun the FP32 peak.
+struct PhysicalFloor {
+  double seconds = 0;
+  std::string description;
+};
+
+/// A candidate timed below this fraction of the floor is rejected.
+constexpr double kFloorMargin = 0.9;
+
+/// The physical floor of `launch` on the device `measured` ran on.
+PhysicalFloor
+getPhysicalFloor(const ::autoprof::runtime::JobLaunch &launch,
+                 const ::autoprof::runtime::EvaluationResult &measured);
+
+/// Times `candidate` interleaved with `incumbent` in one worker run, and
+/// once more when the SM clock dropped during it; says whether the
+/// candidate is faster beyond the noise of both.
+llvm::Expected<Retiming>
+retimeInterleaved(::autoprof::runtime::JobKernel candidate,
+                  ::autoprof::runtime::JobKernel incumbent,
+                  const SearchOptions &options);
+
 class SearchDriver {
 public:
   SearchDriver(SearchOptions options, CandidateProposer &proposer)

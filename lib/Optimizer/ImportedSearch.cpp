@@ -1,0 +1,186 @@
+//===- ImportedSearch.cpp - Optimizing kernels known only as PTX ----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/ImportedSearch.h"
+
+#include "autoprof/Import/PtxFeatures.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
+#include "autoprof/Transforms/ProfileSelection.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+
+/// Wall seconds since `start`.
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
+    const ImportedKernel &kernel, const SearchOptions &options, TreeOp tree) {
+  gpu::BinaryOp binary = kernel.binary;
+  MLIRContext *context = binary.getContext();
+  std::string name = (binary.getSymName() + "::" + kernel.entry).str();
+  rt::JobKernel reference{kernel.ptx, "ptx", kernel.entry, kernel.jobLaunch};
+
+  // Baseline: time and the metrics the tree selects from the PTX features.
+  KernelFeatures features = computePtxFeatures(kernel);
+  DictionaryAttr profile =
+      buildProfileAttr(tree, features.toAttr(context), nullptr);
+  rt::EvaluationJob baselineJob;
+  baselineJob.device = options.device;
+  baselineJob.kernel = reference;
+  baselineJob.timeBudgetSeconds = options.timeBudgetSeconds;
+  for (Attribute metric : cast<ArrayAttr>(profile.get("metrics")))
+    baselineJob.metrics.push_back(cast<StringAttr>(metric).getValue().str());
+  auto baselineStart = std::chrono::steady_clock::now();
+  llvm::Expected<rt::EvaluationResult> baseline =
+      rt::runWorker(baselineJob, options.worker);
+  double baselineWorker = secondsSince(baselineStart);
+  if (!baseline)
+    return binary.emitError("cannot measure @")
+           << name << ": " << llvm::toString(baseline.takeError());
+  if (baseline->status != "ok" || !baseline->medianUs)
+    return binary.emitError("cannot measure @")
+           << name << " (" << baseline->status << "): " << baseline->reason;
+
+  ImportedSearchResult found;
+  found.winner = {kernel.ptx, kernel.jobLaunch};
+  KernelSearchResult &result = found.report;
+  result.kernel = name;
+  result.gpuName = baseline->gpuName;
+  result.peakBandwidth = baseline->peakBandwidth;
+  result.compulsoryBytes =
+      static_cast<int64_t>(getCompulsoryBytes(kernel.jobLaunch));
+  result.baseline = MeasuredTiming::of(*baseline);
+  result.baselineMetrics = baseline->metrics;
+  result.baselineReplayPasses = baseline->replayPasses;
+  result.baselineProfileSeconds = baseline->profileSeconds;
+  result.baselineSeconds = {0, baselineWorker, baseline->seconds};
+  if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile.get("leaf")))
+    result.profileLeaf = leaf.getInt();
+  result.bestMedianUs = *baseline->medianUs;
+
+  llvm::StringMap<double> metrics;
+  for (const rt::MetricResult &metric : baseline->metrics)
+    if (metric.collected)
+      metrics[metric.name] = metric.value;
+  RewriteEvidence evidence =
+      computePtxEvidence(features.toAttr(context), metrics);
+  bool floorHolds =
+      *baseline->medianUs * 1e-6 >=
+      kFloorMargin * getPhysicalFloor(kernel.jobLaunch, *baseline).seconds;
+  double bestMad = baseline->madUs.value_or(0);
+  rt::JobKernel incumbentCode = reference;
+  unsigned proposed = 0;
+  for (const PtxProposal &proposal : proposePtxRewrites(evidence)) {
+    if (proposed >= options.budget)
+      break;
+    CandidateRecord record;
+    record.label = proposal.label();
+    record.source = "builtin";
+    PtxVariant variant = found.winner;
+    if (std::optional<std::string> why =
+            proposal.family->apply(kernel, proposal.parameter, variant)) {
+      // Not a candidate: the budget counts the ones that run.
+      record.status = "skipped";
+      record.reason = std::move(*why);
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+    ++proposed;
+    rt::JobKernel code{variant.ptx, "ptx", kernel.entry, variant.launch};
+    rt::EvaluationJob job;
+    job.device = options.device;
+    job.kernel = reference;
+    job.candidate = code;
+    job.verifySeeds = {options.seed, options.seed + 1u};
+    // The distributions every kernel is verified on
+    // (getVerifyDistributions), without special values: nothing says the
+    // PTX tolerates them.
+    job.verifyDistributions = {"normal", "uniform", "large", "small_int"};
+    job.timeBudgetSeconds = options.timeBudgetSeconds;
+    auto candidateStart = std::chrono::steady_clock::now();
+    llvm::Expected<rt::EvaluationResult> measured =
+        rt::runWorker(job, options.worker);
+    double candidateWorker = secondsSince(candidateStart);
+    if (!measured) {
+      record.status = "error";
+      record.reason = llvm::toString(measured.takeError());
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+    record.status = measured->status == "ok" ? "verified" : measured->status;
+    record.reason = measured->reason;
+    record.seconds = EvaluationSeconds{0, candidateWorker, measured->seconds};
+    if (measured->status == "ok" && !measured->medianUs) {
+      record.status = "error";
+      record.reason = "the worker verified the candidate but did not time it";
+    }
+    if (record.status != "verified") {
+      llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
+                   << ": " << record.status << " (" << record.reason << ")\n";
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+    record.timing = MeasuredTiming::of(*measured);
+    PhysicalFloor floor = getPhysicalFloor(variant.launch, *measured);
+    if (floorHolds &&
+        *measured->medianUs * 1e-6 < kFloorMargin * floor.seconds) {
+      record.status = "rejected";
+      record.reason = llvm::formatv(
+          "faster than physically possible: {0:F2} us, below {1:F0}% of the "
+          "floor of {2:F2} us ({3})",
+          *measured->medianUs, kFloorMargin * 100, floor.seconds * 1e6,
+          floor.description);
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
+    double noise = std::max(2.0 * (bestMad + measured->madUs.value_or(0)),
+                            0.01 * result.bestMedianUs);
+    bool wins = *measured->medianUs < result.bestMedianUs - noise;
+    if (wins) {
+      auto retimeStart = std::chrono::steady_clock::now();
+      llvm::Expected<Retiming> retiming =
+          retimeInterleaved(code, incumbentCode, options);
+      record.seconds->retime = secondsSince(retimeStart);
+      if (!retiming) {
+        wins = false;
+        record.retimeError = llvm::toString(retiming.takeError());
+      } else {
+        wins = retiming->confirmed;
+        record.retimed = *retiming;
+      }
+    }
+    record.accepted = wins;
+    llvm::errs() << llvm::formatv(
+        "autoprof-optimize: @{0} {1}: verified, {2:F2} us against {3:F2} us "
+        "(noise {4:F2}){5}\n",
+        name, record.label, *measured->medianUs, result.bestMedianUs, noise,
+        wins ? ", accepted" : "");
+    if (wins) {
+      result.bestMedianUs = *measured->medianUs;
+      bestMad = measured->madUs.value_or(0);
+      result.accepted.push_back(record.label);
+      found.winner = std::move(variant);
+      incumbentCode = code;
+    }
+    result.candidates.push_back(std::move(record));
+  }
+  llvm::errs() << llvm::formatv(
+      "autoprof-optimize: @{0}: {1:F2} us -> {2:F2} us ({3:F2}x){4}{5}; "
+      "{6} candidates: {7} verified, {8} rejected, {9} not run\n",
+      name, result.baseline.medianUs, result.bestMedianUs, result.getSpeedup(),
+      result.accepted.empty() ? " (original kept)" : " with ",
+      llvm::join(result.accepted, ", "), result.candidates.size(),
+      result.countVerified(), result.countRejected(), result.countNotRun());
+  return found;
+}

@@ -1,0 +1,48 @@
+//===- MaxRegisters.cpp - max-registers=N on a PTX entry ------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Caps the registers of each thread of an imported kernel at N: the entry
+// declares `.maxnreg N`, as `-maxrregcount` or nvvm.maxnreg would. Where
+// registers limit how many warps an SM holds, a cap raises the occupancy at
+// the price of spills.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PtxFamilies.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+namespace {
+class MaxRegistersFamily : public PtxRewriteFamily {
+public:
+  StringRef getName() const override { return "max-registers"; }
+  StringRef getSummary() const override {
+    return "cap the registers per thread at N (.maxnreg N on the entry)";
+  }
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // As for a gpu.func (Families/MaxRegisters.cpp).
+    if (evidence.registerBound)
+      ranked.push_back({7, evidence.registersPerThread > 96 ? 64 : 32});
+  }
+  std::optional<std::string> apply(const ImportedKernel &kernel, int64_t n,
+                                   PtxVariant &variant) const override {
+    int64_t threads = ptx_rewrites::getBlockThreads(variant.launch);
+    if (n < 16 || n > 255 || n * threads > 65536)
+      return "a limit of " + std::to_string(n) + " registers for " +
+             std::to_string(threads) +
+             " threads is not valid (16-255 and at most 65536 per block)";
+    return addEntryDirective(variant.ptx, kernel.entry,
+                             ".maxnreg " + std::to_string(n));
+  }
+};
+} // namespace
+
+std::unique_ptr<PtxRewriteFamily>
+mlir::autoprof::ptx_rewrites::createMaxRegistersFamily() {
+  return std::make_unique<MaxRegistersFamily>();
+}

@@ -1,0 +1,127 @@
+//===- PtxRewrite.cpp - Rewrites of kernels known only as PTX -------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/PtxRewrite.h"
+
+#include "PtxFamilies/PtxFamilies.h"
+
+#include "autoprof/Diagnosis/BottleneckFacts.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+PtxRewriteFamily::~PtxRewriteFamily() = default;
+
+ArrayRef<std::unique_ptr<PtxRewriteFamily>>
+mlir::autoprof::getPtxRewriteFamilies() {
+  static const std::vector<std::unique_ptr<PtxRewriteFamily>> families = [] {
+    std::vector<std::unique_ptr<PtxRewriteFamily>> list;
+    list.push_back(ptx_rewrites::createBlockSizeFamily());
+    list.push_back(ptx_rewrites::createMaxRegistersFamily());
+    list.push_back(ptx_rewrites::createMinBlocksFamily());
+    return list;
+  }();
+  return families;
+}
+
+RewriteEvidence
+mlir::autoprof::computePtxEvidence(DictionaryAttr features,
+                                   const llvm::StringMap<double> &metrics) {
+  RewriteEvidence evidence;
+  evidence.features = features;
+  evidence.metrics = metrics;
+  evidence.facts = diagnose(metrics);
+  evidence.blockThreads = evidence.getFeature("block_threads");
+  evidence.gridBlocks = evidence.getFeature("grid_blocks");
+  // As for a gpu.func (RewriteEvidence::compute): the register counts the
+  // driver reported decide whether registers limit the occupancy.
+  evidence.registersPerThread =
+      evidence.getMetric("launch__registers_per_thread").value_or(0);
+  std::optional<double> registerLimit =
+      evidence.getMetric("launch__occupancy_limit_registers");
+  evidence.registerBound = evidence.registersPerThread > 64 ||
+                           (registerLimit && *registerLimit <= 4) ||
+                           evidence.getFact("low-occupancy") == FactState::True;
+  return evidence;
+}
+
+std::string PtxProposal::label() const {
+  return family->getName().str() + "=" + std::to_string(parameter);
+}
+
+SmallVector<PtxProposal>
+mlir::autoprof::proposePtxRewrites(const RewriteEvidence &evidence) {
+  SmallVector<PtxProposal> proposals;
+  for (const std::unique_ptr<PtxRewriteFamily> &family :
+       getPtxRewriteFamilies()) {
+    SmallVector<RankedParameter> ranked;
+    family->rank(evidence, ranked);
+    for (const RankedParameter &entry : ranked)
+      proposals.push_back({family.get(), entry.parameter, entry.score});
+  }
+  llvm::stable_sort(proposals, [](const PtxProposal &a, const PtxProposal &b) {
+    return a.score > b.score;
+  });
+  return proposals;
+}
+
+/// Where the declaration of `entry` in `ptx` has its directives: the text
+/// between its parameter list and its body, and the offset of the body's
+/// brace; or why it cannot be found.
+static std::optional<std::string> locateDirectives(StringRef ptx,
+                                                   StringRef entry,
+                                                   StringRef &declared,
+                                                   size_t &body) {
+  for (size_t at = ptx.find(".entry"); at != StringRef::npos;
+       at = ptx.find(".entry", at + 1)) {
+    size_t name = ptx.find_first_not_of(" \t\r\n", at + 6);
+    if (name == StringRef::npos || !ptx.substr(name).starts_with(entry))
+      continue;
+    size_t open = ptx.find_first_not_of(" \t\r\n", name + entry.size());
+    if (open == StringRef::npos || ptx[open] != '(')
+      continue;
+    size_t close = ptx.find(')', open);
+    body = close == StringRef::npos ? close : ptx.find('{', close);
+    if (body == StringRef::npos)
+      return "the declaration of entry '" + entry.str() + "' is not closed";
+    declared = ptx.slice(close + 1, body);
+    return std::nullopt;
+  }
+  return "the PTX has no entry '" + entry.str() + "'";
+}
+
+std::optional<std::string>
+mlir::autoprof::checkNoEntryDirective(StringRef ptx, StringRef entry,
+                                      StringRef keyword) {
+  StringRef declared;
+  size_t body;
+  if (std::optional<std::string> why =
+          locateDirectives(ptx, entry, declared, body))
+    return why;
+  // Directives are words separated by blanks, commas or line ends.
+  SmallVector<StringRef> words;
+  SplitString(declared, words, " \t\r\n,");
+  for (StringRef word : words)
+    if (word == keyword)
+      return "entry '" + entry.str() + "' already declares " + keyword.str();
+  return std::nullopt;
+}
+
+std::optional<std::string>
+mlir::autoprof::addEntryDirective(std::string &ptx, StringRef entry,
+                                  StringRef directive) {
+  if (std::optional<std::string> why =
+          checkNoEntryDirective(ptx, entry, directive.split(' ').first))
+    return why;
+  StringRef declared;
+  size_t body;
+  locateDirectives(ptx, entry, declared, body);
+  ptx.insert(body, directive.str() + "\n");
+  return std::nullopt;
+}
