@@ -126,6 +126,13 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
     `keep-going=true` it succeeds instead and the module takes every
     verified winner, each failed kernel keeping the winners it had before
     its failure.
+
+    A kernel imported from a kernel spec (a `gpu.binary` marked
+    `autoprof.imported`, launched once) is searched with the PTX-level
+    families: block sizes where the spec says the kernel is block-size
+    generic, `.maxnreg`, and `.maxntid` with `.minnctapersm` on its entry
+    (docs/optimizer.md, "Imported kernels"); the winner's PTX and launch
+    sizes replace the binary's.
   }];
   let options = [
     Option<"budget", "budget", "unsigned", /*default=*/"8",
