@@ -79,6 +79,11 @@ def main():
                              "run jobs in (default: autoprof-worker next to "
                              "--opt); scripts/worker-pool.py spreads them over "
                              "the host's GPUs")
+    parser.add_argument("--floor-reasons",
+                        help="JSON object: program or module name -> why "
+                             "its kernels stay beyond 3x of their floor "
+                             "(docs/results/floor-reasons.json); the table "
+                             "ends with every such kernel and its reason")
     parser.add_argument("--jobs", type=int, default=1,
                         help="modules optimized at once (with "
                              "scripts/worker-pool.py as --worker: one per GPU)")
@@ -95,6 +100,8 @@ def main():
     repo = pathlib.Path(__file__).resolve().parent.parent
     torch_times = (json.loads(pathlib.Path(args.torch_times).read_text())
                    if args.torch_times else None)
+    floor_reasons = (json.loads(pathlib.Path(args.floor_reasons).read_text())
+                     if args.floor_reasons else {})
     # Where a module's source is read to find its launches.
     module_dirs = [repo / args.corpus, repo / "test" / "Corpus" / "Upstream"]
     out = pathlib.Path(args.out)
@@ -181,11 +188,12 @@ def main():
                 # Keep a table of what is done so far, in case of a time
                 # limit.
                 write_tables(out, kernels, rows, time.monotonic() - start,
-                             torch_times, module_dirs)
+                             torch_times, module_dirs,
+                             floor_reasons=floor_reasons)
     # Reports do not record the wall time of the run that wrote them.
     write_tables(out, kernels, rows,
                  None if args.from_reports else time.monotonic() - start,
-                 torch_times, module_dirs, notes)
+                 torch_times, module_dirs, notes, floor_reasons)
 
 
 def reverify(opt, module, optimized, out, worker=""):
@@ -314,7 +322,7 @@ def torch_cells(torch_times, program, best_us):
 
 
 def write_tables(out, kernels, rows, elapsed, torch_times=None,
-                 module_dirs=(), notes=()):
+                 module_dirs=(), notes=(), floor_reasons=None):
     header = ("| kernel | baseline us (MAD) | best us (MAD) | speedup | "
               "roofline fraction | tried / verified / rejected | accepted | "
               "profiling passes, s | module wall s |")
@@ -348,13 +356,7 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
             base = k["baseline"]["timing"]
             best_us = k["best_median_us"]
             best_mad = best_mad_of(k)
-            # The floor moves each buffer once (compulsory traffic) at the
-            # measured DRAM bandwidth, or does the flops at the FP32 peak.
-            floor_s = max(
-                k.get("compulsory_bytes", 0) / k["peak_dram_bytes_per_s"]
-                if k["peak_dram_bytes_per_s"] else 0.0,
-                k["flops_total"] / FP32_PEAK_FLOPS)
-            fraction = floor_s / (best_us * 1e-6) if best_us else 0.0
+            fraction = roofline_fraction(k)
             statuses = [c["status"] for c in k["candidates"]]
             tried = sum(s != "skipped" for s in statuses)
             verified = statuses.count("verified")
@@ -436,12 +438,39 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
                      f"verified, {verdicts.count('FAILED')} failed, "
                      f"{verdicts.count('skipped')} not verifiable.")
     lines.append(f"Rejected candidates: {len(rejected_reasons)}.")
+    lines += far_from_floor(kernels, floor_reasons or {})
     for reason in rejected_reasons[:10]:
         lines.append(f"- {reason[:300]}")
     if notes:
         lines += [""] + list(notes)
     (out / "optimize.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+def roofline_fraction(k):
+    """Floor time / best time: the floor moves each buffer once (compulsory
+    traffic) at the measured DRAM bandwidth, or does the flops at the FP32
+    peak."""
+    floor_s = max(
+        k.get("compulsory_bytes", 0) / k["peak_dram_bytes_per_s"]
+        if k["peak_dram_bytes_per_s"] else 0.0,
+        k["flops_total"] / FP32_PEAK_FLOPS)
+    best_us = k["best_median_us"]
+    return floor_s / (best_us * 1e-6) if best_us else 0.0
+
+
+def far_from_floor(kernels, reasons):
+    """The kernels whose best time is more than 3x their floor, each with
+    the reason `reasons` gives for its module or program, or none."""
+    far = [(stem, k) for stem, k in kernels if roofline_fraction(k) < 1 / 3]
+    lines = [f"Beyond 3x of their floor (roofline fraction below 0.33): "
+             f"{len(far)} kernels" + ("." if not far else ":")]
+    for stem, k in far:
+        reason = reasons.get(stem, reasons.get(stem.split(".")[0]))
+        lines.append(f"- {k['kernel'].split('::')[0]} ({stem}): "
+                     f"{roofline_fraction(k):.2f}; "
+                     + (f"why: {reason}" if reason else "no reason given"))
+    return lines
 
 
 # The parts of an evaluation's wall time the reports record ("seconds" of
