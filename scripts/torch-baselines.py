@@ -92,6 +92,19 @@ def _conv2d(t, F, x, k):
     return F.conv2d(x[None, None], k[None, None])[0, 0]
 
 
+def _conv_channels_reference(t, x, w, out):
+    """out + sum over the taps (ky, kx) of the channel contraction of the
+    shifted input with the tap's weights: the indexing maps of the
+    conv2d_channels program read directly."""
+    acc = out.clone()
+    rows, cols = out.shape[1], out.shape[2]
+    for ky in range(w.shape[2]):
+        for kx in range(w.shape[3]):
+            acc += t.einsum("cyx,fc->fyx", x[:, ky:ky + rows, kx:kx + cols],
+                            w[:, :, ky, kx])
+    return acc
+
+
 def _channels_last(t, x_hwc):
     """An HWC tensor as the NCHW-shaped channels-last view of the same
     memory (no copy)."""
@@ -231,6 +244,18 @@ BASELINES = {
         accumulates=("out",),
         variants={"no_accumulation": (
             lambda t, F, x, k, out: _conv2d(t, F, x, k), NO_ACCUMULATION)}),
+    "conv2d_channels": Baseline(
+        (mat("in", 128, 114, 114), mat("w", 128, 128, 3, 3),
+         mat("out", 128, 112, 112)),
+        lambda t, F, x, w, out: out.add_(F.conv2d(x[None], w)[0]),
+        _conv_channels_reference,
+        "out += F.conv2d on a (1, 128, 114, 114) view with (128, 128, 3, 3) "
+        "weights (NCHW, the program's layout; cross-correlation): cuDNN and "
+        "an elementwise add; TF32 off",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: F.conv2d(x[None], w)[0],
+            NO_ACCUMULATION)}),
     "copy": Baseline(
         (mat("a", WIDE, N), mat("out", WIDE, N)),
         lambda t, F, a, out: out.copy_(a),
