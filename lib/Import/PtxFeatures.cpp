@@ -28,6 +28,17 @@ static uint64_t getParamBytes(const rt::JobParam &param) {
       .Default(4);
 }
 
+/// Calls `visit` with the groups of every match of `regex` in `text`, left
+/// to right, matches not overlapping.
+static void forEachMatch(const llvm::Regex &regex, StringRef text,
+                         function_ref<void(ArrayRef<StringRef>)> visit) {
+  SmallVector<StringRef> match;
+  while (regex.match(text, &match)) {
+    text = text.drop_front(match[0].end() - text.begin());
+    visit(match);
+  }
+}
+
 /// Bytes that `.<space>` variable declarations of `text` reserve, counting
 /// only the variables `uses` names when given (`.extern` arrays of no size,
 /// dynamic shared memory, reserve none).
@@ -38,20 +49,15 @@ static uint64_t getDeclaredBytes(StringRef text, StringRef space,
       "[ \t]+(\\.align[ \t]+[0-9]+[ \t]+)?\\.[bfsu]([0-9]+)[ \t]+"
       "([A-Za-z_$%][A-Za-z0-9_$]*)(\\[([0-9]*)\\])?");
   uint64_t bytes = 0;
-  SmallVector<StringRef> match;
-  StringRef rest = text;
-  while (declaration.match(rest, &match)) {
-    rest = rest.drop_front(match[0].end() - rest.begin());
-    if (!match[2].empty())
-      continue;
-    if (uses && !uses->contains(match[5]))
-      continue;
+  forEachMatch(declaration, text, [&](ArrayRef<StringRef> match) {
+    if (!match[2].empty() || (uses && !uses->contains(match[5])))
+      return;
     uint64_t bits = 0, count = 1;
     match[4].getAsInteger(10, bits);
     if (!match[6].empty() && match[7].getAsInteger(10, count))
-      continue;
+      return;
     bytes += bits / 8 * count;
-  }
+  });
   return bytes;
 }
 
@@ -61,15 +67,12 @@ static uint64_t getMaxVectorBits(StringRef body) {
   llvm::Regex access("(ld|st)\\.global[A-Za-z0-9_.]*\\.v([248])\\.[bfsu]"
                      "([0-9]+)");
   uint64_t widest = 0;
-  SmallVector<StringRef> match;
-  StringRef rest = body;
-  while (access.match(rest, &match)) {
-    rest = rest.drop_front(match[0].end() - rest.begin());
+  forEachMatch(access, body, [&](ArrayRef<StringRef> match) {
     uint64_t lanes = 0, bits = 0;
     match[2].getAsInteger(10, lanes);
     match[3].getAsInteger(10, bits);
     widest = std::max(widest, lanes * bits);
-  }
+  });
   return widest;
 }
 

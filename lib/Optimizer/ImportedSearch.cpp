@@ -18,12 +18,6 @@ using namespace mlir;
 using namespace mlir::autoprof;
 namespace rt = ::autoprof::runtime;
 
-/// Wall seconds since `start`.
-static double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     const ImportedKernel &kernel, const SearchOptions &options, TreeOp tree) {
   gpu::BinaryOp binary = kernel.binary;
@@ -74,7 +68,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     if (metric.collected)
       metrics[metric.name] = metric.value;
   RewriteEvidence evidence =
-      computePtxEvidence(features.toAttr(context), metrics);
+      RewriteEvidence::fromMeasurements(features.toAttr(context), metrics);
   bool floorHolds =
       *baseline->medianUs * 1e-6 >=
       kFloorMargin * getPhysicalFloor(kernel.jobLaunch, *baseline).seconds;
@@ -103,31 +97,15 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     job.kernel = reference;
     job.candidate = code;
     job.verifySeeds = {options.seed, options.seed + 1u};
-    // The distributions every kernel is verified on
-    // (getVerifyDistributions), without special values: nothing says the
-    // PTX tolerates them.
-    job.verifyDistributions = {"normal", "uniform", "large", "small_int"};
+    // Without special values: nothing says the PTX tolerates them.
+    job.verifyDistributions = getBaseVerifyDistributions();
     job.timeBudgetSeconds = options.timeBudgetSeconds;
-    auto candidateStart = std::chrono::steady_clock::now();
-    llvm::Expected<rt::EvaluationResult> measured =
-        rt::runWorker(job, options.worker);
-    double candidateWorker = secondsSince(candidateStart);
+    std::optional<rt::EvaluationResult> measured =
+        runCandidate(job, options, /*lowerSeconds=*/0, record);
     if (!measured) {
-      record.status = "error";
-      record.reason = llvm::toString(measured.takeError());
-      result.candidates.push_back(std::move(record));
-      continue;
-    }
-    record.status = measured->status == "ok" ? "verified" : measured->status;
-    record.reason = measured->reason;
-    record.seconds = EvaluationSeconds{0, candidateWorker, measured->seconds};
-    if (measured->status == "ok" && !measured->medianUs) {
-      record.status = "error";
-      record.reason = "the worker verified the candidate but did not time it";
-    }
-    if (record.status != "verified") {
-      llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
-                   << ": " << record.status << " (" << record.reason << ")\n";
+      if (record.seconds)
+        llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
+                     << ": " << record.status << " (" << record.reason << ")\n";
       result.candidates.push_back(std::move(record));
       continue;
     }

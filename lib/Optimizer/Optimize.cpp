@@ -71,6 +71,24 @@ static void applyImportedWinner(const ImportedKernel &kernel,
   }
 }
 
+/// Runs one kernel's `search` with the errors it emits collected into
+/// `reason`, its failure's reason; with `keepGoing` they are reported as
+/// warnings instead.
+template <typename Search>
+static auto searchCapturingErrors(MLIRContext *context, bool keepGoing,
+                                  std::string &reason, Search search) {
+  ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return failure();
+    reason += (reason.empty() ? "" : "; ") + diag.str();
+    if (!keepGoing)
+      return failure();
+    emitWarning(diag.getLocation()) << diag.str();
+    return success();
+  });
+  return search();
+}
+
 namespace {
 struct OptimizePass
     : public mlir::autoprof::impl::OptimizePassBase<OptimizePass> {
@@ -176,20 +194,11 @@ void OptimizePass::runOnOperation() {
     // The errors of one kernel's search are its failure's reason; with
     // keep-going they are reported as warnings.
     std::string reason;
-    FailureOr<std::optional<KernelSearchResult>> result = failure();
-    {
-      ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
-        if (diag.getSeverity() != DiagnosticSeverity::Error)
-          return failure();
-        reason += (reason.empty() ? "" : "; ") + diag.str();
-        if (!keepGoing)
-          return failure();
-        emitWarning(diag.getLocation()) << diag.str();
-        return success();
-      });
-      result =
-          driver.searchKernel(incumbent, moduleName, kernelName, tree->tree);
-    }
+    FailureOr<std::optional<KernelSearchResult>> result =
+        searchCapturingErrors(context, keepGoing, reason, [&] {
+          return driver.searchKernel(incumbent, moduleName, kernelName,
+                                     tree->tree);
+        });
     std::string name = moduleName + "::" + kernelName;
     if (failed(result)) {
       failures.push_back({name, reason.empty() ? "the search failed" : reason});
@@ -226,19 +235,10 @@ void OptimizePass::runOnOperation() {
     }
     ++searched;
     std::string reason;
-    FailureOr<ImportedSearchResult> result = failure();
-    {
-      ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
-        if (diag.getSeverity() != DiagnosticSeverity::Error)
-          return failure();
-        reason += (reason.empty() ? "" : "; ") + diag.str();
-        if (!keepGoing)
-          return failure();
-        emitWarning(diag.getLocation()) << diag.str();
-        return success();
-      });
-      result = searchImportedKernel(kernel, options, tree->tree);
-    }
+    FailureOr<ImportedSearchResult> result =
+        searchCapturingErrors(context, keepGoing, reason, [&] {
+          return searchImportedKernel(kernel, options, tree->tree);
+        });
     if (failed(result)) {
       failures.push_back({name, reason.empty() ? "the search failed" : reason});
       continue;

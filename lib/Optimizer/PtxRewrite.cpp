@@ -30,27 +30,6 @@ mlir::autoprof::getPtxRewriteFamilies() {
   return families;
 }
 
-RewriteEvidence
-mlir::autoprof::computePtxEvidence(DictionaryAttr features,
-                                   const llvm::StringMap<double> &metrics) {
-  RewriteEvidence evidence;
-  evidence.features = features;
-  evidence.metrics = metrics;
-  evidence.facts = diagnose(metrics);
-  evidence.blockThreads = evidence.getFeature("block_threads");
-  evidence.gridBlocks = evidence.getFeature("grid_blocks");
-  // As for a gpu.func (RewriteEvidence::compute): the register counts the
-  // driver reported decide whether registers limit the occupancy.
-  evidence.registersPerThread =
-      evidence.getMetric("launch__registers_per_thread").value_or(0);
-  std::optional<double> registerLimit =
-      evidence.getMetric("launch__occupancy_limit_registers");
-  evidence.registerBound = evidence.registersPerThread > 64 ||
-                           (registerLimit && *registerLimit <= 4) ||
-                           evidence.getFact("low-occupancy") == FactState::True;
-  return evidence;
-}
-
 std::string PtxProposal::label() const {
   return family->getName().str() + "=" + std::to_string(parameter);
 }

@@ -79,13 +79,8 @@ bool RewriteEvidence::isScattered() const {
 RewriteEvidence
 RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
                          const llvm::StringMap<double> &metrics) {
-  RewriteEvidence evidence;
-  evidence.features = features;
-  evidence.metrics = metrics;
-  evidence.facts = diagnose(metrics);
+  RewriteEvidence evidence = fromMeasurements(features, metrics);
   evidence.memoryBound = evidence.getFeature("arith_intensity") < 4.0;
-  evidence.blockThreads = evidence.getFeature("block_threads");
-  evidence.gridBlocks = evidence.getFeature("grid_blocks");
 
   // Sectors per global load request (MemoryWorkloadAnalysis): 4 when a warp
   // reads 128 contiguous bytes, up to 32 when every lane hits its own
@@ -186,7 +181,18 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
       evidence.widestStoredElementBytes =
           std::max(evidence.widestStoredElementBytes, bytes);
   });
+  return evidence;
+}
 
+RewriteEvidence
+RewriteEvidence::fromMeasurements(DictionaryAttr features,
+                                  const llvm::StringMap<double> &metrics) {
+  RewriteEvidence evidence;
+  evidence.features = features;
+  evidence.metrics = metrics;
+  evidence.facts = diagnose(metrics);
+  evidence.blockThreads = evidence.getFeature("block_threads");
+  evidence.gridBlocks = evidence.getFeature("grid_blocks");
   evidence.registersPerThread =
       evidence.getMetric("launch__registers_per_thread").value_or(0);
   std::optional<double> registerLimit =

@@ -46,11 +46,37 @@ static KernelHandle findKernel(ModuleOp module, StringRef moduleName,
   return handle;
 }
 
-/// Wall seconds since `start`.
-static double secondsSince(std::chrono::steady_clock::time_point start) {
+double
+mlir::autoprof::secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                        start)
       .count();
+}
+
+std::optional<rt::EvaluationResult>
+mlir::autoprof::runCandidate(const rt::EvaluationJob &job,
+                             const SearchOptions &options, double lowerSeconds,
+                             CandidateRecord &record) {
+  auto start = std::chrono::steady_clock::now();
+  llvm::Expected<rt::EvaluationResult> measured =
+      rt::runWorker(job, options.worker);
+  double workerSeconds = secondsSince(start);
+  if (!measured) {
+    record.status = "error";
+    record.reason = llvm::toString(measured.takeError());
+    return std::nullopt;
+  }
+  record.status = measured->status == "ok" ? "verified" : measured->status;
+  record.reason = measured->reason;
+  record.seconds =
+      EvaluationSeconds{lowerSeconds, workerSeconds, measured->seconds};
+  if (measured->status == "ok" && !measured->medianUs) {
+    record.status = "error";
+    record.reason = "the worker verified the candidate but did not time it";
+  }
+  if (record.status != "verified")
+    return std::nullopt;
+  return std::move(*measured);
 }
 
 PhysicalFloor
@@ -469,32 +495,18 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     job.verifyDistributions = verifyDistributions;
     job.verifyReassociated = reassociated;
     job.timeBudgetSeconds = options.timeBudgetSeconds;
-    double candidateLower = secondsSince(candidateLowerStart);
-    auto candidateStart = std::chrono::steady_clock::now();
-    llvm::Expected<rt::EvaluationResult> measured =
-        rt::runWorker(job, options.worker);
-    double candidateWorker = secondsSince(candidateStart);
+    std::optional<rt::EvaluationResult> measured =
+        runCandidate(job, options, secondsSince(candidateLowerStart), record);
     if (!measured) {
-      record.status = "error";
-      record.reason = llvm::toString(measured.takeError());
-      state.context.history.push_back(record.label + ": could not be run");
-      result.candidates.push_back(std::move(record));
-      continue;
-    }
-    record.status = measured->status == "ok" ? "verified" : measured->status;
-    record.reason = measured->reason;
-    record.seconds =
-        EvaluationSeconds{candidateLower, candidateWorker, measured->seconds};
-    if (measured->status == "ok" && !measured->medianUs) {
-      record.status = "error";
-      record.reason = "the worker verified the candidate but did not time it";
-    }
-    if (record.status != "verified") {
-      llvm::errs() << "autoprof-optimize: @" << kernelName << " "
-                   << record.label << ": " << record.status << " ("
-                   << record.reason << ")\n";
-      state.context.history.push_back(record.label + ": " + record.status +
-                                      ", " + record.reason);
+      if (!record.seconds) {
+        state.context.history.push_back(record.label + ": could not be run");
+      } else {
+        llvm::errs() << "autoprof-optimize: @" << kernelName << " "
+                     << record.label << ": " << record.status << " ("
+                     << record.reason << ")\n";
+        state.context.history.push_back(record.label + ": " + record.status +
+                                        ", " + record.reason);
+      }
       result.candidates.push_back(std::move(record));
       continue;
     }

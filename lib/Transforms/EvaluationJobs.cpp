@@ -461,11 +461,14 @@ static bool isIntegerLike(Type type) {
   return isa<IntegerType, IndexType>(getScalarType(type));
 }
 
+std::vector<std::string> mlir::autoprof::getBaseVerifyDistributions() {
+  return {"normal", "uniform", "large", "small_int"};
+}
+
 std::vector<std::string>
 mlir::autoprof::getVerifyDistributions(gpu::GPUFuncOp reference,
                                        std::string *why) {
-  std::vector<std::string> distributions = {"normal", "uniform", "large",
-                                            "small_int"};
+  std::vector<std::string> distributions = getBaseVerifyDistributions();
   auto refuse = [&](const Twine &reason) {
     if (why)
       *why = reason.str();

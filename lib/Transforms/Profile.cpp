@@ -26,6 +26,29 @@ namespace mlir::autoprof {
 using namespace mlir;
 using namespace mlir::autoprof;
 
+/// Adds the dynamic features of a measurement to `features`: the duration,
+/// the effective bandwidth (the compulsory traffic of `launch`, when known,
+/// over the time, against the peak measured on the device) and the waves
+/// per SM. False when the measurement has no duration.
+static bool
+setDynamicFeatures(KernelFeatures &features,
+                   const ::autoprof::runtime::JobLaunch *launch,
+                   const ::autoprof::runtime::EvaluationResult &result) {
+  if (!result.medianUs || *result.medianUs <= 0)
+    return false;
+  double seconds = *result.medianUs * 1e-6;
+  features.set("duration_us", *result.medianUs);
+  if (launch && result.peakBandwidth > 0)
+    features.set("dram_bandwidth_fraction",
+                 std::min(1.0, double(getCompulsoryBytes(*launch)) / seconds /
+                                   result.peakBandwidth));
+  std::optional<double> blocks = features.lookup("grid_blocks");
+  if (blocks && result.blocksPerSm > 0 && result.smCount > 0)
+    features.set("waves_per_sm",
+                 *blocks / (double(result.blocksPerSm) * result.smCount));
+  return true;
+}
+
 namespace {
 struct ProfilePass : public mlir::autoprof::impl::ProfilePassBase<ProfilePass> {
   using Base::Base;
@@ -201,20 +224,8 @@ LogicalResult ProfilePass::profileImported(
       measure(binary, binary.getSymName(), job, options);
   if (failed(result))
     return failure();
-  // The dynamic features, as for a gpu.func (addDynamicFeatures).
-  if (result->medianUs && *result->medianUs > 0) {
-    double seconds = *result->medianUs * 1e-6;
-    features.set("duration_us", *result->medianUs);
-    if (result->peakBandwidth > 0)
-      features.set("dram_bandwidth_fraction",
-                   std::min(1.0, double(getCompulsoryBytes(kernel.jobLaunch)) /
-                                     seconds / result->peakBandwidth));
-    std::optional<double> blocks = features.lookup("grid_blocks");
-    if (blocks && result->blocksPerSm > 0 && result->smCount > 0)
-      features.set("waves_per_sm",
-                   *blocks / (double(result->blocksPerSm) * result->smCount));
+  if (setDynamicFeatures(features, &kernel.jobLaunch, *result))
     binary->setAttr(kFeaturesAttrName, features.toAttr(&getContext()));
-  }
   return success();
 }
 
@@ -227,23 +238,13 @@ void ProfilePass::addDynamicFeatures(
     return;
   FailureOr<KernelFeatures> features =
       computeNormalizedFeatures(*copy, kernel, launch);
-  if (failed(features) || !result.medianUs || *result.medianUs <= 0)
+  if (failed(features))
     return;
-  double seconds = *result.medianUs * 1e-6;
-  features->set("duration_us", *result.medianUs);
-  // Effective bandwidth: the compulsory traffic of the launch over the time,
-  // against the peak measured on this device.
   FailureOr<::autoprof::runtime::JobLaunch> jobLaunch =
       buildJobLaunch(kernel, launch);
-  if (succeeded(jobLaunch) && result.peakBandwidth > 0)
-    features->set("dram_bandwidth_fraction",
-                  std::min(1.0, double(getCompulsoryBytes(*jobLaunch)) /
-                                    seconds / result.peakBandwidth));
-  std::optional<double> blocks = features->lookup("grid_blocks");
-  if (blocks && result.blocksPerSm > 0 && result.smCount > 0)
-    features->set("waves_per_sm",
-                  *blocks / (double(result.blocksPerSm) * result.smCount));
-  kernel->setAttr(kFeaturesAttrName, features->toAttr(&getContext()));
+  if (setDynamicFeatures(*features,
+                         succeeded(jobLaunch) ? &*jobLaunch : nullptr, result))
+    kernel->setAttr(kFeaturesAttrName, features->toAttr(&getContext()));
 }
 
 void ProfilePass::runOnOperation() {

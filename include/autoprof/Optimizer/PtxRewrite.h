@@ -57,11 +57,6 @@ public:
 /// equal scores).
 ArrayRef<std::unique_ptr<PtxRewriteFamily>> getPtxRewriteFamilies();
 
-/// The evidence the families rank from, for a kernel known only as PTX:
-/// its features, the metrics collected for it and the facts they establish.
-RewriteEvidence computePtxEvidence(DictionaryAttr features,
-                                   const llvm::StringMap<double> &metrics);
-
 /// One ranked rewrite of an imported kernel.
 struct PtxProposal {
   const PtxRewriteFamily *family;

@@ -121,6 +121,14 @@ struct RewriteEvidence {
   /// `low-occupancy`.
   bool registerBound = false;
 
+  /// The evidence that the features and metrics alone give (facts, launch
+  /// sizes, registers per thread and whether they limit the occupancy):
+  /// all a kernel known only as PTX has; compute() adds the analysis of a
+  /// gpu.func.
+  static RewriteEvidence
+  fromMeasurements(DictionaryAttr features,
+                   const llvm::StringMap<double> &metrics);
+
   /// The value of a static feature, 0 when absent.
   double getFeature(StringRef name) const;
   /// The value of a collected metric, if collected.

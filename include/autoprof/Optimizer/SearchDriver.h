@@ -25,6 +25,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,20 @@ struct SearchOptions {
 };
 
 /// Searches kernels of one module with one proposer.
+/// Wall seconds since `start`.
+double secondsSince(std::chrono::steady_clock::time_point start);
+
+/// Runs a candidate's verification and timing `job` in the worker and
+/// records in `record` what it gave: the status ("verified" for the
+/// worker's "ok"; "error" when the worker could not run the job, without
+/// `seconds` then, or verified the candidate without timing it), the reason
+/// and where the time went (`lowerSeconds` building the job). The result
+/// when the candidate was verified and timed, else nothing.
+std::optional<::autoprof::runtime::EvaluationResult>
+runCandidate(const ::autoprof::runtime::EvaluationJob &job,
+             const SearchOptions &options, double lowerSeconds,
+             CandidateRecord &record);
+
 /// The least time a kernel's problem can take on the device: its compulsory
 /// DRAM traffic at the measured bandwidth, less the writes the L2 can hold
 /// when the kernel ends. Flops give no floor: the static count includes both

@@ -91,6 +91,11 @@ std::string inferBufferRole(Value buffer);
 std::optional<std::vector<unsigned>>
 asReferenceParams(std::vector<unsigned> map, size_t numReferenceParams);
 
+/// The input distributions every kernel is verified on: getVerifyDistributions
+/// without the special values, which only a kernel known to tolerate them
+/// gets.
+std::vector<std::string> getBaseVerifyDistributions();
+
 /// The input distributions a verification of `reference` (and of the
 /// variants verified against it) uses: the job's four defaults, and
 /// "special" (NaN, infinities, -0, subnormals among the floats) when the
