@@ -11,6 +11,7 @@
 #include "autoprof/LLM/ChatClient.h"
 #include "autoprof/Optimizer/CandidateProposer.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -40,6 +40,7 @@ def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
            "Normalize the module first, as the optimizer does">,
   ];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
@@ -215,6 +216,7 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
            "winners (the failures become warnings)">,
   ];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",

@@ -78,10 +78,13 @@
 #include "autoprof/Analysis/MemoryAccess.h"
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -111,6 +114,10 @@ struct StagedLoad {
 /// What contraction-tile changes in a kernel.
 struct ContractionPlan {
   scf::ForOp loop;
+  /// Where the contraction runs over a perfect nest of loops (a
+  /// convolution's channels and window), the nest, outermost first
+  /// (`loop` is its first); applyPlan folds it into one loop first.
+  SmallVector<scf::ForOp> nest;
   /// The top-level scf.if whose first branch holds the loop, if any.
   scf::IfOp versioned;
   SmallVector<StagedLoad> staged;
@@ -236,6 +243,42 @@ static bool dependsOnThreadsOrMemory(Value value) {
   return false;
 }
 
+/// The loops of `carrying` as one perfect nest, outermost first: each
+/// loop's body is the next loop and the yield of its results, the next loop
+/// starts from what this one carries, and every loop counts from 0 by 1 to
+/// a constant. Fails otherwise.
+static FailureOr<SmallVector<scf::ForOp>>
+matchPerfectNest(ArrayRef<scf::ForOp> carrying) {
+  scf::ForOp outermost;
+  for (scf::ForOp loop : carrying)
+    if (!llvm::any_of(carrying, [&](scf::ForOp other) {
+          return other != loop && other->isProperAncestor(loop);
+        }))
+      outermost = loop;
+  SmallVector<scf::ForOp> nest;
+  for (scf::ForOp loop = outermost; loop;) {
+    std::optional<int64_t> lower = getConstant(loop.getLowerBound()),
+                           upper = getConstant(loop.getUpperBound()),
+                           step = getConstant(loop.getStep());
+    if (!lower || *lower != 0 || !step || *step != 1 || !upper || *upper < 1 ||
+        !loop.getInductionVar().getType().isIndex() || loop.getUnsignedCmp())
+      return failure();
+    nest.push_back(loop);
+    Block *body = loop.getBody();
+    auto inner = dyn_cast<scf::ForOp>(&body->front());
+    if (!inner || inner.getNumRegionIterArgs() == 0)
+      break;
+    if (&*std::next(body->begin()) != body->getTerminator() ||
+        !llvm::equal(inner.getInitArgs(), loop.getRegionIterArgs()) ||
+        !llvm::equal(body->getTerminator()->getOperands(), inner.getResults()))
+      return failure();
+    loop = inner;
+  }
+  if (nest.size() != carrying.size())
+    return failure();
+  return nest;
+}
+
 /// Why the operations of `block` before `end` (all of them when null) could
 /// write memory or hold regions, or nothing.
 static std::optional<std::string> checkReadOnly(Block &block, Operation *end) {
@@ -250,6 +293,29 @@ static std::optional<std::string> checkReadOnly(Block &block, Operation *end) {
              op.getName().getStringRef().str() + "')";
   }
   return std::nullopt;
+}
+
+/// Folds `plan.nest` into its outermost loop (upstream's coalesceLoops:
+/// one loop over the product of the trip counts, the original iteration
+/// variables recomputed from it by division), with the recomputation in
+/// arith operations the access analysis and the staging copies read.
+/// Loads keep their operations, so `plan.staged` stays valid.
+static LogicalResult foldNest(RewriterBase &rewriter, ContractionPlan &plan) {
+  scf::ForOp outermost = plan.nest.front();
+  if (failed(coalesceLoops(rewriter, plan.nest)))
+    return failure();
+  SmallVector<affine::AffineDelinearizeIndexOp> delinearized;
+  outermost.getBody()->walk(
+      [&](affine::AffineDelinearizeIndexOp op) { delinearized.push_back(op); });
+  for (affine::AffineDelinearizeIndexOp op : delinearized) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    if (failed(affine::lowerAffineDelinearizeIndexOp(rewriter, op)))
+      return failure();
+  }
+  plan.loop = outermost;
+  plan.nest.clear();
+  return success();
 }
 
 namespace {
@@ -322,14 +388,22 @@ protected:
       if (loop.getNumRegionIterArgs() != 0)
         carrying.push_back(loop);
     });
-    if (carrying.size() > 1 && llvm::any_of(carrying, [&](scf::ForOp loop) {
-          return loop->getParentOfType<scf::ForOp>() != nullptr;
-        })) {
-      why = "the contraction runs over several nested loops (a convolution's "
-            "window)";
-      return failure();
+    // Several loops that carry values: a perfect nest (each loop's body is
+    // the next loop and the yield of its results, each loop starts from
+    // what the enclosing one carries) folds into one loop, the window
+    // loops of a convolution into its reduction (an implicit GEMM).
+    if (carrying.size() > 1) {
+      FailureOr<SmallVector<scf::ForOp>> nest = matchPerfectNest(carrying);
+      if (failed(nest)) {
+        why = "the loops that carry values are not one perfect nest of "
+              "loops from 0 with step 1 and constant bounds (a "
+              "convolution's window folds into one loop only then)";
+        return failure();
+      }
+      plan.nest = std::move(*nest);
+      carrying = {plan.nest.front()};
     }
-    if (carrying.size() != 1) {
+    if (carrying.empty()) {
       why = "the kernel does not have exactly one loop that carries values "
             "(register-accumulate makes one of C[i][j] += ...)";
       return failure();
@@ -397,13 +471,25 @@ protected:
     plan.lower = *lower;
     plan.step = *step;
     plan.trips = *upper > *lower ? (*upper - *lower + *step - 1) / *step : 0;
+    // The folded nest runs the product of the trip counts from 0.
+    for (scf::ForOp inner :
+         plan.nest.empty() ? ArrayRef<scf::ForOp>()
+                           : ArrayRef<scf::ForOp>(plan.nest).drop_front()) {
+      std::optional<int64_t> innerTrips = getConstant(inner.getUpperBound());
+      if (plan.trips > (int64_t(1) << 40) / std::max<int64_t>(*innerTrips, 1)) {
+        why = "the loops' trip counts are too large to fold and tile";
+        return failure();
+      }
+      plan.trips *= *innerTrips;
+    }
     if (plan.trips < 1) {
       why = "the loop runs no iteration";
       return failure();
     }
 
     SmallVector<memref::LoadOp> loads;
-    for (Operation &op : plan.loop.getBody()->without_terminator()) {
+    scf::ForOp innermost = plan.nest.empty() ? plan.loop : plan.nest.back();
+    for (Operation &op : innermost.getBody()->without_terminator()) {
       if (op.getNumRegions() != 0) {
         why = "the loop's body holds a region ('" +
               op.getName().getStringRef().str() +
@@ -432,9 +518,12 @@ protected:
       totals[d] = plan.grid[d] * plan.block[d];
     MemoryAccessAnalysis analysis(kernel, plan.block);
     Value iv = plan.loop.getInductionVar();
+    // Which loads walk the loop one element per iteration (their copying
+    // lanes then run along it); a folded nest's iteration reaches the
+    // addresses through divisions, so none is taken to.
     std::optional<unsigned> ivAtom;
     for (auto [index, atom] : llvm::enumerate(analysis.getAtoms()))
-      if (atom.value == iv)
+      if (atom.value == iv && plan.nest.empty())
         ivAtom = index;
     // Per load: the dimensions it moves with and its stride along the loop.
     SmallVector<std::array<bool, 3>> moves;
@@ -457,7 +546,13 @@ protected:
       for (Operation *op : slice)
         for (Value operand : op->getOperands())
           if (auto arg = dyn_cast<BlockArgument>(operand);
-              arg && arg.getOwner() == plan.loop.getBody() && arg != iv) {
+              arg &&
+              llvm::any_of(plan.nest.empty() ? ArrayRef<scf::ForOp>(plan.loop)
+                                             : ArrayRef<scf::ForOp>(plan.nest),
+                           [&](scf::ForOp loop) {
+                             return arg.getOwner() == loop.getBody() &&
+                                    arg != loop.getInductionVar();
+                           })) {
             why = "the address of a load depends on a value the loop "
                   "carries";
             return failure();
@@ -550,6 +645,9 @@ protected:
                           int64_t s, ContractionPlan &plan) const override {
     gpu::GPUFuncOp kernel = target.kernel;
     Location loc = kernel.getLoc();
+    if (!plan.nest.empty() && failed(foldNest(rewriter, plan)))
+      return kernel.emitError("folding the loop nest of @")
+             << kernel.getName() << " into one loop failed";
     MLIRContext *context = kernel.getContext();
     int p = plan.rowDim, q = plan.columnDim, b = plan.batchDim;
     int64_t threads = getThreads(s);
