@@ -64,6 +64,17 @@
 // otherwise) keeps both branches: the tiled loop in the first, and the
 // original code of each result, one after the other, in the second.
 //
+// The results' rows and columns are two of the kernel's thread dimensions.
+// Where the loads that one of them moves (a convolution's weights, moving
+// with the output channel) move with neither of the other two, and some
+// load moves with both (the image, with its rows and pixels), the columns
+// run over both: column c is pixel c mod N of image row c div N (N pixels
+// per row), so that tiles of 64 or 128 columns cover a 112 x 112 image
+// whose rows no such tile divides. A loop under a thread remap's bounds
+// check (coalesce and form-blocks round the grid up and let only the
+// original problem's threads through) tiles the indices the check lets
+// through: every result of the tiles passes it, and it goes.
+//
 // Memory order: nothing before or in the loop may write memory, and the
 // barrier that ends the last stage precedes every write, so every load
 // reads what it read before; a staged element is one that a result of the
@@ -120,10 +131,23 @@ struct ContractionPlan {
   SmallVector<scf::ForOp> nest;
   /// The top-level scf.if whose first branch holds the loop, if any.
   scf::IfOp versioned;
+  /// The bounds check of a thread remap around the loop (threads past the
+  /// problem skip it), if any: an scf.if without results or second branch
+  /// whose condition bounds global indices (matchBoundsGuard).
+  scf::IfOp guard;
+  /// The global indices along each original dimension the results run
+  /// over: the launch's, or fewer where the guard bounds them.
+  std::array<int64_t, 3> extents = {1, 1, 1};
   SmallVector<StagedLoad> staged;
   /// Original dimensions: the rows of the results (along y of the new
   /// blocks), their columns (along x) and the remaining one (along z).
   int rowDim = 0, columnDim = 1, batchDim = 2;
+  /// Where the columns' loads move with two dimensions and the rows' with
+  /// neither (a convolution's image rows and pixels), the columns run over
+  /// both: column c stands for index c div N of `batchDim` and c mod N of
+  /// `columnDim` (N its size), one dimension of N x M columns that a tile
+  /// divides where neither alone does.
+  bool mergedColumns = false;
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   int64_t lower = 0, step = 1, trips = 0;
   /// Whether every float the kernel stores is a sum of products, so that
@@ -295,6 +319,75 @@ static std::optional<std::string> checkReadOnly(Block &block, Operation *end) {
   return std::nullopt;
 }
 
+/// The dimension whose global index `value` is (block id x block size +
+/// thread id, the block id alone for blocks of one thread, the thread id
+/// alone for a grid of one block), or nothing.
+static std::optional<int> getGlobalIndexDim(Value value,
+                                            const std::array<int64_t, 3> &grid,
+                                            const std::array<int64_t, 3> &block) {
+  if (auto id = value.getDefiningOp<gpu::BlockIdOp>()) {
+    int d = static_cast<int>(id.getDimension());
+    return block[d] == 1 ? std::optional<int>(d) : std::nullopt;
+  }
+  if (auto id = value.getDefiningOp<gpu::ThreadIdOp>()) {
+    int d = static_cast<int>(id.getDimension());
+    return grid[d] == 1 ? std::optional<int>(d) : std::nullopt;
+  }
+  auto add = value.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  for (auto [first, threadValue] : {std::pair(add.getLhs(), add.getRhs()),
+                                    std::pair(add.getRhs(), add.getLhs())}) {
+    auto thread = threadValue.getDefiningOp<gpu::ThreadIdOp>();
+    auto mul = first.getDefiningOp<arith::MulIOp>();
+    if (!thread || !mul)
+      continue;
+    int d = static_cast<int>(thread.getDimension());
+    for (auto [blockValue, size] : {std::pair(mul.getLhs(), mul.getRhs()),
+                                    std::pair(mul.getRhs(), mul.getLhs())}) {
+      auto id = blockValue.getDefiningOp<gpu::BlockIdOp>();
+      std::optional<int64_t> constant = getConstant(size);
+      if (id && static_cast<int>(id.getDimension()) == d && constant &&
+          *constant == block[d])
+        return d;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Whether `condition` is a conjunction of bounds on global indices, as a
+/// thread remap's guard (threads past the original problem skip the body):
+/// each `index < N` narrows `extents` along the index's dimension.
+static bool matchBoundsGuard(Value condition,
+                             const std::array<int64_t, 3> &grid,
+                             const std::array<int64_t, 3> &block,
+                             std::array<int64_t, 3> &extents) {
+  if (auto both = condition.getDefiningOp<arith::AndIOp>())
+    return matchBoundsGuard(both.getLhs(), grid, block, extents) &&
+           matchBoundsGuard(both.getRhs(), grid, block, extents);
+  auto compare = condition.getDefiningOp<arith::CmpIOp>();
+  if (!compare)
+    return false;
+  Value index = compare.getLhs(), bound = compare.getRhs();
+  arith::CmpIPredicate predicate = compare.getPredicate();
+  if (predicate == arith::CmpIPredicate::ugt ||
+      predicate == arith::CmpIPredicate::sgt) {
+    // N > index.
+    std::swap(index, bound);
+    predicate = predicate == arith::CmpIPredicate::ugt
+                    ? arith::CmpIPredicate::ult
+                    : arith::CmpIPredicate::slt;
+  }
+  std::optional<int64_t> limit = getConstant(bound);
+  std::optional<int> d = getGlobalIndexDim(index, grid, block);
+  if (!limit || !d || *limit < 1 ||
+      (predicate != arith::CmpIPredicate::ult &&
+       predicate != arith::CmpIPredicate::slt))
+    return false;
+  extents[*d] = std::min(extents[*d], *limit);
+  return true;
+}
+
 /// Folds `plan.nest` into its outermost loop (upstream's coalesceLoops:
 /// one loop over the product of the trip counts, the original iteration
 /// variables recomputed from it by division), with the recomputation in
@@ -409,10 +502,24 @@ protected:
       return failure();
     }
     plan.loop = carrying.front();
+    for (int d = 0; d < 3; ++d)
+      plan.extents[d] = plan.grid[d] * plan.block[d];
     Block *home = plan.loop->getBlock();
+    // A remap's bounds check around the loop: the results run over the
+    // indices it lets through, and it holds for every one of them.
+    Operation *inHome = plan.loop;
+    if (auto guard = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
+        guard && home != &body && guard.getNumResults() == 0 &&
+        !guard.elseBlock() &&
+        matchBoundsGuard(guard.getCondition(), plan.grid, plan.block,
+                         plan.extents)) {
+      plan.guard = guard;
+      inHome = guard;
+      home = guard->getBlock();
+    }
     Block *fallback = nullptr;
     if (home != &body) {
-      auto ifOp = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
+      auto ifOp = dyn_cast<scf::IfOp>(home->getParentOp());
       if (!ifOp || ifOp->getBlock() != &body || home != ifOp.thenBlock() ||
           ifOp.getNumResults() != 0) {
         why = "the loop is neither in the kernel's body nor in the first "
@@ -427,11 +534,12 @@ protected:
       plan.versioned = ifOp;
       fallback = ifOp.elseBlock();
     }
+    Block *guarded = plan.guard ? plan.guard.thenBlock() : nullptr;
     std::optional<std::string> nested;
     kernel.walk([&](Operation *op) {
       Block *block = op->getBlock();
       if (!nested && isGeometryOp(op) && block != &body && block != home &&
-          block != fallback)
+          block != fallback && block != guarded)
         nested = std::string("a thread or block id is read inside a loop "
                              "or a nested branch");
     });
@@ -439,14 +547,19 @@ protected:
       why = *nested;
       return failure();
     }
-    if (std::optional<std::string> reason =
-            checkReadOnly(body, plan.versioned ? plan.versioned.getOperation()
-                                               : plan.loop.getOperation())) {
+    if (std::optional<std::string> reason = checkReadOnly(
+            body, plan.versioned ? plan.versioned.getOperation() : inHome)) {
       why = *reason;
       return failure();
     }
     if (plan.versioned)
-      if (std::optional<std::string> reason = checkReadOnly(*home, plan.loop)) {
+      if (std::optional<std::string> reason = checkReadOnly(*home, inHome)) {
+        why = *reason;
+        return failure();
+      }
+    if (plan.guard)
+      if (std::optional<std::string> reason =
+              checkReadOnly(*guarded, plan.loop)) {
         why = *reason;
         return failure();
       }
@@ -513,9 +626,7 @@ protected:
       }
     }
 
-    std::array<int64_t, 3> totals;
-    for (int d = 0; d < 3; ++d)
-      totals[d] = plan.grid[d] * plan.block[d];
+    const std::array<int64_t, 3> &totals = plan.extents;
     MemoryAccessAnalysis analysis(kernel, plan.block);
     Value iv = plan.loop.getInductionVar();
     // Which loads walk the loop one element per iteration (their copying
@@ -595,6 +706,36 @@ protected:
                         chosen->second != *storeContiguous))
           chosen = {p, q};
       }
+    // Columns over two dimensions, preferred where they apply: rows move
+    // with neither, some column load with both (the column loads of the
+    // pair above move with its third dimension). The inner one is the one
+    // along which the stores walk memory faster.
+    std::optional<std::pair<int, int>> merged;
+    for (int p = 0; p < 3 && !merged; ++p) {
+      int q = (p + 1) % 3, o = (p + 2) % 3;
+      if (totals[p] < 2 || totals[q] < 2 || totals[o] < 2)
+        continue;
+      bool rows = false, both = false, valid = true;
+      for (const std::array<bool, 3> &moving : moves) {
+        if (moving[p] && (moving[q] || moving[o]))
+          valid = false;
+        rows |= moving[p];
+        both |= moving[q] && moving[o];
+      }
+      if (!valid || !rows || !both)
+        continue;
+      std::array<int64_t, 3> strides = {0, 0, 0};
+      for (const MemoryAccess &access : analysis.getAccesses())
+        if (access.writes && access.threadAffine &&
+            !plan.loop->isAncestor(access.op))
+          for (int d = 0; d < 3; ++d)
+            strides[d] = std::abs(plan.block[d] > 1 ? access.threadStride[d]
+                                                    : access.blockStride[d]);
+      if (strides[o] != 0 && (strides[q] == 0 || strides[o] < strides[q]))
+        std::swap(q, o);
+      merged = {p, q};
+      chosen = merged;
+    }
     if (!chosen) {
       why = "no two thread dimensions split the loop's loads into ones that "
             "only the first moves and ones that only the second moves (the "
@@ -604,9 +745,14 @@ protected:
     plan.rowDim = chosen->first;
     plan.columnDim = chosen->second;
     plan.batchDim = 3 - plan.rowDim - plan.columnDim;
+    plan.mergedColumns = merged.has_value();
+    int64_t columns = totals[plan.columnDim] *
+                      (plan.mergedColumns ? totals[plan.batchDim] : 1);
     int64_t sharedBytes = 0;
     for (auto [load, moving, stride] : llvm::zip(loads, moves, loopStrides)) {
-      if (!moving[plan.rowDim] && !moving[plan.columnDim])
+      bool column = moving[plan.columnDim] ||
+                    (plan.mergedColumns && moving[plan.batchDim]);
+      if (!moving[plan.rowDim] && !column)
         continue;
       int64_t perIteration = stride * plan.step;
       plan.staged.push_back(
@@ -620,15 +766,15 @@ protected:
       sharedBytes += kDepth * (s + getGroupWidth(s)) *
                      ((element.getIntOrFloatBitWidth() + 7) / 8);
     }
-    for (int d : {plan.rowDim, plan.columnDim})
-      if (totals[d] % s != 0) {
+    for (int64_t size : {totals[plan.rowDim], columns})
+      if (size % s != 0) {
         why = "the result dimensions (" + std::to_string(totals[plan.rowDim]) +
-              " x " + std::to_string(totals[plan.columnDim]) +
+              " x " + std::to_string(columns) +
               ") are not multiples of the tile of " + std::to_string(s);
         return failure();
       }
-    if (totals[plan.columnDim] / s > 2147483647 ||
-        totals[plan.rowDim] / s > 65535 || totals[plan.batchDim] > 65535) {
+    if (columns / s > 2147483647 || totals[plan.rowDim] / s > 65535 ||
+        (!plan.mergedColumns && totals[plan.batchDim] > 65535)) {
       why = "the new grid would exceed the hardware's limits";
       return failure();
     }
@@ -655,12 +801,12 @@ protected:
     // Elements of a stage's tile each thread copies: 16 x S over T x T.
     int64_t copied = kDepth * s / (threads * threads);
     int64_t group = getGroupWidth(s);
-    std::array<int64_t, 3> totals;
-    for (int d = 0; d < 3; ++d)
-      totals[d] = plan.grid[d] * plan.block[d];
+    const std::array<int64_t, 3> &totals = plan.extents;
+    int64_t columns = totals[q] * (plan.mergedColumns ? totals[b] : 1);
     for (gpu::LaunchFuncOp launch : target.launches)
       setLaunchSizes(rewriter, launch,
-                     {totals[q] / s, totals[p] / s, totals[b]},
+                     {columns / s, totals[p] / s,
+                      plan.mergedColumns ? 1 : totals[b]},
                      {threads, threads, 1});
 
     Block &body = kernel.getBody().front();
@@ -707,8 +853,26 @@ protected:
         mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x), s);
     Value rowBase =
         mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y), s);
-    Value batch = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
+    Value batch =
+        plan.mergedColumns
+            ? Value()
+            : gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
     Value linear = add(mul(row, threads), lane);
+    // The original global indices of result (row, column).
+    auto globalOf = [&](Value rowIndex, Value column) {
+      std::array<Value, 3> global;
+      global[p] = rowIndex;
+      if (plan.mergedColumns) {
+        global[q] = arith::RemUIOp::create(rewriter, loc, column,
+                                           index(totals[q]));
+        global[b] = arith::DivUIOp::create(rewriter, loc, column,
+                                           index(totals[q]));
+      } else {
+        global[q] = column;
+        global[b] = batch;
+      }
+      return global;
+    };
 
     // Result (r, c) of this thread: row rowBase + G row + offset(r), column
     // columnBase + G lane + offset(c), with the original ids of its thread.
@@ -717,10 +881,10 @@ protected:
     SmallVector<IRMapping> maps(outputs);
     for (int64_t r = 0; r < per; ++r)
       for (int64_t c = 0; c < per; ++c) {
-        std::array<Value, 3> global;
-        global[p] = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
-        global[q] = add(columnBase, offset(laneFirst, getResultOffset(s, c)));
-        global[b] = batch;
+        Value rowIndex = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
+        Value column =
+            add(columnBase, offset(laneFirst, getResultOffset(s, c)));
+        std::array<Value, 3> global = globalOf(rowIndex, column);
         mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
                     maps[r * per + c]);
       }
@@ -748,8 +912,12 @@ protected:
       return ops;
     };
 
-    Operation *anchor = plan.versioned ? plan.versioned.getOperation()
-                                       : plan.loop.getOperation();
+    // The loop, or the bounds check around it, which every result passes
+    // (the tiles cover the indices it lets through): the check goes, the
+    // operations it guards stay.
+    Operation *inHome = plan.guard ? plan.guard.getOperation()
+                                   : plan.loop.getOperation();
+    Operation *anchor = plan.versioned ? plan.versioned.getOperation() : inHome;
     clonePerResult(ArrayRef<Operation *>(original).take_until(
         [&](Operation *op) { return op == anchor; }));
     scf::IfOp versioned;
@@ -760,8 +928,10 @@ protected:
           rewriter, loc, condition,
           /*withElseRegion=*/plan.versioned.elseBlock() != nullptr);
       rewriter.setInsertionPoint(versioned.thenBlock()->getTerminator());
-      clonePerResult(before(*plan.loop->getBlock(), plan.loop));
+      clonePerResult(before(*inHome->getBlock(), inHome));
     }
+    if (plan.guard)
+      clonePerResult(before(*plan.loop->getBlock(), plan.loop));
 
     // Where each thread copies the elements of a stage: element (k, e) of a
     // tile is the staged load at iteration first + k for the result row (or
@@ -811,10 +981,9 @@ protected:
           if (!wholeStages)
             iteration = arith::MinUIOp::create(rewriter, loc, iteration,
                                                index(plan.trips - 1));
-          std::array<Value, 3> global;
-          global[p] = staged.row ? add(rowBase, position) : rowBase;
-          global[q] = staged.row ? columnBase : add(columnBase, position);
-          global[b] = batch;
+          Value rowIndex = staged.row ? add(rowBase, position) : rowBase;
+          Value column = staged.row ? columnBase : add(columnBase, position);
+          std::array<Value, 3> global = globalOf(rowIndex, column);
           IRMapping mapping;
           mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
                       mapping);
@@ -937,8 +1106,10 @@ protected:
       for (unsigned i = 0; i < carried; ++i)
         mapping.map(plan.loop.getResult(i), stages.getResult(o * carried + i));
 
-    if (plan.versioned) {
+    if (plan.guard)
       clonePerResult(after(plan.loop));
+    if (plan.versioned) {
+      clonePerResult(after(inHome));
       if (Block *fallback = plan.versioned.elseBlock()) {
         rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
         clonePerResult(before(*fallback, nullptr));
