@@ -630,12 +630,37 @@ protected:
     MemoryAccessAnalysis analysis(kernel, plan.block);
     Value iv = plan.loop.getInductionVar();
     // Which loads walk the loop one element per iteration (their copying
-    // lanes then run along it); a folded nest's iteration reaches the
-    // addresses through divisions, so none is taken to.
-    std::optional<unsigned> ivAtom;
-    for (auto [index, atom] : llvm::enumerate(analysis.getAtoms()))
-      if (atom.value == iv && plan.nest.empty())
-        ivAtom = index;
+    // lanes then run along it). A folded nest's iteration f = sum_l i_l
+    // x (the trip counts of the loops inside l) reaches the addresses
+    // through divisions; an address c_l i_l + ... walks f with stride c
+    // where each c_l is c times the trip counts inside l (a convolution's
+    // weights, w[f][c][ky][kx], along (c, ky, kx)).
+    SmallVector<std::optional<unsigned>> ivAtoms;
+    SmallVector<int64_t> inner;
+    for (scf::ForOp loop : plan.nest.empty() ? ArrayRef<scf::ForOp>(plan.loop)
+                                             : ArrayRef<scf::ForOp>(plan.nest)) {
+      std::optional<unsigned> found;
+      for (auto [index, atom] : llvm::enumerate(analysis.getAtoms()))
+        if (atom.value == loop.getInductionVar())
+          found = index;
+      ivAtoms.push_back(found);
+    }
+    int64_t span = 1;
+    for (scf::ForOp loop : llvm::reverse(plan.nest)) {
+      inner.insert(inner.begin(), span);
+      span *= *getConstant(loop.getUpperBound());
+    }
+    auto strideAlongLoop = [&](const AffineIndex &address) -> int64_t {
+      if (plan.nest.empty())
+        return ivAtoms.front() ? address.coefficientOf(*ivAtoms.front()) : 0;
+      std::optional<unsigned> innermostAtom = ivAtoms.back();
+      int64_t stride =
+          innermostAtom ? address.coefficientOf(*innermostAtom) : 0;
+      for (auto [atom, factor] : llvm::zip(ivAtoms, inner))
+        if ((atom ? address.coefficientOf(*atom) : 0) != stride * factor)
+          return 0;
+      return stride;
+    };
     // Per load: the dimensions it moves with and its stride along the loop.
     SmallVector<std::array<bool, 3>> moves;
     SmallVector<int64_t> loopStrides;
@@ -673,8 +698,7 @@ protected:
         moving[d] = totals[d] > 1 && (access->threadStride[d] != 0 ||
                                       access->blockStride[d] != 0);
       moves.push_back(moving);
-      loopStrides.push_back(ivAtom ? access->address->coefficientOf(*ivAtom)
-                                   : 0);
+      loopStrides.push_back(strideAlongLoop(*access->address));
     }
 
     // The result dimensions: each load moves with at most one of them, and
