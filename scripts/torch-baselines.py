@@ -317,6 +317,12 @@ BASELINES = {
         lambda t, a, b, c: c + a @ b,
         "C += A B: c.addmm_(a, b) (cuBLAS GEMM with beta = 1), TF32 off",
         accumulates=("c",)),
+    "matmul_ragged": Baseline(
+        (mat("a", 992, 1000), mat("b", 1000, 1008), mat("c", 992, 1008)),
+        lambda t, F, a, b, c: c.addmm_(a, b),
+        lambda t, a, b, c: c + a @ b,
+        "C += A B: c.addmm_(a, b) (cuBLAS GEMM with beta = 1), TF32 off",
+        accumulates=("c",)),
     "matvec": Baseline(
         (mat("a", ROWS, N), mat("x", N), mat("y", ROWS)),
         lambda t, F, a, x, y: y.addmv_(a, x),

@@ -790,14 +790,18 @@ protected:
       sharedBytes += kDepth * (s + getGroupWidth(s)) *
                      ((element.getIntOrFloatBitWidth() + 7) / 8);
     }
+    // Edge tiles past the results compute clamped copies of the last row
+    // or column and store nothing; a tile larger than a whole dimension
+    // would mostly compute such copies.
     for (int64_t size : {totals[plan.rowDim], columns})
-      if (size % s != 0) {
+      if (size < s) {
         why = "the result dimensions (" + std::to_string(totals[plan.rowDim]) +
               " x " + std::to_string(columns) +
-              ") are not multiples of the tile of " + std::to_string(s);
+              ") are smaller than the tile of " + std::to_string(s);
         return failure();
       }
-    if (columns / s > 2147483647 || totals[plan.rowDim] / s > 65535 ||
+    if (llvm::divideCeil(columns, s) > 2147483647 ||
+        llvm::divideCeil(totals[plan.rowDim], s) > 65535 ||
         (!plan.mergedColumns && totals[plan.batchDim] > 65535)) {
       why = "the new grid would exceed the hardware's limits";
       return failure();
@@ -829,7 +833,8 @@ protected:
     int64_t columns = totals[q] * (plan.mergedColumns ? totals[b] : 1);
     for (gpu::LaunchFuncOp launch : target.launches)
       setLaunchSizes(rewriter, launch,
-                     {columns / s, totals[p] / s,
+                     {llvm::divideCeil(columns, s),
+                      llvm::divideCeil(totals[p], s),
                       plan.mergedColumns ? 1 : totals[b]},
                      {threads, threads, 1});
 
@@ -882,8 +887,36 @@ protected:
             ? Value()
             : gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
     Value linear = add(mul(row, threads), lane);
+    // Where S does not divide the rows (columns), the last tiles reach past
+    // them: their row (column) indices are clamped to the last one, so that
+    // every load reads what a result reads, and those results store
+    // nothing.
+    bool partialRows = totals[p] % s != 0, partialColumns = columns % s != 0;
+    auto clamp = [&](Value value, int64_t size) -> Value {
+      return arith::MinUIOp::create(rewriter, loc, value, index(size - 1));
+    };
+    // Whether result (row, column) is one of the kernel's (null: all are).
+    auto insideOf = [&](Value rowIndex, Value column) -> Value {
+      Value inside;
+      if (partialRows)
+        inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                       rowIndex, index(totals[p]));
+      if (partialColumns) {
+        Value within =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  column, index(columns));
+        inside = inside ? arith::AndIOp::create(rewriter, loc, inside, within)
+                              .getResult()
+                        : within;
+      }
+      return inside;
+    };
     // The original global indices of result (row, column).
     auto globalOf = [&](Value rowIndex, Value column) {
+      if (partialRows)
+        rowIndex = clamp(rowIndex, totals[p]);
+      if (partialColumns)
+        column = clamp(column, columns);
       std::array<Value, 3> global;
       global[p] = rowIndex;
       if (plan.mergedColumns) {
@@ -903,11 +936,13 @@ protected:
     Value rowFirst = group == 1 ? row : mul(row, group);
     Value laneFirst = group == 1 ? lane : mul(lane, group);
     SmallVector<IRMapping> maps(outputs);
+    SmallVector<Value> inside(outputs);
     for (int64_t r = 0; r < per; ++r)
       for (int64_t c = 0; c < per; ++c) {
         Value rowIndex = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
         Value column =
             add(columnBase, offset(laneFirst, getResultOffset(s, c)));
+        inside[r * per + c] = insideOf(rowIndex, column);
         std::array<Value, 3> global = globalOf(rowIndex, column);
         mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
                     maps[r * per + c]);
@@ -917,6 +952,22 @@ protected:
         for (Operation *op : ops)
           if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
             rewriter.clone(*op, mapping);
+    };
+    // The same for operations that may write: a result past the kernel's
+    // runs them under its bounds check (values they define are used only
+    // in their own block, so none escapes the check).
+    auto clonePerResultInside = [&](ArrayRef<Operation *> ops) {
+      for (auto [mapping, condition] : llvm::zip(maps, inside)) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (condition) {
+          auto ifOp = scf::IfOp::create(rewriter, loc, condition,
+                                        /*withElseRegion=*/false);
+          rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        }
+        for (Operation *op : ops)
+          if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
+            rewriter.clone(*op, mapping);
+      }
     };
     // The operations of `block` before `end` and after `start` (in the
     // kernel's body: of the original ones).
@@ -1131,16 +1182,16 @@ protected:
         mapping.map(plan.loop.getResult(i), stages.getResult(o * carried + i));
 
     if (plan.guard)
-      clonePerResult(after(plan.loop));
+      clonePerResultInside(after(plan.loop));
     if (plan.versioned) {
-      clonePerResult(after(inHome));
+      clonePerResultInside(after(inHome));
       if (Block *fallback = plan.versioned.elseBlock()) {
         rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
-        clonePerResult(before(*fallback, nullptr));
+        clonePerResultInside(before(*fallback, nullptr));
       }
       rewriter.setInsertionPointAfter(versioned);
     }
-    clonePerResult(after(anchor));
+    clonePerResultInside(after(anchor));
     for (Operation *op : llvm::reverse(original))
       rewriter.eraseOp(op);
     // Fused products round once where the original rounded twice: the
