@@ -25,9 +25,9 @@ modules and which reports were replaced.
 
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
                              [--corpus DIR] [--only NAME...] [--shard K/N]
-                             [--torch-times FILE] [--worker PATH] [--jobs N]
+                             [--torch-times FILE...] [--worker PATH] [--jobs N]
        benchmark-optimize.py --from-reports DIR... --out DIR   (tables only)
-                             [--corpus DIR] [--torch-times FILE]
+                             [--corpus DIR] [--torch-times FILE...]
 """
 
 import argparse
@@ -71,9 +71,12 @@ def main():
     parser.add_argument("--shard", metavar="K/N",
                         help="run only the K-th of every N selected modules "
                              "(1 <= K <= N, in name order)")
-    parser.add_argument("--torch-times",
+    parser.add_argument("--torch-times", nargs="+", default=[],
+                        metavar="FILE",
                         help="JSON of scripts/torch-baselines.py: adds "
-                             "PyTorch columns for the upstream corpus")
+                             "PyTorch columns for the upstream corpus (with "
+                             "several files, each program from the one "
+                             "that measured it)")
     parser.add_argument("--worker",
                         help="the worker the optimizer and the re-verification "
                              "run jobs in (default: autoprof-worker next to "
@@ -98,8 +101,17 @@ def main():
                          f"not '{args.shard}'")
         shard = (int(match[1]), int(match[2]))
     repo = pathlib.Path(__file__).resolve().parent.parent
-    torch_times = (json.loads(pathlib.Path(args.torch_times).read_text())
-                   if args.torch_times else None)
+    torch_times = None
+    for path in args.torch_times:
+        measured = json.loads(pathlib.Path(path).read_text())
+        if torch_times is None:
+            torch_times = measured
+            continue
+        for program, entry in measured.get("programs", {}).items():
+            if program in torch_times["programs"]:
+                sys.exit(f"benchmark-optimize: {program} is measured in "
+                         f"{path} and in an earlier --torch-times file")
+            torch_times["programs"][program] = entry
     floor_reasons = (json.loads(pathlib.Path(args.floor_reasons).read_text())
                      if args.floor_reasons else {})
     # Where a module's source is read to find its launches.
