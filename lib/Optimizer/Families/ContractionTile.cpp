@@ -82,6 +82,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContractionTiling.h"
 #include "Families.h"
 
 #include "../RewriteAnalysis.h"
@@ -111,52 +112,6 @@ using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
 namespace {
-/// A load of the loop staged through a shared tile.
-struct StagedLoad {
-  memref::LoadOp load;
-  /// Whether the result dimension it moves with is the row one (else the
-  /// column one).
-  bool row = true;
-  /// Whether consecutive iterations read consecutive elements (the lanes
-  /// that copy it then run along the loop).
-  bool alongLoop = false;
-};
-
-/// What contraction-tile changes in a kernel.
-struct ContractionPlan {
-  scf::ForOp loop;
-  /// Where the contraction runs over a perfect nest of loops (a
-  /// convolution's channels and window), the nest, outermost first
-  /// (`loop` is its first); applyPlan folds it into one loop first.
-  SmallVector<scf::ForOp> nest;
-  /// The top-level scf.if whose first branch holds the loop, if any.
-  scf::IfOp versioned;
-  /// The bounds check of a thread remap around the loop (threads past the
-  /// problem skip it), if any: an scf.if without results or second branch
-  /// whose condition bounds global indices (matchBoundsGuard).
-  scf::IfOp guard;
-  /// The global indices along each original dimension the results run
-  /// over: the launch's, or fewer where the guard bounds them.
-  std::array<int64_t, 3> extents = {1, 1, 1};
-  SmallVector<StagedLoad> staged;
-  /// Original dimensions: the rows of the results (along y of the new
-  /// blocks), their columns (along x) and the remaining one (along z).
-  int rowDim = 0, columnDim = 1, batchDim = 2;
-  /// Where the columns' loads move with two dimensions and the rows' with
-  /// neither (a convolution's image rows and pixels), the columns run over
-  /// both: column c stands for index c div N of `batchDim` and c mod N of
-  /// `columnDim` (N its size), one dimension of N x M columns that a tile
-  /// divides where neither alone does.
-  bool mergedColumns = false;
-  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
-  int64_t lower = 0, step = 1, trips = 0;
-  /// Whether every float the kernel stores is a sum of products, so that
-  /// the tiled loop's products may fuse with their sums: the verification
-  /// of a kernel marked `autoprof.reassociated` bounds the rounding by the
-  /// terms' magnitude.
-  bool fuse = false;
-};
-
 /// Iterations per stage.
 constexpr int64_t kDepth = 16;
 } // namespace
@@ -169,6 +124,69 @@ static int64_t getThreads(int64_t s) { return s == 32 ? 8 : 16; }
 /// an S x S tile of results (also the padding of the tiles' rows).
 static int64_t getGroupWidth(int64_t s) {
   return std::min<int64_t>(s / getThreads(s), 4);
+}
+
+/// Elements that pad each row of a staged tile: G, or 8 halves for the
+/// tensor cores' loads (rows of a multiple of 16 bytes).
+static int64_t getTilePadding(int64_t s, bool tensorCores) {
+  return tensorCores ? 8 : getGroupWidth(s);
+}
+
+/// Why the loop of `plan` cannot run on tensor cores (mma-tile), or
+/// nothing: its body must add to the value it carries the product of a
+/// staged row element and a staged column element, both halves widened to
+/// f32 (each such product is exact in f32; the tensor cores add them in
+/// another order, accumulating in f32), and compute nothing else but the
+/// loads' indices.
+static std::optional<std::string> checkTensorCores(ContractionPlan &plan,
+                                                   int64_t s) {
+  if (s != 64)
+    return std::string("tensor-core tiles are 64 x 64");
+  if (plan.staged.size() != 2 || plan.staged[0].row == plan.staged[1].row)
+    return std::string("the loop does not load exactly one row element and "
+                       "one column element per iteration");
+  for (StagedLoad &staged : plan.staged)
+    if (!staged.load.getResult().getType().isF16())
+      return std::string("the staged elements are not f16 (the tensor cores "
+                         "multiply halves here)");
+  scf::ForOp innermost = plan.nest.empty() ? plan.loop : plan.nest.back();
+  if (plan.loop.getNumRegionIterArgs() != 1 ||
+      !innermost.getRegionIterArgs().front().getType().isF32())
+    return std::string("the loop does not carry one f32 sum");
+  Value carried = innermost.getRegionIterArgs().front();
+  auto yield = cast<scf::YieldOp>(innermost.getBody()->getTerminator());
+  auto sum = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  arith::MulFOp product;
+  if (sum && sum.getLhs() == carried)
+    product = sum.getRhs().getDefiningOp<arith::MulFOp>();
+  else if (sum && sum.getRhs() == carried)
+    product = sum.getLhs().getDefiningOp<arith::MulFOp>();
+  auto widened = [&](Value value) -> Operation * {
+    auto ext = value.getDefiningOp<arith::ExtFOp>();
+    return ext ? ext.getIn().getDefiningOp() : nullptr;
+  };
+  Operation *lhs = product ? widened(product.getLhs()) : nullptr;
+  Operation *rhs = product ? widened(product.getRhs()) : nullptr;
+  Operation *row = plan.staged[0].row ? plan.staged[0].load : plan.staged[1].load;
+  Operation *column =
+      plan.staged[0].row ? plan.staged[1].load : plan.staged[0].load;
+  if (!lhs || !rhs || !((lhs == row && rhs == column) ||
+                        (lhs == column && rhs == row)))
+    return std::string("the loop's body is not sum + f32(row) * f32(column)");
+  for (Operation &op : innermost.getBody()->without_terminator()) {
+    if (&op == sum || &op == product || &op == row || &op == column ||
+        op.getUsers().empty())
+      continue;
+    if (isa<arith::ExtFOp>(op) && llvm::all_of(op.getUsers(), [&](Operation *u) {
+          return u == product.getOperation();
+        }))
+      continue;
+    if (!llvm::all_of(op.getResultTypes(),
+                      [](Type type) { return type.isIntOrIndex(); }))
+      return "the loop's body computes more than the product and its sum ('" +
+             op.getName().getStringRef().str() + "')";
+  }
+  return std::nullopt;
 }
 
 /// Resident blocks per SM that contraction-tile=S asks ptxas for
@@ -411,695 +429,714 @@ static LogicalResult foldNest(RewriterBase &rewriter, ContractionPlan &plan) {
   return success();
 }
 
-namespace {
-class ContractionTileFamily : public RewriteFamilyWithPlan<ContractionPlan> {
-public:
-  StringRef getName() const override { return "contraction-tile"; }
-  StringRef getSummary() const override {
-    return "blocks of 16 x 16 threads (8 x 8 at S = 32) compute S x S "
-           "results of a contraction from row and column tiles staged in "
-           "shared memory";
+FailureOr<ContractionPlan>
+ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
+                                 std::string &why) const {
+  gpu::GPUFuncOp kernel = target.kernel;
+  ContractionPlan plan;
+  if (std::optional<std::string> reason =
+          checkRemappable(kernel, target.launches, plan.grid, plan.block)) {
+    why = *reason;
+    return failure();
   }
-  std::optional<std::string> checkParameter(int64_t s) const override {
-    if (s != 16 && s != 32 && s != 64 && s != 128)
-      return std::string("the tile of results must be 16, 32, 64 or 128");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Each staged element serves S results from shared memory.
-    static const StringRef facts[] = {"l1-bound", "l2-bound", "dram-bound",
-                                      "latency-bound"};
-    return facts;
-  }
-
-  void rank(const RewriteEvidence &evidence,
-            SmallVectorImpl<RankedParameter> &ranked) const override {
-    // Each staged element serves S results, which the static intensity
-    // (bytes per access, not per distinct element) does not see: ahead of
-    // unroll whatever it says. Among the sizes, the one the tile model
-    // expects to finish first (getTileCost) ranks first.
-    double results = evidence.blockThreads * evidence.gridBlocks;
-    std::optional<double> counted = evidence.getMetric("launch__sm_count");
-    double multiprocessors =
-        counted && *counted >= 1 ? *counted : kDefaultMultiprocessors;
-    SmallVector<std::pair<double, int64_t>> costs;
-    for (int64_t s : {16, 32, 64, 128})
-      costs.push_back({getTileCost(s, results, multiprocessors), s});
-    llvm::stable_sort(costs, [](const auto &lhs, const auto &rhs) {
-      return lhs.first < rhs.first;
-    });
-    for (auto [position, cost] : llvm::enumerate(costs)) {
-      int64_t s = cost.second;
-      double blocks = std::max(1.0, std::ceil(results / double(s * s)));
-      std::string why;
-      llvm::raw_string_ostream os(why);
-      os << "tile model: " << llvm::formatv("{0:F0}", blocks) << " blocks on "
-         << llvm::formatv("{0:F0}", multiprocessors) << " SMs"
-         << (counted ? "" : " (launch__sm_count not collected: an H200's)")
-         << ", at most "
-         << llvm::formatv("{0:F0}", std::ceil(blocks / multiprocessors))
-         << " per SM at " << llvm::formatv("{0:F2}", getSustainedShare(s))
-         << " of the FMA peak, cost " << llvm::formatv("{0:F0}", cost.first);
-      ranked.push_back({11.4 - 0.1 * double(position), s, why});
+  Block &body = kernel.getBody().front();
+  SmallVector<scf::ForOp> carrying;
+  kernel.walk([&](scf::ForOp loop) {
+    if (loop.getNumRegionIterArgs() != 0)
+      carrying.push_back(loop);
+  });
+  // Several loops that carry values: a perfect nest (each loop's body is
+  // the next loop and the yield of its results, each loop starts from
+  // what the enclosing one carries) folds into one loop, the window
+  // loops of a convolution into its reduction (an implicit GEMM).
+  if (carrying.size() > 1) {
+    FailureOr<SmallVector<scf::ForOp>> nest = matchPerfectNest(carrying);
+    if (failed(nest)) {
+      why = "the loops that carry values are not one perfect nest of "
+            "loops from 0 with step 1 and constant bounds (a "
+            "convolution's window folds into one loop only then)";
+      return failure();
     }
+    plan.nest = std::move(*nest);
+    carrying = {plan.nest.front()};
   }
-
-protected:
-  FailureOr<ContractionPlan> matchPlan(const RewriteTarget &target, int64_t s,
-                                       std::string &why) const override {
-    gpu::GPUFuncOp kernel = target.kernel;
-    ContractionPlan plan;
+  if (carrying.empty()) {
+    why = "the kernel does not have exactly one loop that carries values "
+          "(register-accumulate makes one of C[i][j] += ...)";
+    return failure();
+  }
+  plan.loop = carrying.front();
+  for (int d = 0; d < 3; ++d)
+    plan.extents[d] = plan.grid[d] * plan.block[d];
+  Block *home = plan.loop->getBlock();
+  // A remap's bounds check around the loop: the results run over the
+  // indices it lets through, and it holds for every one of them.
+  Operation *inHome = plan.loop;
+  if (auto guard = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
+      guard && home != &body && guard.getNumResults() == 0 &&
+      !guard.elseBlock() &&
+      matchBoundsGuard(guard.getCondition(), plan.grid, plan.block,
+                       plan.extents)) {
+    plan.guard = guard;
+    inHome = guard;
+    home = guard->getBlock();
+  }
+  Block *fallback = nullptr;
+  if (home != &body) {
+    auto ifOp = dyn_cast<scf::IfOp>(home->getParentOp());
+    if (!ifOp || ifOp->getBlock() != &body || home != ifOp.thenBlock() ||
+        ifOp.getNumResults() != 0) {
+      why = "the loop is neither in the kernel's body nor in the first "
+            "branch of a condition there";
+      return failure();
+    }
+    if (dependsOnThreadsOrMemory(ifOp.getCondition())) {
+      why = "the condition around the loop may differ between threads "
+            "(every thread of a block must reach the barriers)";
+      return failure();
+    }
+    plan.versioned = ifOp;
+    fallback = ifOp.elseBlock();
+  }
+  Block *guarded = plan.guard ? plan.guard.thenBlock() : nullptr;
+  std::optional<std::string> nested;
+  kernel.walk([&](Operation *op) {
+    Block *block = op->getBlock();
+    if (!nested && isGeometryOp(op) && block != &body && block != home &&
+        block != fallback && block != guarded)
+      nested = std::string("a thread or block id is read inside a loop "
+                           "or a nested branch");
+  });
+  if (nested) {
+    why = *nested;
+    return failure();
+  }
+  if (std::optional<std::string> reason = checkReadOnly(
+          body, plan.versioned ? plan.versioned.getOperation() : inHome)) {
+    why = *reason;
+    return failure();
+  }
+  if (plan.versioned)
+    if (std::optional<std::string> reason = checkReadOnly(*home, inHome)) {
+      why = *reason;
+      return failure();
+    }
+  if (plan.guard)
     if (std::optional<std::string> reason =
-            checkRemappable(kernel, target.launches, plan.grid, plan.block)) {
+            checkReadOnly(*guarded, plan.loop)) {
       why = *reason;
       return failure();
     }
-    Block &body = kernel.getBody().front();
-    SmallVector<scf::ForOp> carrying;
-    kernel.walk([&](scf::ForOp loop) {
-      if (loop.getNumRegionIterArgs() != 0)
-        carrying.push_back(loop);
-    });
-    // Several loops that carry values: a perfect nest (each loop's body is
-    // the next loop and the yield of its results, each loop starts from
-    // what the enclosing one carries) folds into one loop, the window
-    // loops of a convolution into its reduction (an implicit GEMM).
-    if (carrying.size() > 1) {
-      FailureOr<SmallVector<scf::ForOp>> nest = matchPerfectNest(carrying);
-      if (failed(nest)) {
-        why = "the loops that carry values are not one perfect nest of "
-              "loops from 0 with step 1 and constant bounds (a "
-              "convolution's window folds into one loop only then)";
-        return failure();
-      }
-      plan.nest = std::move(*nest);
-      carrying = {plan.nest.front()};
-    }
-    if (carrying.empty()) {
-      why = "the kernel does not have exactly one loop that carries values "
-            "(register-accumulate makes one of C[i][j] += ...)";
-      return failure();
-    }
-    plan.loop = carrying.front();
-    for (int d = 0; d < 3; ++d)
-      plan.extents[d] = plan.grid[d] * plan.block[d];
-    Block *home = plan.loop->getBlock();
-    // A remap's bounds check around the loop: the results run over the
-    // indices it lets through, and it holds for every one of them.
-    Operation *inHome = plan.loop;
-    if (auto guard = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
-        guard && home != &body && guard.getNumResults() == 0 &&
-        !guard.elseBlock() &&
-        matchBoundsGuard(guard.getCondition(), plan.grid, plan.block,
-                         plan.extents)) {
-      plan.guard = guard;
-      inHome = guard;
-      home = guard->getBlock();
-    }
-    Block *fallback = nullptr;
-    if (home != &body) {
-      auto ifOp = dyn_cast<scf::IfOp>(home->getParentOp());
-      if (!ifOp || ifOp->getBlock() != &body || home != ifOp.thenBlock() ||
-          ifOp.getNumResults() != 0) {
-        why = "the loop is neither in the kernel's body nor in the first "
-              "branch of a condition there";
-        return failure();
-      }
-      if (dependsOnThreadsOrMemory(ifOp.getCondition())) {
-        why = "the condition around the loop may differ between threads "
-              "(every thread of a block must reach the barriers)";
-        return failure();
-      }
-      plan.versioned = ifOp;
-      fallback = ifOp.elseBlock();
-    }
-    Block *guarded = plan.guard ? plan.guard.thenBlock() : nullptr;
-    std::optional<std::string> nested;
-    kernel.walk([&](Operation *op) {
-      Block *block = op->getBlock();
-      if (!nested && isGeometryOp(op) && block != &body && block != home &&
-          block != fallback && block != guarded)
-        nested = std::string("a thread or block id is read inside a loop "
-                             "or a nested branch");
-    });
-    if (nested) {
-      why = *nested;
-      return failure();
-    }
-    if (std::optional<std::string> reason = checkReadOnly(
-            body, plan.versioned ? plan.versioned.getOperation() : inHome)) {
-      why = *reason;
-      return failure();
-    }
-    if (plan.versioned)
-      if (std::optional<std::string> reason = checkReadOnly(*home, inHome)) {
-        why = *reason;
-        return failure();
-      }
-    if (plan.guard)
-      if (std::optional<std::string> reason =
-              checkReadOnly(*guarded, plan.loop)) {
-        why = *reason;
-        return failure();
-      }
 
-    std::optional<int64_t> lower = getConstant(plan.loop.getLowerBound()),
-                           upper = getConstant(plan.loop.getUpperBound()),
-                           step = getConstant(plan.loop.getStep());
-    if (!lower || !upper || !step || *step <= 0) {
-      why = "the loop's bounds are not constants with a positive step";
+  std::optional<int64_t> lower = getConstant(plan.loop.getLowerBound()),
+                         upper = getConstant(plan.loop.getUpperBound()),
+                         step = getConstant(plan.loop.getStep());
+  if (!lower || !upper || !step || *step <= 0) {
+    why = "the loop's bounds are not constants with a positive step";
+    return failure();
+  }
+  if (!plan.loop.getInductionVar().getType().isIndex() ||
+      plan.loop.getUnsignedCmp()) {
+    why = "the loop does not count in signed indices";
+    return failure();
+  }
+  if (std::abs(*lower) > (int64_t(1) << 40) ||
+      std::abs(*upper) > (int64_t(1) << 40) || *step > (int64_t(1) << 40)) {
+    why = "the loop's bounds are too large to tile";
+    return failure();
+  }
+  plan.lower = *lower;
+  plan.step = *step;
+  plan.trips = *upper > *lower ? (*upper - *lower + *step - 1) / *step : 0;
+  // The folded nest runs the product of the trip counts from 0.
+  for (scf::ForOp inner :
+       plan.nest.empty() ? ArrayRef<scf::ForOp>()
+                         : ArrayRef<scf::ForOp>(plan.nest).drop_front()) {
+    std::optional<int64_t> innerTrips = getConstant(inner.getUpperBound());
+    if (plan.trips > (int64_t(1) << 40) / std::max<int64_t>(*innerTrips, 1)) {
+      why = "the loops' trip counts are too large to fold and tile";
       return failure();
     }
-    if (!plan.loop.getInductionVar().getType().isIndex() ||
-        plan.loop.getUnsignedCmp()) {
-      why = "the loop does not count in signed indices";
-      return failure();
-    }
-    if (std::abs(*lower) > (int64_t(1) << 40) ||
-        std::abs(*upper) > (int64_t(1) << 40) || *step > (int64_t(1) << 40)) {
-      why = "the loop's bounds are too large to tile";
-      return failure();
-    }
-    plan.lower = *lower;
-    plan.step = *step;
-    plan.trips = *upper > *lower ? (*upper - *lower + *step - 1) / *step : 0;
-    // The folded nest runs the product of the trip counts from 0.
-    for (scf::ForOp inner :
-         plan.nest.empty() ? ArrayRef<scf::ForOp>()
-                           : ArrayRef<scf::ForOp>(plan.nest).drop_front()) {
-      std::optional<int64_t> innerTrips = getConstant(inner.getUpperBound());
-      if (plan.trips > (int64_t(1) << 40) / std::max<int64_t>(*innerTrips, 1)) {
-        why = "the loops' trip counts are too large to fold and tile";
-        return failure();
-      }
-      plan.trips *= *innerTrips;
-    }
-    if (plan.trips < 1) {
-      why = "the loop runs no iteration";
-      return failure();
-    }
+    plan.trips *= *innerTrips;
+  }
+  if (plan.trips < 1) {
+    why = "the loop runs no iteration";
+    return failure();
+  }
 
-    SmallVector<memref::LoadOp> loads;
-    scf::ForOp innermost = plan.nest.empty() ? plan.loop : plan.nest.back();
-    for (Operation &op : innermost.getBody()->without_terminator()) {
-      if (op.getNumRegions() != 0) {
-        why = "the loop's body holds a region ('" +
-              op.getName().getStringRef().str() +
-              "'): the contraction runs over several loops";
+  SmallVector<memref::LoadOp> loads;
+  scf::ForOp innermost = plan.nest.empty() ? plan.loop : plan.nest.back();
+  for (Operation &op : innermost.getBody()->without_terminator()) {
+    if (op.getNumRegions() != 0) {
+      why = "the loop's body holds a region ('" +
+            op.getName().getStringRef().str() +
+            "'): the contraction runs over several loops";
+      return failure();
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      auto buffer = dyn_cast<BlockArgument>(load.getMemRef());
+      if (!buffer || buffer.getOwner() != &body) {
+        why = "a load of the loop does not read a buffer the kernel is "
+              "passed";
         return failure();
       }
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        auto buffer = dyn_cast<BlockArgument>(load.getMemRef());
-        if (!buffer || buffer.getOwner() != &body) {
-          why = "a load of the loop does not read a buffer the kernel is "
-                "passed";
+      loads.push_back(load);
+      continue;
+    }
+    if (!isMemoryEffectFree(&op)) {
+      why = "the loop's body may write memory ('" +
+            op.getName().getStringRef().str() + "')";
+      return failure();
+    }
+  }
+
+  const std::array<int64_t, 3> &totals = plan.extents;
+  MemoryAccessAnalysis analysis(kernel, plan.block);
+  Value iv = plan.loop.getInductionVar();
+  // Which loads walk the loop one element per iteration (their copying
+  // lanes then run along it). A folded nest's iteration f = sum_l i_l
+  // x (the trip counts of the loops inside l) reaches the addresses
+  // through divisions; an address c_l i_l + ... walks f with stride c
+  // where each c_l is c times the trip counts inside l (a convolution's
+  // weights, w[f][c][ky][kx], along (c, ky, kx)).
+  SmallVector<std::optional<unsigned>> ivAtoms;
+  SmallVector<int64_t> inner;
+  for (scf::ForOp loop : plan.nest.empty() ? ArrayRef<scf::ForOp>(plan.loop)
+                                           : ArrayRef<scf::ForOp>(plan.nest)) {
+    std::optional<unsigned> found;
+    for (auto [index, atom] : llvm::enumerate(analysis.getAtoms()))
+      if (atom.value == loop.getInductionVar())
+        found = index;
+    ivAtoms.push_back(found);
+  }
+  int64_t span = 1;
+  for (scf::ForOp loop : llvm::reverse(plan.nest)) {
+    inner.insert(inner.begin(), span);
+    span *= *getConstant(loop.getUpperBound());
+  }
+  auto strideAlongLoop = [&](const AffineIndex &address) -> int64_t {
+    if (plan.nest.empty())
+      return ivAtoms.front() ? address.coefficientOf(*ivAtoms.front()) : 0;
+    std::optional<unsigned> innermostAtom = ivAtoms.back();
+    int64_t stride =
+        innermostAtom ? address.coefficientOf(*innermostAtom) : 0;
+    for (auto [atom, factor] : llvm::zip(ivAtoms, inner))
+      if ((atom ? address.coefficientOf(*atom) : 0) != stride * factor)
+        return 0;
+    return stride;
+  };
+  // Per load: the dimensions it moves with and its stride along the loop.
+  SmallVector<std::array<bool, 3>> moves;
+  SmallVector<int64_t> loopStrides;
+  for (memref::LoadOp load : loads) {
+    const MemoryAccess *access = nullptr;
+    for (const MemoryAccess &candidate : analysis.getAccesses())
+      if (candidate.op == load)
+        access = &candidate;
+    if (!access || !access->address || !access->threadAffine) {
+      why = "the analysis does not express the address of a load of the "
+            "loop as an affine form of the thread and block ids" +
+            (access && !access->unknownReason.empty()
+                 ? " (" + access->unknownReason + ")"
+                 : std::string());
+      return failure();
+    }
+    SmallVector<Operation *> slice = getGeometrySlice(load, nullptr);
+    slice.push_back(load);
+    for (Operation *op : slice)
+      for (Value operand : op->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand);
+            arg &&
+            llvm::any_of(plan.nest.empty() ? ArrayRef<scf::ForOp>(plan.loop)
+                                           : ArrayRef<scf::ForOp>(plan.nest),
+                         [&](scf::ForOp loop) {
+                           return arg.getOwner() == loop.getBody() &&
+                                  arg != loop.getInductionVar();
+                         })) {
+          why = "the address of a load depends on a value the loop "
+                "carries";
           return failure();
         }
-        loads.push_back(load);
-        continue;
-      }
-      if (!isMemoryEffectFree(&op)) {
-        why = "the loop's body may write memory ('" +
-              op.getName().getStringRef().str() + "')";
-        return failure();
-      }
-    }
+    std::array<bool, 3> moving;
+    for (int d = 0; d < 3; ++d)
+      moving[d] = totals[d] > 1 && (access->threadStride[d] != 0 ||
+                                    access->blockStride[d] != 0);
+    moves.push_back(moving);
+    loopStrides.push_back(strideAlongLoop(*access->address));
+  }
 
-    const std::array<int64_t, 3> &totals = plan.extents;
-    MemoryAccessAnalysis analysis(kernel, plan.block);
-    Value iv = plan.loop.getInductionVar();
-    // Which loads walk the loop one element per iteration (their copying
-    // lanes then run along it). A folded nest's iteration f = sum_l i_l
-    // x (the trip counts of the loops inside l) reaches the addresses
-    // through divisions; an address c_l i_l + ... walks f with stride c
-    // where each c_l is c times the trip counts inside l (a convolution's
-    // weights, w[f][c][ky][kx], along (c, ky, kx)).
-    SmallVector<std::optional<unsigned>> ivAtoms;
-    SmallVector<int64_t> inner;
-    for (scf::ForOp loop : plan.nest.empty() ? ArrayRef<scf::ForOp>(plan.loop)
-                                             : ArrayRef<scf::ForOp>(plan.nest)) {
-      std::optional<unsigned> found;
-      for (auto [index, atom] : llvm::enumerate(analysis.getAtoms()))
-        if (atom.value == loop.getInductionVar())
-          found = index;
-      ivAtoms.push_back(found);
-    }
-    int64_t span = 1;
-    for (scf::ForOp loop : llvm::reverse(plan.nest)) {
-      inner.insert(inner.begin(), span);
-      span *= *getConstant(loop.getUpperBound());
-    }
-    auto strideAlongLoop = [&](const AffineIndex &address) -> int64_t {
-      if (plan.nest.empty())
-        return ivAtoms.front() ? address.coefficientOf(*ivAtoms.front()) : 0;
-      std::optional<unsigned> innermostAtom = ivAtoms.back();
-      int64_t stride =
-          innermostAtom ? address.coefficientOf(*innermostAtom) : 0;
-      for (auto [atom, factor] : llvm::zip(ivAtoms, inner))
-        if ((atom ? address.coefficientOf(*atom) : 0) != stride * factor)
-          return 0;
-      return stride;
-    };
-    // Per load: the dimensions it moves with and its stride along the loop.
-    SmallVector<std::array<bool, 3>> moves;
-    SmallVector<int64_t> loopStrides;
-    for (memref::LoadOp load : loads) {
-      const MemoryAccess *access = nullptr;
-      for (const MemoryAccess &candidate : analysis.getAccesses())
-        if (candidate.op == load)
-          access = &candidate;
-      if (!access || !access->address || !access->threadAffine) {
-        why = "the analysis does not express the address of a load of the "
-              "loop as an affine form of the thread and block ids" +
-              (access && !access->unknownReason.empty()
-                   ? " (" + access->unknownReason + ")"
-                   : std::string());
-        return failure();
-      }
-      SmallVector<Operation *> slice = getGeometrySlice(load, nullptr);
-      slice.push_back(load);
-      for (Operation *op : slice)
-        for (Value operand : op->getOperands())
-          if (auto arg = dyn_cast<BlockArgument>(operand);
-              arg &&
-              llvm::any_of(plan.nest.empty() ? ArrayRef<scf::ForOp>(plan.loop)
-                                             : ArrayRef<scf::ForOp>(plan.nest),
-                           [&](scf::ForOp loop) {
-                             return arg.getOwner() == loop.getBody() &&
-                                    arg != loop.getInductionVar();
-                           })) {
-            why = "the address of a load depends on a value the loop "
-                  "carries";
-            return failure();
-          }
-      std::array<bool, 3> moving;
+  // The result dimensions: each load moves with at most one of them, and
+  // each of them with at least one load. Columns go along x; prefer the
+  // one along which a store after the loop walks contiguous memory.
+  std::optional<int> storeContiguous;
+  for (const MemoryAccess &access : analysis.getAccesses())
+    if (access.writes && access.threadAffine &&
+        !plan.loop->isAncestor(access.op))
       for (int d = 0; d < 3; ++d)
-        moving[d] = totals[d] > 1 && (access->threadStride[d] != 0 ||
-                                      access->blockStride[d] != 0);
-      moves.push_back(moving);
-      loopStrides.push_back(strideAlongLoop(*access->address));
+        if (totals[d] > 1 && plan.block[d] > 1 &&
+            (access.threadStride[d] == 1 || access.threadStride[d] == -1))
+          storeContiguous = d;
+  std::optional<std::pair<int, int>> chosen;
+  for (int q = 0; q < 3; ++q)
+    for (int p = 0; p < 3; ++p) {
+      if (p == q || totals[p] < 2 || totals[q] < 2)
+        continue;
+      bool rows = false, columns = false, valid = true;
+      for (const std::array<bool, 3> &moving : moves) {
+        if (moving[p] && moving[q])
+          valid = false;
+        rows |= moving[p];
+        columns |= moving[q];
+      }
+      if (!valid || !rows || !columns)
+        continue;
+      if (!chosen || (storeContiguous && q == *storeContiguous &&
+                      chosen->second != *storeContiguous))
+        chosen = {p, q};
     }
-
-    // The result dimensions: each load moves with at most one of them, and
-    // each of them with at least one load. Columns go along x; prefer the
-    // one along which a store after the loop walks contiguous memory.
-    std::optional<int> storeContiguous;
+  // Columns over two dimensions, preferred where they apply: rows move
+  // with neither, some column load with both (the column loads of the
+  // pair above move with its third dimension). The inner one is the one
+  // along which the stores walk memory faster.
+  std::optional<std::pair<int, int>> merged;
+  for (int p = 0; p < 3 && !merged; ++p) {
+    int q = (p + 1) % 3, o = (p + 2) % 3;
+    if (totals[p] < 2 || totals[q] < 2 || totals[o] < 2)
+      continue;
+    bool rows = false, both = false, valid = true;
+    for (const std::array<bool, 3> &moving : moves) {
+      if (moving[p] && (moving[q] || moving[o]))
+        valid = false;
+      rows |= moving[p];
+      both |= moving[q] && moving[o];
+    }
+    if (!valid || !rows || !both)
+      continue;
+    std::array<int64_t, 3> strides = {0, 0, 0};
     for (const MemoryAccess &access : analysis.getAccesses())
       if (access.writes && access.threadAffine &&
           !plan.loop->isAncestor(access.op))
         for (int d = 0; d < 3; ++d)
-          if (totals[d] > 1 && plan.block[d] > 1 &&
-              (access.threadStride[d] == 1 || access.threadStride[d] == -1))
-            storeContiguous = d;
-    std::optional<std::pair<int, int>> chosen;
-    for (int q = 0; q < 3; ++q)
-      for (int p = 0; p < 3; ++p) {
-        if (p == q || totals[p] < 2 || totals[q] < 2)
-          continue;
-        bool rows = false, columns = false, valid = true;
-        for (const std::array<bool, 3> &moving : moves) {
-          if (moving[p] && moving[q])
-            valid = false;
-          rows |= moving[p];
-          columns |= moving[q];
-        }
-        if (!valid || !rows || !columns)
-          continue;
-        if (!chosen || (storeContiguous && q == *storeContiguous &&
-                        chosen->second != *storeContiguous))
-          chosen = {p, q};
-      }
-    // Columns over two dimensions, preferred where they apply: rows move
-    // with neither, some column load with both (the column loads of the
-    // pair above move with its third dimension). The inner one is the one
-    // along which the stores walk memory faster.
-    std::optional<std::pair<int, int>> merged;
-    for (int p = 0; p < 3 && !merged; ++p) {
-      int q = (p + 1) % 3, o = (p + 2) % 3;
-      if (totals[p] < 2 || totals[q] < 2 || totals[o] < 2)
-        continue;
-      bool rows = false, both = false, valid = true;
-      for (const std::array<bool, 3> &moving : moves) {
-        if (moving[p] && (moving[q] || moving[o]))
-          valid = false;
-        rows |= moving[p];
-        both |= moving[q] && moving[o];
-      }
-      if (!valid || !rows || !both)
-        continue;
-      std::array<int64_t, 3> strides = {0, 0, 0};
-      for (const MemoryAccess &access : analysis.getAccesses())
-        if (access.writes && access.threadAffine &&
-            !plan.loop->isAncestor(access.op))
-          for (int d = 0; d < 3; ++d)
-            strides[d] = std::abs(plan.block[d] > 1 ? access.threadStride[d]
-                                                    : access.blockStride[d]);
-      if (strides[o] != 0 && (strides[q] == 0 || strides[o] < strides[q]))
-        std::swap(q, o);
-      merged = {p, q};
-      chosen = merged;
-    }
-    if (!chosen) {
-      why = "no two thread dimensions split the loop's loads into ones that "
-            "only the first moves and ones that only the second moves (the "
-            "rows and columns of a contraction)";
-      return failure();
-    }
-    plan.rowDim = chosen->first;
-    plan.columnDim = chosen->second;
-    plan.batchDim = 3 - plan.rowDim - plan.columnDim;
-    plan.mergedColumns = merged.has_value();
-    int64_t columns = totals[plan.columnDim] *
-                      (plan.mergedColumns ? totals[plan.batchDim] : 1);
-    int64_t sharedBytes = 0;
-    for (auto [load, moving, stride] : llvm::zip(loads, moves, loopStrides)) {
-      bool column = moving[plan.columnDim] ||
-                    (plan.mergedColumns && moving[plan.batchDim]);
-      if (!moving[plan.rowDim] && !column)
-        continue;
-      int64_t perIteration = stride * plan.step;
-      plan.staged.push_back(
-          {load, moving[plan.rowDim], perIteration == 1 || perIteration == -1});
-      Type element = load.getResult().getType();
-      if (!element.isIntOrFloat()) {
-        why = "a staged load reads elements of type other than an integer "
-              "or a float";
-        return failure();
-      }
-      sharedBytes += kDepth * (s + getGroupWidth(s)) *
-                     ((element.getIntOrFloatBitWidth() + 7) / 8);
-    }
-    // Edge tiles past the results compute clamped copies of the last row
-    // or column and store nothing; a tile larger than a whole dimension
-    // would mostly compute such copies.
-    for (int64_t size : {totals[plan.rowDim], columns})
-      if (size < s) {
-        why = "the result dimensions (" + std::to_string(totals[plan.rowDim]) +
-              " x " + std::to_string(columns) +
-              ") are smaller than the tile of " + std::to_string(s);
-        return failure();
-      }
-    if (llvm::divideCeil(columns, s) > 2147483647 ||
-        llvm::divideCeil(totals[plan.rowDim], s) > 65535 ||
-        (!plan.mergedColumns && totals[plan.batchDim] > 65535)) {
-      why = "the new grid would exceed the hardware's limits";
-      return failure();
-    }
-    if (sharedBytes > 48 * 1024) {
-      why = "the tiles would not fit in 48 KiB of shared memory";
-      return failure();
-    }
-    std::string exact;
-    plan.fuse = storesSumsOfProducts(kernel, exact);
-    return plan;
+          strides[d] = std::abs(plan.block[d] > 1 ? access.threadStride[d]
+                                                  : access.blockStride[d]);
+    if (strides[o] != 0 && (strides[q] == 0 || strides[o] < strides[q]))
+      std::swap(q, o);
+    merged = {p, q};
+    chosen = merged;
   }
-
-  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t s, ContractionPlan &plan) const override {
-    gpu::GPUFuncOp kernel = target.kernel;
-    Location loc = kernel.getLoc();
-    if (!plan.nest.empty() && failed(foldNest(rewriter, plan)))
-      return kernel.emitError("folding the loop nest of @")
-             << kernel.getName() << " into one loop failed";
-    MLIRContext *context = kernel.getContext();
-    int p = plan.rowDim, q = plan.columnDim, b = plan.batchDim;
-    int64_t threads = getThreads(s);
-    int64_t per = s / threads, outputs = per * per;
-    // Elements of a stage's tile each thread copies: 16 x S over T x T.
-    int64_t copied = kDepth * s / (threads * threads);
-    int64_t group = getGroupWidth(s);
-    const std::array<int64_t, 3> &totals = plan.extents;
-    int64_t columns = totals[q] * (plan.mergedColumns ? totals[b] : 1);
-    for (gpu::LaunchFuncOp launch : target.launches)
-      setLaunchSizes(rewriter, launch,
-                     {llvm::divideCeil(columns, s),
-                      llvm::divideCeil(totals[p], s),
-                      plan.mergedColumns ? 1 : totals[b]},
-                     {threads, threads, 1});
-
-    Block &body = kernel.getBody().front();
-    SmallVector<Operation *> original;
-    for (Operation &op : body.without_terminator())
-      original.push_back(&op);
-    SmallVector<Operation *> geometry;
-    kernel.walk([&](Operation *op) {
-      if (isGeometryOp(op))
-        geometry.push_back(op);
-    });
-    SmallVector<Value> tiles;
-    for (StagedLoad &staged : plan.staged) {
-      auto type = MemRefType::get(
-          {kDepth, s + group}, staged.load.getResult().getType(),
-          MemRefLayoutAttrInterface(),
-          gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-      tiles.push_back(kernel.addWorkgroupAttribution(type, loc));
-      // The vector loads of the tiles assume rows that start 16-byte
-      // aligned: the row length is a multiple of G elements and the tile
-      // itself is aligned.
-      kernel.setWorkgroupAttributionAttr(
-          kernel.getNumWorkgroupAttributions() - 1,
-          rewriter.getStringAttr(LLVM::LLVMDialect::getAlignAttrName()),
-          rewriter.getI64IntegerAttr(16));
+  if (!chosen) {
+    why = "no two thread dimensions split the loop's loads into ones that "
+          "only the first moves and ones that only the second moves (the "
+          "rows and columns of a contraction)";
+    return failure();
+  }
+  plan.rowDim = chosen->first;
+  plan.columnDim = chosen->second;
+  plan.batchDim = 3 - plan.rowDim - plan.columnDim;
+  plan.mergedColumns = merged.has_value();
+  int64_t columns = totals[plan.columnDim] *
+                    (plan.mergedColumns ? totals[plan.batchDim] : 1);
+  int64_t sharedBytes = 0;
+  for (auto [load, moving, stride] : llvm::zip(loads, moves, loopStrides)) {
+    bool column = moving[plan.columnDim] ||
+                  (plan.mergedColumns && moving[plan.batchDim]);
+    if (!moving[plan.rowDim] && !column)
+      continue;
+    int64_t perIteration = stride * plan.step;
+    plan.staged.push_back(
+        {load, moving[plan.rowDim], perIteration == 1 || perIteration == -1});
+    Type element = load.getResult().getType();
+    if (!element.isIntOrFloat()) {
+      why = "a staged load reads elements of type other than an integer "
+            "or a float";
+      return failure();
     }
+    sharedBytes += kDepth * (s + getTilePadding(s, usesTensorCores())) *
+                   ((element.getIntOrFloatBitWidth() + 7) / 8);
+  }
+  // The tensor cores' results go through a shared tile of f32 to the
+  // threads that own them.
+  if (usesTensorCores())
+    sharedBytes += s * (s + 4) * 4;
+  // Edge tiles past the results compute clamped copies of the last row
+  // or column and store nothing; a tile larger than a whole dimension
+  // would mostly compute such copies.
+  for (int64_t size : {totals[plan.rowDim], columns})
+    if (size < s) {
+      why = "the result dimensions (" + std::to_string(totals[plan.rowDim]) +
+            " x " + std::to_string(columns) +
+            ") are smaller than the tile of " + std::to_string(s);
+      return failure();
+    }
+  if (llvm::divideCeil(columns, s) > 2147483647 ||
+      llvm::divideCeil(totals[plan.rowDim], s) > 65535 ||
+      (!plan.mergedColumns && totals[plan.batchDim] > 65535)) {
+    why = "the new grid would exceed the hardware's limits";
+    return failure();
+  }
+  if (sharedBytes > 48 * 1024) {
+    why = "the tiles would not fit in 48 KiB of shared memory";
+    return failure();
+  }
+  std::string exact;
+  plan.fuse = storesSumsOfProducts(kernel, exact);
+  plan.tensorCores = usesTensorCores();
+  if (plan.tensorCores)
+    if (std::optional<std::string> reason = checkTensorCores(plan, s)) {
+      why = *reason;
+      return failure();
+    }
+  return plan;
+}
 
-    rewriter.setInsertionPointToStart(&body);
-    auto index = [&](int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, value);
-    };
-    auto add = [&](Value lhs, Value rhs) -> Value {
-      return arith::AddIOp::create(rewriter, loc, lhs, rhs);
-    };
-    auto offset = [&](Value value, int64_t by) -> Value {
-      return by == 0 ? value : add(value, index(by));
-    };
-    auto mul = [&](Value lhs, int64_t rhs) -> Value {
-      return arith::MulIOp::create(rewriter, loc, lhs, index(rhs));
-    };
-    Value lane = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    Value row = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::y);
-    Value columnBase =
-        mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x), s);
-    Value rowBase =
-        mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y), s);
-    Value batch =
-        plan.mergedColumns
-            ? Value()
-            : gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
-    Value linear = add(mul(row, threads), lane);
-    // Where S does not divide the rows (columns), the last tiles reach past
-    // them: their row (column) indices are clamped to the last one, so that
-    // every load reads what a result reads, and those results store
-    // nothing.
-    bool partialRows = totals[p] % s != 0, partialColumns = columns % s != 0;
-    auto clamp = [&](Value value, int64_t size) -> Value {
-      return arith::MinUIOp::create(rewriter, loc, value, index(size - 1));
-    };
-    // Whether result (row, column) is one of the kernel's (null: all are).
-    auto insideOf = [&](Value rowIndex, Value column) -> Value {
-      Value inside;
-      if (partialRows)
-        inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                       rowIndex, index(totals[p]));
-      if (partialColumns) {
-        Value within =
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                  column, index(columns));
-        inside = inside ? arith::AndIOp::create(rewriter, loc, inside, within)
-                              .getResult()
-                        : within;
-      }
-      return inside;
-    };
-    // The original global indices of result (row, column).
-    auto globalOf = [&](Value rowIndex, Value column) {
-      if (partialRows)
-        rowIndex = clamp(rowIndex, totals[p]);
-      if (partialColumns)
-        column = clamp(column, columns);
-      std::array<Value, 3> global;
-      global[p] = rowIndex;
-      if (plan.mergedColumns) {
-        global[q] = arith::RemUIOp::create(rewriter, loc, column,
-                                           index(totals[q]));
-        global[b] = arith::DivUIOp::create(rewriter, loc, column,
-                                           index(totals[q]));
-      } else {
-        global[q] = column;
-        global[b] = batch;
-      }
-      return global;
-    };
+LogicalResult
+ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
+                                 const RewriteTarget &target, int64_t s,
+                                 ContractionPlan &plan) const {
+  gpu::GPUFuncOp kernel = target.kernel;
+  Location loc = kernel.getLoc();
+  if (!plan.nest.empty() && failed(foldNest(rewriter, plan)))
+    return kernel.emitError("folding the loop nest of @")
+           << kernel.getName() << " into one loop failed";
+  MLIRContext *context = kernel.getContext();
+  int p = plan.rowDim, q = plan.columnDim, b = plan.batchDim;
+  int64_t threads = getThreads(s);
+  int64_t per = s / threads, outputs = per * per;
+  // Elements of a stage's tile each thread copies: 16 x S over T x T.
+  int64_t copied = kDepth * s / (threads * threads);
+  int64_t group = getGroupWidth(s);
+  const std::array<int64_t, 3> &totals = plan.extents;
+  int64_t columns = totals[q] * (plan.mergedColumns ? totals[b] : 1);
+  for (gpu::LaunchFuncOp launch : target.launches)
+    setLaunchSizes(rewriter, launch,
+                   {llvm::divideCeil(columns, s),
+                    llvm::divideCeil(totals[p], s),
+                    plan.mergedColumns ? 1 : totals[b]},
+                   {threads, threads, 1});
 
-    // Result (r, c) of this thread: row rowBase + G row + offset(r), column
-    // columnBase + G lane + offset(c), with the original ids of its thread.
-    Value rowFirst = group == 1 ? row : mul(row, group);
-    Value laneFirst = group == 1 ? lane : mul(lane, group);
-    SmallVector<IRMapping> maps(outputs);
-    SmallVector<Value> inside(outputs);
-    for (int64_t r = 0; r < per; ++r)
-      for (int64_t c = 0; c < per; ++c) {
-        Value rowIndex = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
-        Value column =
-            add(columnBase, offset(laneFirst, getResultOffset(s, c)));
-        inside[r * per + c] = insideOf(rowIndex, column);
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> original;
+  for (Operation &op : body.without_terminator())
+    original.push_back(&op);
+  SmallVector<Operation *> geometry;
+  kernel.walk([&](Operation *op) {
+    if (isGeometryOp(op))
+      geometry.push_back(op);
+  });
+  SmallVector<Value> tiles;
+  int64_t rowLength = s + getTilePadding(s, plan.tensorCores);
+  // The vector loads of the tiles assume rows that start 16-byte aligned:
+  // the row length is a multiple of G elements and the tile itself is
+  // aligned; the tensor cores' loads, fragments at 32-byte boundaries.
+  auto addTile = [&](ArrayRef<int64_t> shape, Type element) {
+    auto type = MemRefType::get(
+        shape, element, MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+    Value tile = kernel.addWorkgroupAttribution(type, loc);
+    kernel.setWorkgroupAttributionAttr(
+        kernel.getNumWorkgroupAttributions() - 1,
+        rewriter.getStringAttr(LLVM::LLVMDialect::getAlignAttrName()),
+        rewriter.getI64IntegerAttr(plan.tensorCores ? 32 : 16));
+    return tile;
+  };
+  for (StagedLoad &staged : plan.staged)
+    tiles.push_back(
+        addTile({kDepth, rowLength}, staged.load.getResult().getType()));
+  // mma-tile: the block's S x S sums, from the tensor cores' fragments to
+  // the threads that own the results.
+  int64_t sumsLength = s + 4;
+  Value sums = plan.tensorCores ? addTile({s, sumsLength}, rewriter.getF32Type())
+                                : Value();
+
+  rewriter.setInsertionPointToStart(&body);
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  auto add = [&](Value lhs, Value rhs) -> Value {
+    return arith::AddIOp::create(rewriter, loc, lhs, rhs);
+  };
+  auto offset = [&](Value value, int64_t by) -> Value {
+    return by == 0 ? value : add(value, index(by));
+  };
+  auto mul = [&](Value lhs, int64_t rhs) -> Value {
+    return arith::MulIOp::create(rewriter, loc, lhs, index(rhs));
+  };
+  Value lane = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value row = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::y);
+  Value columnBase =
+      mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x), s);
+  Value rowBase =
+      mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y), s);
+  Value batch =
+      plan.mergedColumns
+          ? Value()
+          : gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
+  Value linear = add(mul(row, threads), lane);
+  // Where S does not divide the rows (columns), the last tiles reach past
+  // them: their row (column) indices are clamped to the last one, so that
+  // every load reads what a result reads, and those results store
+  // nothing.
+  bool partialRows = totals[p] % s != 0, partialColumns = columns % s != 0;
+  auto clamp = [&](Value value, int64_t size) -> Value {
+    return arith::MinUIOp::create(rewriter, loc, value, index(size - 1));
+  };
+  // Whether result (row, column) is one of the kernel's (null: all are).
+  auto insideOf = [&](Value rowIndex, Value column) -> Value {
+    Value inside;
+    if (partialRows)
+      inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     rowIndex, index(totals[p]));
+    if (partialColumns) {
+      Value within =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                column, index(columns));
+      inside = inside ? arith::AndIOp::create(rewriter, loc, inside, within)
+                            .getResult()
+                      : within;
+    }
+    return inside;
+  };
+  // The original global indices of result (row, column).
+  auto globalOf = [&](Value rowIndex, Value column) {
+    if (partialRows)
+      rowIndex = clamp(rowIndex, totals[p]);
+    if (partialColumns)
+      column = clamp(column, columns);
+    std::array<Value, 3> global;
+    global[p] = rowIndex;
+    if (plan.mergedColumns) {
+      global[q] = arith::RemUIOp::create(rewriter, loc, column,
+                                         index(totals[q]));
+      global[b] = arith::DivUIOp::create(rewriter, loc, column,
+                                         index(totals[q]));
+    } else {
+      global[q] = column;
+      global[b] = batch;
+    }
+    return global;
+  };
+
+  // Result (r, c) of this thread: row rowBase + G row + offset(r), column
+  // columnBase + G lane + offset(c), with the original ids of its thread.
+  Value rowFirst = group == 1 ? row : mul(row, group);
+  Value laneFirst = group == 1 ? lane : mul(lane, group);
+  SmallVector<IRMapping> maps(outputs);
+  SmallVector<Value> inside(outputs);
+  for (int64_t r = 0; r < per; ++r)
+    for (int64_t c = 0; c < per; ++c) {
+      Value rowIndex = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
+      Value column =
+          add(columnBase, offset(laneFirst, getResultOffset(s, c)));
+      inside[r * per + c] = insideOf(rowIndex, column);
+      std::array<Value, 3> global = globalOf(rowIndex, column);
+      mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
+                  maps[r * per + c]);
+    }
+  auto clonePerResult = [&](ArrayRef<Operation *> ops) {
+    for (IRMapping &mapping : maps)
+      for (Operation *op : ops)
+        if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
+          rewriter.clone(*op, mapping);
+  };
+  // The same for operations that may write: a result past the kernel's
+  // runs them under its bounds check (values they define are used only
+  // in their own block, so none escapes the check).
+  auto clonePerResultInside = [&](ArrayRef<Operation *> ops) {
+    for (auto [mapping, condition] : llvm::zip(maps, inside)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (condition) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, condition,
+                                      /*withElseRegion=*/false);
+        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      for (Operation *op : ops)
+        if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
+          rewriter.clone(*op, mapping);
+    }
+  };
+  // The operations of `block` before `end` and after `start` (in the
+  // kernel's body: of the original ones).
+  auto before = [](Block &block, Operation *end) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : block) {
+      if (&op == end)
+        break;
+      ops.push_back(&op);
+    }
+    return ops;
+  };
+  auto after = [](Operation *start) {
+    SmallVector<Operation *> ops;
+    for (Operation *op = start->getNextNode(); op; op = op->getNextNode())
+      ops.push_back(op);
+    return ops;
+  };
+
+  // The loop, or the bounds check around it, which every result passes
+  // (the tiles cover the indices it lets through): the check goes, the
+  // operations it guards stay.
+  Operation *inHome = plan.guard ? plan.guard.getOperation()
+                                 : plan.loop.getOperation();
+  Operation *anchor = plan.versioned ? plan.versioned.getOperation() : inHome;
+  clonePerResult(ArrayRef<Operation *>(original).take_until(
+      [&](Operation *op) { return op == anchor; }));
+  scf::IfOp versioned;
+  if (plan.versioned) {
+    Value condition =
+        maps.front().lookupOrDefault(plan.versioned.getCondition());
+    versioned = scf::IfOp::create(
+        rewriter, loc, condition,
+        /*withElseRegion=*/plan.versioned.elseBlock() != nullptr);
+    rewriter.setInsertionPoint(versioned.thenBlock()->getTerminator());
+    clonePerResult(before(*inHome->getBlock(), inHome));
+  }
+  if (plan.guard)
+    clonePerResult(before(*plan.loop->getBlock(), plan.loop));
+
+  // Where each thread copies the elements of a stage: element (k, e) of a
+  // tile is the staged load at iteration first + k for the result row (or
+  // column) base + e; thread t copies elements t, t + T^2, ...
+  auto iterationValue = [&](Value iteration) -> Value {
+    return add(index(plan.lower), mul(iteration, plan.step));
+  };
+  // A thread copies W = 4 neighbours along whichever of k and e the lanes
+  // run along (where its share of a tile is a multiple of 4): unit u =
+  // linear + c T^2 covers elements W (u mod (L/W)) .. + W - 1 along that
+  // side (of length L) and u div (L/W) along the other, so that the W
+  // loads of a unit read neighbouring addresses and merge into one vector
+  // load where the analysis proves them aligned.
+  int64_t width = copied % 4 == 0 ? 4 : 1;
+  SmallVector<std::pair<Value, Value>> copies; // (k, e) per staged load, m
+  for (StagedLoad &staged : plan.staged)
+    for (int64_t c = 0; c < copied / width; ++c) {
+      Value unit = offset(linear, c * threads * threads);
+      int64_t units = (staged.alongLoop ? kDepth : s) / width;
+      Value along = arith::RemUIOp::create(rewriter, loc, unit, index(units));
+      Value across =
+          arith::DivUIOp::create(rewriter, loc, unit, index(units));
+      if (width != 1)
+        along = mul(along, width);
+      for (int64_t j = 0; j < width; ++j) {
+        Value neighbour = offset(along, j);
+        copies.push_back(staged.alongLoop
+                             ? std::make_pair(neighbour, across)
+                             : std::make_pair(across, neighbour));
+      }
+    }
+  // Loads this thread's elements of stage `stage` (iterations 16 stage
+  // ..): where 16 divides the trip count the caller keeps the stage
+  // within the loop (the prefetch after the last stage reads it again,
+  // unused), otherwise each iteration is clamped to the last one. The
+  // stage's first iteration is 16 times a value, so that the analysis
+  // sees neighbouring loads at aligned offsets.
+  int64_t stageCount = (plan.trips + kDepth - 1) / kDepth;
+  bool wholeStages = plan.trips % kDepth == 0;
+  auto fetch = [&](Value stage) {
+    Value first = mul(stage, kDepth);
+    SmallVector<Value> fetched;
+    for (auto [n, staged] : llvm::enumerate(plan.staged))
+      for (int64_t m = 0; m < copied; ++m) {
+        auto [depth, position] = copies[n * copied + m];
+        Value iteration = add(first, depth);
+        if (!wholeStages)
+          iteration = arith::MinUIOp::create(rewriter, loc, iteration,
+                                             index(plan.trips - 1));
+        Value rowIndex = staged.row ? add(rowBase, position) : rowBase;
+        Value column = staged.row ? columnBase : add(columnBase, position);
         std::array<Value, 3> global = globalOf(rowIndex, column);
+        IRMapping mapping;
         mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
-                    maps[r * per + c]);
-      }
-    auto clonePerResult = [&](ArrayRef<Operation *> ops) {
-      for (IRMapping &mapping : maps)
-        for (Operation *op : ops)
-          if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
-            rewriter.clone(*op, mapping);
-    };
-    // The same for operations that may write: a result past the kernel's
-    // runs them under its bounds check (values they define are used only
-    // in their own block, so none escapes the check).
-    auto clonePerResultInside = [&](ArrayRef<Operation *> ops) {
-      for (auto [mapping, condition] : llvm::zip(maps, inside)) {
-        OpBuilder::InsertionGuard guard(rewriter);
-        if (condition) {
-          auto ifOp = scf::IfOp::create(rewriter, loc, condition,
-                                        /*withElseRegion=*/false);
-          rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+                    mapping);
+        mapping.map(plan.loop.getInductionVar(), iterationValue(iteration));
+        for (Operation *op : getGeometrySlice(staged.load, nullptr))
+          rewriter.clone(*op, mapping);
+        Value element = rewriter.clone(*staged.load, mapping)->getResult(0);
+        // The tensor cores run all 16 iterations of the last stage: those
+        // past the loop's add products of zeros.
+        if (plan.tensorCores && !wholeStages) {
+          Value past = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ult, add(first, depth),
+              index(plan.trips));
+          Value zero = arith::ConstantOp::create(
+              rewriter, loc, rewriter.getZeroAttr(element.getType()));
+          element =
+              arith::SelectOp::create(rewriter, loc, past, element, zero);
         }
-        for (Operation *op : ops)
-          if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
-            rewriter.clone(*op, mapping);
+        fetched.push_back(element);
       }
-    };
-    // The operations of `block` before `end` and after `start` (in the
-    // kernel's body: of the original ones).
-    auto before = [](Block &block, Operation *end) {
-      SmallVector<Operation *> ops;
-      for (Operation &op : block) {
-        if (&op == end)
-          break;
-        ops.push_back(&op);
-      }
-      return ops;
-    };
-    auto after = [](Operation *start) {
-      SmallVector<Operation *> ops;
-      for (Operation *op = start->getNextNode(); op; op = op->getNextNode())
-        ops.push_back(op);
-      return ops;
-    };
+    return fetched;
+  };
 
-    // The loop, or the bounds check around it, which every result passes
-    // (the tiles cover the indices it lets through): the check goes, the
-    // operations it guards stay.
-    Operation *inHome = plan.guard ? plan.guard.getOperation()
-                                   : plan.loop.getOperation();
-    Operation *anchor = plan.versioned ? plan.versioned.getOperation() : inHome;
-    clonePerResult(ArrayRef<Operation *>(original).take_until(
-        [&](Operation *op) { return op == anchor; }));
-    scf::IfOp versioned;
-    if (plan.versioned) {
-      Value condition =
-          maps.front().lookupOrDefault(plan.versioned.getCondition());
-      versioned = scf::IfOp::create(
-          rewriter, loc, condition,
-          /*withElseRegion=*/plan.versioned.elseBlock() != nullptr);
-      rewriter.setInsertionPoint(versioned.thenBlock()->getTerminator());
-      clonePerResult(before(*inHome->getBlock(), inHome));
-    }
-    if (plan.guard)
-      clonePerResult(before(*plan.loop->getBlock(), plan.loop));
-
-    // Where each thread copies the elements of a stage: element (k, e) of a
-    // tile is the staged load at iteration first + k for the result row (or
-    // column) base + e; thread t copies elements t, t + T^2, ...
-    auto iterationValue = [&](Value iteration) -> Value {
-      return add(index(plan.lower), mul(iteration, plan.step));
-    };
-    // A thread copies W = 4 neighbours along whichever of k and e the lanes
-    // run along (where its share of a tile is a multiple of 4): unit u =
-    // linear + c T^2 covers elements W (u mod (L/W)) .. + W - 1 along that
-    // side (of length L) and u div (L/W) along the other, so that the W
-    // loads of a unit read neighbouring addresses and merge into one vector
-    // load where the analysis proves them aligned.
-    int64_t width = copied % 4 == 0 ? 4 : 1;
-    SmallVector<std::pair<Value, Value>> copies; // (k, e) per staged load, m
-    for (StagedLoad &staged : plan.staged)
-      for (int64_t c = 0; c < copied / width; ++c) {
-        Value unit = offset(linear, c * threads * threads);
-        int64_t units = (staged.alongLoop ? kDepth : s) / width;
-        Value along = arith::RemUIOp::create(rewriter, loc, unit, index(units));
-        Value across =
-            arith::DivUIOp::create(rewriter, loc, unit, index(units));
-        if (width != 1)
-          along = mul(along, width);
-        for (int64_t j = 0; j < width; ++j) {
-          Value neighbour = offset(along, j);
-          copies.push_back(staged.alongLoop
-                               ? std::make_pair(neighbour, across)
-                               : std::make_pair(across, neighbour));
-        }
-      }
-    // Loads this thread's elements of stage `stage` (iterations 16 stage
-    // ..): where 16 divides the trip count the caller keeps the stage
-    // within the loop (the prefetch after the last stage reads it again,
-    // unused), otherwise each iteration is clamped to the last one. The
-    // stage's first iteration is 16 times a value, so that the analysis
-    // sees neighbouring loads at aligned offsets.
-    int64_t stageCount = (plan.trips + kDepth - 1) / kDepth;
-    bool wholeStages = plan.trips % kDepth == 0;
-    auto fetch = [&](Value stage) {
-      Value first = mul(stage, kDepth);
-      SmallVector<Value> fetched;
-      for (auto [n, staged] : llvm::enumerate(plan.staged))
-        for (int64_t m = 0; m < copied; ++m) {
-          auto [depth, position] = copies[n * copied + m];
-          Value iteration = add(first, depth);
-          if (!wholeStages)
-            iteration = arith::MinUIOp::create(rewriter, loc, iteration,
-                                               index(plan.trips - 1));
-          Value rowIndex = staged.row ? add(rowBase, position) : rowBase;
-          Value column = staged.row ? columnBase : add(columnBase, position);
-          std::array<Value, 3> global = globalOf(rowIndex, column);
-          IRMapping mapping;
-          mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
-                      mapping);
-          mapping.map(plan.loop.getInductionVar(), iterationValue(iteration));
-          for (Operation *op : getGeometrySlice(staged.load, nullptr))
-            rewriter.clone(*op, mapping);
-          fetched.push_back(
-              rewriter.clone(*staged.load, mapping)->getResult(0));
-        }
-      return fetched;
-    };
-
-    // The stages: the accumulators and this thread's elements of the next
-    // stage, loaded while the current one computes.
-    unsigned carried = plan.loop.getNumRegionIterArgs();
-    SmallVector<Value> inits;
+  // The stages: the accumulators and this thread's elements of the next
+  // stage, loaded while the current one computes.
+  unsigned carried = plan.loop.getNumRegionIterArgs();
+  SmallVector<Value> inits;
+  // mma-tile: each warp of the 4 x 2 grid of warps sums a 16 x 32 part of
+  // the tile in two 16 x 16 fragments, from zero.
+  auto fragmentType = [&](StringRef operand, Type element) {
+    return gpu::MMAMatrixType::get({16, 16}, element, operand);
+  };
+  Value warpRow, warpColumn;
+  if (plan.tensorCores) {
+    Value warp = arith::DivUIOp::create(rewriter, loc, linear, index(32));
+    warpRow = mul(arith::DivUIOp::create(rewriter, loc, warp, index(2)), 16);
+    warpColumn =
+        mul(arith::RemUIOp::create(rewriter, loc, warp, index(2)), 32);
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0));
+    for (int j = 0; j < 2; ++j)
+      inits.push_back(gpu::SubgroupMmaConstantMatrixOp::create(
+          rewriter, loc, fragmentType("COp", rewriter.getF32Type()), zero));
+  } else {
     for (IRMapping &mapping : maps)
       for (Value init : plan.loop.getInitArgs())
         inits.push_back(mapping.lookupOrDefault(init));
-    unsigned accumulators = inits.size();
-    llvm::append_range(inits, fetch(index(0)));
-    auto stages = scf::ForOp::create(rewriter, loc, index(0), index(stageCount),
-                                     index(1), inits);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(stages.getBody());
-      Value stage = stages.getInductionVar();
-      Value first = mul(stage, kDepth);
-      ValueRange fetched = stages.getRegionIterArgs().drop_front(accumulators);
-      for (auto [n, staged] : llvm::enumerate(plan.staged))
-        for (int64_t m = 0; m < copied; ++m) {
-          auto [depth, position] = copies[n * copied + m];
-          memref::StoreOp::create(rewriter, loc, fetched[n * copied + m],
-                                  tiles[n], ValueRange{depth, position});
-        }
-      gpu::BarrierOp::create(rewriter, loc);
-      Value nextStage = add(stage, index(1));
-      if (wholeStages)
-        nextStage = arith::MinUIOp::create(rewriter, loc, nextStage,
-                                           index(stageCount - 1));
-      SmallVector<Value> next = fetch(nextStage);
+  }
+  unsigned accumulators = inits.size();
+  llvm::append_range(inits, fetch(index(0)));
+  auto stages = scf::ForOp::create(rewriter, loc, index(0), index(stageCount),
+                                   index(1), inits);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(stages.getBody());
+    Value stage = stages.getInductionVar();
+    Value first = mul(stage, kDepth);
+    ValueRange fetched = stages.getRegionIterArgs().drop_front(accumulators);
+    for (auto [n, staged] : llvm::enumerate(plan.staged))
+      for (int64_t m = 0; m < copied; ++m) {
+        auto [depth, position] = copies[n * copied + m];
+        memref::StoreOp::create(rewriter, loc, fetched[n * copied + m],
+                                tiles[n], ValueRange{depth, position});
+      }
+    gpu::BarrierOp::create(rewriter, loc);
+    Value nextStage = add(stage, index(1));
+    if (wholeStages)
+      nextStage = arith::MinUIOp::create(rewriter, loc, nextStage,
+                                         index(stageCount - 1));
+    SmallVector<Value> next = fetch(nextStage);
+    SmallVector<Value> summed;
+    if (plan.tensorCores) {
+      // One step of 16: the warp's 16 rows of the row tile (stored k-major:
+      // the transposed operand) against its 32 columns of the column tile.
+      Type half = rewriter.getF16Type();
+      StagedLoad &first = plan.staged.front();
+      Value rowTile = first.row ? tiles[0] : tiles[1];
+      Value columnTile = first.row ? tiles[1] : tiles[0];
+      Value a = gpu::SubgroupMmaLoadMatrixOp::create(
+          rewriter, loc, fragmentType("AOp", half), rowTile,
+          ValueRange{index(0), warpRow}, rewriter.getIndexAttr(rowLength),
+          rewriter.getUnitAttr());
+      for (int j = 0; j < 2; ++j) {
+        Value b = gpu::SubgroupMmaLoadMatrixOp::create(
+            rewriter, loc, fragmentType("BOp", half), columnTile,
+            ValueRange{index(0), offset(warpColumn, 16 * j)},
+            rewriter.getIndexAttr(rowLength), UnitAttr());
+        summed.push_back(gpu::SubgroupMmaComputeOp::create(
+            rewriter, loc, fragmentType("COp", rewriter.getF32Type()), a, b,
+            stages.getRegionIterArgs()[j], rewriter.getUnitAttr(),
+            UnitAttr()));
+      }
+    } else {
       Value depthBound = index(kDepth);
       if (plan.trips % kDepth != 0)
         depthBound = arith::MinUIOp::create(
@@ -1172,50 +1209,133 @@ protected:
           if (isOpTriviallyDead(op))
             rewriter.eraseOp(op);
       }
-      gpu::BarrierOp::create(rewriter, loc);
-      SmallVector<Value> yielded(inner.getResults());
-      llvm::append_range(yielded, next);
-      scf::YieldOp::create(rewriter, loc, yielded);
+      summed.assign(inner.getResults().begin(), inner.getResults().end());
     }
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> yielded(summed);
+    llvm::append_range(yielded, next);
+    scf::YieldOp::create(rewriter, loc, yielded);
+  }
+  if (plan.tensorCores) {
+    // Each result: its sum from the tile of sums, added to the loop's
+    // initial value.
+    for (int j = 0; j < 2; ++j)
+      gpu::SubgroupMmaStoreMatrixOp::create(
+          rewriter, loc, stages.getResult(j), sums,
+          ValueRange{warpRow, offset(warpColumn, 16 * j)},
+          rewriter.getIndexAttr(sumsLength), UnitAttr());
+    gpu::BarrierOp::create(rewriter, loc);
+    for (int64_t r = 0; r < per; ++r)
+      for (int64_t c = 0; c < per; ++c) {
+        IRMapping &mapping = maps[r * per + c];
+        Value sum = memref::LoadOp::create(
+            rewriter, loc, sums,
+            ValueRange{offset(rowFirst, getResultOffset(s, r)),
+                       offset(laneFirst, getResultOffset(s, c))});
+        Value total = arith::AddFOp::create(
+            rewriter, loc, mapping.lookupOrDefault(plan.loop.getInitArgs()[0]),
+            sum);
+        mapping.map(plan.loop.getResult(0), total);
+      }
+  } else {
     for (auto [o, mapping] : llvm::enumerate(maps))
       for (unsigned i = 0; i < carried; ++i)
         mapping.map(plan.loop.getResult(i), stages.getResult(o * carried + i));
-
-    if (plan.guard)
-      clonePerResultInside(after(plan.loop));
-    if (plan.versioned) {
-      clonePerResultInside(after(inHome));
-      if (Block *fallback = plan.versioned.elseBlock()) {
-        rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
-        clonePerResultInside(before(*fallback, nullptr));
-      }
-      rewriter.setInsertionPointAfter(versioned);
-    }
-    clonePerResultInside(after(anchor));
-    for (Operation *op : llvm::reverse(original))
-      rewriter.eraseOp(op);
-    // Fused products round once where the original rounded twice: the
-    // verification bounds the difference by the terms' magnitude.
-    if (plan.fuse)
-      AutoProfDialect::ReassociatedAttrHelper(context).setAttr(
-          kernel, rewriter.getUnitAttr());
-    // A register budget for the tile: without one, ptxas fits blocks of
-    // 256 threads into as few registers as it likes and spills the
-    // accumulators (48 registers and 60 bytes of spills at S = 64).
-    if (!kernel->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName()))
-      rewriter.modifyOpInPlace(kernel, [&] {
-        kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                        rewriter.getI32IntegerAttr(getResidentBlocks(s)));
-      });
-    // The neighbouring results' loads before the loop and stores after it
-    // as vector accesses, where the analysis proves them aligned.
-    // (CSE first, so that the results' outer indices are one value.)
-    simplifyRecombinedIndices(kernel);
-    DominanceInfo dominance(kernel);
-    eliminateCommonSubExpressions(rewriter, dominance, kernel);
-    mergeNeighbouringAccesses(rewriter, kernel, {threads, threads, 1});
-    return success();
   }
+
+  if (plan.guard)
+    clonePerResultInside(after(plan.loop));
+  if (plan.versioned) {
+    clonePerResultInside(after(inHome));
+    if (Block *fallback = plan.versioned.elseBlock()) {
+      rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
+      clonePerResultInside(before(*fallback, nullptr));
+    }
+    rewriter.setInsertionPointAfter(versioned);
+  }
+  clonePerResultInside(after(anchor));
+  for (Operation *op : llvm::reverse(original))
+    rewriter.eraseOp(op);
+  // Fused products round once where the original rounded twice, and the
+  // tensor cores add in another order: the verification bounds the
+  // difference by the terms' magnitude.
+  if (plan.fuse || plan.tensorCores)
+    AutoProfDialect::ReassociatedAttrHelper(context).setAttr(
+        kernel, rewriter.getUnitAttr());
+  // A register budget for the tile: without one, ptxas fits blocks of
+  // 256 threads into as few registers as it likes and spills the
+  // accumulators (48 registers and 60 bytes of spills at S = 64).
+  if (!kernel->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName()))
+    rewriter.modifyOpInPlace(kernel, [&] {
+      kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      rewriter.getI32IntegerAttr(getResidentBlocks(s)));
+    });
+  // The neighbouring results' loads before the loop and stores after it
+  // as vector accesses, where the analysis proves them aligned.
+  // (CSE first, so that the results' outer indices are one value.)
+  simplifyRecombinedIndices(kernel);
+  DominanceInfo dominance(kernel);
+  eliminateCommonSubExpressions(rewriter, dominance, kernel);
+  mergeNeighbouringAccesses(rewriter, kernel, {threads, threads, 1});
+  return success();
+}
+
+namespace {
+class ContractionTileFamily : public ContractionTilingFamily {
+public:
+  StringRef getName() const override { return "contraction-tile"; }
+  StringRef getSummary() const override {
+    return "blocks of 16 x 16 threads (8 x 8 at S = 32) compute S x S "
+           "results of a contraction from row and column tiles staged in "
+           "shared memory";
+  }
+  std::optional<std::string> checkParameter(int64_t s) const override {
+    if (s != 16 && s != 32 && s != 64 && s != 128)
+      return std::string("the tile of results must be 16, 32, 64 or 128");
+    return std::nullopt;
+  }
+
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    // Each staged element serves S results from shared memory.
+    static const StringRef facts[] = {"l1-bound", "l2-bound", "dram-bound",
+                                      "latency-bound"};
+    return facts;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Each staged element serves S results, which the static intensity
+    // (bytes per access, not per distinct element) does not see: ahead of
+    // unroll whatever it says. Among the sizes, the one the tile model
+    // expects to finish first (getTileCost) ranks first.
+    double results = evidence.blockThreads * evidence.gridBlocks;
+    std::optional<double> counted = evidence.getMetric("launch__sm_count");
+    double multiprocessors =
+        counted && *counted >= 1 ? *counted : kDefaultMultiprocessors;
+    SmallVector<std::pair<double, int64_t>> costs;
+    for (int64_t s : {16, 32, 64, 128})
+      costs.push_back({getTileCost(s, results, multiprocessors), s});
+    llvm::stable_sort(costs, [](const auto &lhs, const auto &rhs) {
+      return lhs.first < rhs.first;
+    });
+    for (auto [position, cost] : llvm::enumerate(costs)) {
+      int64_t s = cost.second;
+      double blocks = std::max(1.0, std::ceil(results / double(s * s)));
+      std::string why;
+      llvm::raw_string_ostream os(why);
+      os << "tile model: " << llvm::formatv("{0:F0}", blocks) << " blocks on "
+         << llvm::formatv("{0:F0}", multiprocessors) << " SMs"
+         << (counted ? "" : " (launch__sm_count not collected: an H200's)")
+         << ", at most "
+         << llvm::formatv("{0:F0}", std::ceil(blocks / multiprocessors))
+         << " per SM at " << llvm::formatv("{0:F2}", getSustainedShare(s))
+         << " of the FMA peak, cost " << llvm::formatv("{0:F0}", cost.first);
+      ranked.push_back({11.4 - 0.1 * double(position), s, why});
+    }
+  }
+
+protected:
+  bool usesTensorCores() const override { return false; }
 };
 } // namespace
 

@@ -1,0 +1,91 @@
+//===- ContractionTiling.h - Shared and register tiles of a contraction ---===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The analysis and the rewrite two families share: contraction-tile, whose
+// threads compute their results' multiply-adds from shared tiles, and
+// mma-tile, whose warps run the same tiles through tensor cores
+// (ContractionTile.cpp describes both). Internal to the optimizer library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LIB_OPTIMIZER_FAMILIES_CONTRACTIONTILING_H
+#define AUTOPROF_LIB_OPTIMIZER_FAMILIES_CONTRACTIONTILING_H
+
+#include "autoprof/Optimizer/RewriteFamily.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <array>
+
+namespace mlir::autoprof::rewrites {
+
+/// A load of the loop staged through a shared tile.
+struct StagedLoad {
+  memref::LoadOp load;
+  /// Whether the result dimension it moves with is the row one (else the
+  /// column one).
+  bool row = true;
+  /// Whether consecutive iterations read consecutive elements (the lanes
+  /// that copy it then run along the loop).
+  bool alongLoop = false;
+};
+
+/// What contraction-tile (or mma-tile) changes in a kernel.
+struct ContractionPlan {
+  scf::ForOp loop;
+  /// Where the contraction runs over a perfect nest of loops (a
+  /// convolution's channels and window), the nest, outermost first
+  /// (`loop` is its first); applyPlan folds it into one loop first.
+  SmallVector<scf::ForOp> nest;
+  /// The top-level scf.if whose first branch holds the loop, if any.
+  scf::IfOp versioned;
+  /// The bounds check of a thread remap around the loop (threads past the
+  /// problem skip it), if any: an scf.if without results or second branch
+  /// whose condition bounds global indices (matchBoundsGuard).
+  scf::IfOp guard;
+  /// The global indices along each original dimension the results run
+  /// over: the launch's, or fewer where the guard bounds them.
+  std::array<int64_t, 3> extents = {1, 1, 1};
+  SmallVector<StagedLoad> staged;
+  /// Original dimensions: the rows of the results (along y of the new
+  /// blocks), their columns (along x) and the remaining one (along z).
+  int rowDim = 0, columnDim = 1, batchDim = 2;
+  /// Where the columns' loads move with two dimensions and the rows' with
+  /// neither (a convolution's image rows and pixels), the columns run over
+  /// both: column c stands for index c div N of `batchDim` and c mod N of
+  /// `columnDim` (N its size), one dimension of N x M columns that a tile
+  /// divides where neither alone does.
+  bool mergedColumns = false;
+  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
+  int64_t lower = 0, step = 1, trips = 0;
+  /// Whether every float the kernel stores is a sum of products, so that
+  /// the tiled loop's products may fuse with their sums: the verification
+  /// of a kernel marked `autoprof.reassociated` bounds the rounding by the
+  /// terms' magnitude.
+  bool fuse = false;
+  /// Whether the warps run the products through tensor cores (mma-tile).
+  bool tensorCores = false;
+};
+
+/// A family that tiles a contraction: the plan and the rewrite, with the
+/// results' products computed by each thread or by tensor cores.
+class ContractionTilingFamily : public RewriteFamilyWithPlan<ContractionPlan> {
+protected:
+  /// Whether the warps run the tiles' products through tensor cores
+  /// (mma-tile) instead of each thread multiplying and adding its results'
+  /// terms (contraction-tile).
+  virtual bool usesTensorCores() const = 0;
+
+  FailureOr<ContractionPlan> matchPlan(const RewriteTarget &target, int64_t s,
+                                       std::string &why) const override;
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t s, ContractionPlan &plan) const override;
+};
+
+} // namespace mlir::autoprof::rewrites
+
+#endif // AUTOPROF_LIB_OPTIMIZER_FAMILIES_CONTRACTIONTILING_H
