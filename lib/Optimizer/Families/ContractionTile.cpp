@@ -111,10 +111,10 @@ using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
-namespace {
-/// Iterations per stage.
-constexpr int64_t kDepth = 16;
-} // namespace
+/// Iterations per stage: 16, or 64 for the tensor cores (four steps of
+/// their 16 per stage, so that the barriers around a stage's copies are
+/// fewer for the same products).
+static int64_t getDepth(bool tensorCores) { return tensorCores ? 64 : 16; }
 
 /// T: threads of a new block along x and y for an S x S tile of results:
 /// 8 for S = 32 (4 x 4 results per thread, as at S = 64), else 16.
@@ -751,7 +751,8 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
             "or a float";
       return failure();
     }
-    sharedBytes += kDepth * (s + getTilePadding(s, usesTensorCores())) *
+    sharedBytes += getDepth(usesTensorCores()) *
+                   (s + getTilePadding(s, usesTensorCores())) *
                    ((element.getIntOrFloatBitWidth() + 7) / 8);
   }
   // The tensor cores' results go through a shared tile of f32 to the
@@ -803,6 +804,7 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   int64_t threads = getThreads(s);
   int64_t per = s / threads, outputs = per * per;
   // Elements of a stage's tile each thread copies: 16 x S over T x T.
+  const int64_t kDepth = getDepth(plan.tensorCores);
   int64_t copied = kDepth * s / (threads * threads);
   int64_t group = getGroupWidth(s);
   const std::array<int64_t, 3> &totals = plan.extents;
@@ -1116,25 +1118,28 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     SmallVector<Value> next = fetch(nextStage);
     SmallVector<Value> summed;
     if (plan.tensorCores) {
-      // One step of 16: the warp's 16 rows of the row tile (stored k-major:
+      // Steps of 16: the warp's 16 rows of the row tile (stored k-major:
       // the transposed operand) against its 32 columns of the column tile.
       Type half = rewriter.getF16Type();
       StagedLoad &first = plan.staged.front();
       Value rowTile = first.row ? tiles[0] : tiles[1];
       Value columnTile = first.row ? tiles[1] : tiles[0];
-      Value a = gpu::SubgroupMmaLoadMatrixOp::create(
-          rewriter, loc, fragmentType("AOp", half), rowTile,
-          ValueRange{index(0), warpRow}, rewriter.getIndexAttr(rowLength),
-          rewriter.getUnitAttr());
-      for (int j = 0; j < 2; ++j) {
-        Value b = gpu::SubgroupMmaLoadMatrixOp::create(
-            rewriter, loc, fragmentType("BOp", half), columnTile,
-            ValueRange{index(0), offset(warpColumn, 16 * j)},
-            rewriter.getIndexAttr(rowLength), UnitAttr());
-        summed.push_back(gpu::SubgroupMmaComputeOp::create(
-            rewriter, loc, fragmentType("COp", rewriter.getF32Type()), a, b,
-            stages.getRegionIterArgs()[j], rewriter.getUnitAttr(),
-            UnitAttr()));
+      summed.assign(stages.getRegionIterArgs().begin(),
+                    stages.getRegionIterArgs().begin() + 2);
+      for (int64_t step = 0; step < kDepth; step += 16) {
+        Value a = gpu::SubgroupMmaLoadMatrixOp::create(
+            rewriter, loc, fragmentType("AOp", half), rowTile,
+            ValueRange{index(step), warpRow}, rewriter.getIndexAttr(rowLength),
+            rewriter.getUnitAttr());
+        for (int j = 0; j < 2; ++j) {
+          Value b = gpu::SubgroupMmaLoadMatrixOp::create(
+              rewriter, loc, fragmentType("BOp", half), columnTile,
+              ValueRange{index(step), offset(warpColumn, 16 * j)},
+              rewriter.getIndexAttr(rowLength), UnitAttr());
+          summed[j] = gpu::SubgroupMmaComputeOp::create(
+              rewriter, loc, fragmentType("COp", rewriter.getF32Type()), a, b,
+              summed[j], rewriter.getUnitAttr(), UnitAttr());
+        }
       }
     } else {
       Value depthBound = index(kDepth);

@@ -1,0 +1,71 @@
+// mma-tile on a contraction of halves with an f32 sum (a linalg.matmul of
+// f16 operands into f32 after register-accumulate): contraction-tile's
+// staging of a 64 x 64 tile, with the products on tensor cores, two 16 x 16
+// fragments per warp and stage, the sums through a shared tile of f32 and
+// added to each result's initial value.
+// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64" | FileCheck %s
+
+// C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 64 x 128 results over 40
+// products: one stage of 64 iterations, 24 of them zeros.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @matmul(
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<64x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: autoprof.reassociated
+    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 1, 1>
+    // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
+    // Iterations past the 40th stage zeros.
+    // CHECK: arith.select
+    // CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
+    // CHECK: gpu.barrier
+    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<64x72xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} {a_transpose}
+    // CHECK: gpu.subgroup_mma_compute %[[FA]]
+    // CHECK: gpu.barrier
+    // CHECK: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 68 : index}
+    // CHECK: gpu.subgroup_mma_store_matrix
+    // CHECK: gpu.barrier
+    // Four neighbouring results: their initial values plus their sums, read
+    // from the tile of sums as one vector.
+    // CHECK: %[[SUM4:.*]] = vector.load %[[SUMS]]
+    // CHECK: %[[SUM:.*]] = vector.extract %[[SUM4]][0]
+    // CHECK: arith.addf %{{.*}}, %[[SUM]] : f32
+    // CHECK-NOT: arith.mulf
+    // CHECK: gpu.return
+    gpu.func @matmul(%a: memref<64x40xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c40 = arith.constant 40 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %init = memref.load %c[%i, %j] : memref<64x128xf32>
+      %sum = scf.for %k = %c0 to %c40 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<64x40xf16>
+        %y = memref.load %b[%k, %j] : memref<40x128xf16>
+        %xe = arith.extf %x : f16 to f32
+        %ye = arith.extf %y : f16 to f32
+        %p = arith.mulf %xe, %ye : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x128xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x40xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@matmul blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x40xf16>, %b : memref<40x128xf16>, %c : memref<64x128xf32>)
+    return
+  }
+}
