@@ -25,7 +25,8 @@ modules and which reports were replaced.
 
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
                              [--corpus DIR] [--only NAME...] [--shard K/N]
-                             [--torch-times FILE...] [--worker PATH] [--jobs N]
+                             [--torch-times FILE...] [--flops-peaks FILE]
+                             [--worker PATH] [--jobs N]
        benchmark-optimize.py --from-reports DIR... --out DIR   (tables only)
                              [--corpus DIR] [--torch-times FILE...]
 """
@@ -48,6 +49,9 @@ BENCH_SUFFIX = ".bench.json"
 
 # H200 SXM FP32 (non-tensor) peak, used for the compute side of the roofline.
 FP32_PEAK_FLOPS = 67e12
+# Program or module name -> {"flops_per_s", "why"}: the peak its floor does
+# its flops at instead of the FP32 one (--flops-peaks).
+FLOPS_PEAKS = {}
 
 
 def main():
@@ -87,6 +91,12 @@ def main():
                              "its kernels stay beyond 3x of their floor "
                              "(docs/results/floor-reasons.json); the table "
                              "ends with every such kernel and its reason")
+    parser.add_argument("--flops-peaks",
+                        help="JSON object: program or module name -> "
+                             "{\"flops_per_s\", \"why\"}, the peak its "
+                             "kernels' floor does their flops at instead of "
+                             "the FP32 peak (docs/results/flops-peaks.json: "
+                             "f16 products on tensor cores)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="modules optimized at once (with "
                              "scripts/worker-pool.py as --worker: one per GPU)")
@@ -114,6 +124,9 @@ def main():
             torch_times["programs"][program] = entry
     floor_reasons = (json.loads(pathlib.Path(args.floor_reasons).read_text())
                      if args.floor_reasons else {})
+    if args.flops_peaks:
+        FLOPS_PEAKS.update(
+            json.loads(pathlib.Path(args.flops_peaks).read_text()))
     # Where a module's source is read to find its launches.
     module_dirs = [repo / args.corpus, repo / "test" / "Corpus" / "Upstream"]
     out = pathlib.Path(args.out)
@@ -368,7 +381,7 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
             base = k["baseline"]["timing"]
             best_us = k["best_median_us"]
             best_mad = best_mad_of(k)
-            fraction = roofline_fraction(k)
+            fraction = roofline_fraction(k, corpus)
             statuses = [c["status"] for c in k["candidates"]]
             tried = sum(s != "skipped" for s in statuses)
             verified = statuses.count("verified")
@@ -459,14 +472,22 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
     print("\n".join(lines))
 
 
-def roofline_fraction(k):
+def flops_peak(stem):
+    """The peak (flops per second) the floor of module `stem`'s kernels
+    does their flops at: --flops-peaks' for the module or its program, else
+    the FP32 peak."""
+    entry = FLOPS_PEAKS.get(stem, FLOPS_PEAKS.get(stem.split(".")[0]))
+    return entry["flops_per_s"] if entry else FP32_PEAK_FLOPS
+
+
+def roofline_fraction(k, stem):
     """Floor time / best time: the floor moves each buffer once (compulsory
     traffic) at the measured DRAM bandwidth, or does the flops at the FP32
-    peak."""
+    peak (or the module's peak, flops_peak)."""
     floor_s = max(
         k.get("compulsory_bytes", 0) / k["peak_dram_bytes_per_s"]
         if k["peak_dram_bytes_per_s"] else 0.0,
-        k["flops_total"] / FP32_PEAK_FLOPS)
+        k["flops_total"] / flops_peak(stem))
     best_us = k["best_median_us"]
     return floor_s / (best_us * 1e-6) if best_us else 0.0
 
@@ -474,13 +495,14 @@ def roofline_fraction(k):
 def far_from_floor(kernels, reasons):
     """The kernels whose best time is more than 3x their floor, each with
     the reason `reasons` gives for its module or program, or none."""
-    far = [(stem, k) for stem, k in kernels if roofline_fraction(k) < 1 / 3]
+    far = [(stem, k) for stem, k in kernels
+           if roofline_fraction(k, stem) < 1 / 3]
     lines = [f"Beyond 3x of their floor (roofline fraction below 0.33): "
              f"{len(far)} kernels" + ("." if not far else ":")]
     for stem, k in far:
         reason = reasons.get(stem, reasons.get(stem.split(".")[0]))
         lines.append(f"- {k['kernel'].split('::')[0]} ({stem}): "
-                     f"{roofline_fraction(k):.2f}; "
+                     f"{roofline_fraction(k, stem):.2f}; "
                      + (f"why: {reason}" if reason else "no reason given"))
     return lines
 

@@ -6,19 +6,19 @@
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64" | FileCheck %s
 
 // C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 64 x 128 results over 40
-// products: one stage of 64 iterations, 24 of them zeros.
+// products: three stages, the last one 8 iterations and 8 of zeros.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<64x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 1, 1>
     // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
     // Iterations past the 40th stage zeros.
     // CHECK: arith.select
-    // CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
+    // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
     // CHECK: gpu.barrier
-    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<64x72xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<16x72xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} {a_transpose}
     // CHECK: gpu.subgroup_mma_compute %[[FA]]
