@@ -38,6 +38,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "coalesce",
     "transpose-tile",
     "contraction-tile",
+    "mma-tile",
     "halo-tile",
     "coarsen-rows",
     "distribute-loop",

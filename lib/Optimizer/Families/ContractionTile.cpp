@@ -73,7 +73,13 @@
 // whose rows no such tile divides. A loop under a thread remap's bounds
 // check (coalesce and form-blocks round the grid up and let only the
 // original problem's threads through) tiles the indices the check lets
-// through: every result of the tiles passes it, and it goes.
+// through: every result of the tiles passes it, and it goes (only where
+// nothing follows it, and a versioned loop's second branch is under the
+// same check). Where S does not divide the results, the edge tiles' rows
+// and columns past them are clamped to the last one for every load, and
+// each result runs the code after the loop under its own bounds check.
+// (mma-tile, MmaTile.cpp, runs the products on tensor cores instead: there
+// the sums are added in another order.)
 //
 // Memory order: nothing before or in the loop may write memory, and the
 // barrier that ends the last stage precedes every write, so every load
@@ -476,11 +482,11 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   // A remap's bounds check around the loop: the results run over the
   // indices it lets through, and it holds for every one of them.
   Operation *inHome = plan.loop;
+  std::array<int64_t, 3> bounded = plan.extents;
   if (auto guard = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
-      guard && home != &body && guard.getNumResults() == 0 &&
-      !guard.elseBlock() &&
-      matchBoundsGuard(guard.getCondition(), plan.grid, plan.block,
-                       plan.extents)) {
+      guard && guard.getNumResults() == 0 && !guard.elseBlock() &&
+      matchBoundsGuard(guard.getCondition(), plan.grid, plan.block, bounded)) {
+    plan.extents = bounded;
     plan.guard = guard;
     inHome = guard;
     home = guard->getBlock();
@@ -501,6 +507,36 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
     }
     plan.versioned = ifOp;
     fallback = ifOp.elseBlock();
+  }
+  // The threads the check skips must do nothing else: it is the last
+  // operation of its block, the condition around it (if any) the last of
+  // the kernel's, and a versioned loop's second branch runs under the same
+  // check.
+  if (plan.guard) {
+    auto lastOfItsBlock = [](Operation *op) {
+      return op->getNextNode() == op->getBlock()->getTerminator();
+    };
+    if (!lastOfItsBlock(plan.guard) ||
+        (plan.versioned && !lastOfItsBlock(plan.versioned))) {
+      why = "code after the bounds check around the loop runs for the "
+            "threads it skips";
+      return failure();
+    }
+    if (fallback) {
+      auto other =
+          dyn_cast_or_null<scf::IfOp>(fallback->getTerminator()->getPrevNode());
+      std::array<int64_t, 3> otherExtents;
+      for (int d = 0; d < 3; ++d)
+        otherExtents[d] = plan.grid[d] * plan.block[d];
+      if (!other || other.getNumResults() != 0 || other.elseBlock() ||
+          !matchBoundsGuard(other.getCondition(), plan.grid, plan.block,
+                            otherExtents) ||
+          otherExtents != plan.extents || checkReadOnly(*fallback, other)) {
+        why = "the second branch of the condition around the loop is not "
+              "under the same bounds check";
+        return failure();
+      }
+    }
   }
   Block *guarded = plan.guard ? plan.guard.thenBlock() : nullptr;
   std::optional<std::string> nested;
@@ -596,7 +632,6 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
 
   const std::array<int64_t, 3> &totals = plan.extents;
   MemoryAccessAnalysis analysis(kernel, plan.block);
-  Value iv = plan.loop.getInductionVar();
   // Which loads walk the loop one element per iteration (their copying
   // lanes then run along it). A folded nest's iteration f = sum_l i_l
   // x (the trip counts of the loops inside l) reaches the addresses
@@ -1059,12 +1094,13 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         // The tensor cores run all 16 iterations of the last stage: those
         // past the loop's add products of zeros.
         if (plan.tensorCores && !wholeStages) {
-          Value past =
+          Value within =
               arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                     add(first, depth), index(plan.trips));
           Value zero = arith::ConstantOp::create(
               rewriter, loc, rewriter.getZeroAttr(element.getType()));
-          element = arith::SelectOp::create(rewriter, loc, past, element, zero);
+          element =
+              arith::SelectOp::create(rewriter, loc, within, element, zero);
         }
         fetched.push_back(element);
       }
@@ -1122,9 +1158,9 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       // Steps of 16: the warp's 16 rows of the row tile (stored k-major:
       // the transposed operand) against its 32 columns of the column tile.
       Type half = rewriter.getF16Type();
-      StagedLoad &first = plan.staged.front();
-      Value rowTile = first.row ? tiles[0] : tiles[1];
-      Value columnTile = first.row ? tiles[1] : tiles[0];
+      bool rowStagedFirst = plan.staged.front().row;
+      Value rowTile = rowStagedFirst ? tiles[0] : tiles[1];
+      Value columnTile = rowStagedFirst ? tiles[1] : tiles[0];
       summed.assign(stages.getRegionIterArgs().begin(),
                     stages.getRegionIterArgs().begin() + 2);
       for (int64_t step = 0; step < kDepth; step += 16) {
