@@ -276,25 +276,36 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
              cache_dir=None, tool: Optional[str] = None,
              tree: Optional[str] = None, rtol: Optional[float] = None,
              log: Optional[list] = None, **meta):
-    """The fastest verified configuration of `kernel(*args, **meta)` on
-    `grid` (a tuple of up to three sizes), as a `triton.Config`.
+    """The fastest verified configuration of `kernel(*args, **meta)` as a
+    `triton.Config`. `grid` is a tuple of up to three sizes or, as in a
+    Triton launch, a function of the meta-parameters' dict that returns one;
+    a space over constexprs needs the function (a block size changes the
+    number of programs).
 
     `outputs` names the arguments the kernel writes; `space` the values it
     may try (by default: the warps and stages only; constexprs change only
     where `space.meta` lists them); `budget` how many configurations besides
-    the caller's run. Each configuration runs on copies of the outputs and
-    is kept only when they match the caller's configuration's within `rtol`
+    the caller's run. Each configuration runs on copies of the tensors, and
+    is kept only when it leaves those not named in `outputs` unchanged and
+    its outputs match the caller's configuration's within `rtol`
     (by default 1e-5 for f32 and f64, 1e-2 for f16 and bf16; exact for
     integers); the fastest beyond 2% of the caller's configuration wins,
     else the caller's stays. Outcomes are cached in `cache_dir` (by
     default ~/.cache/autoprof/triton) by the kernel's source, the
     arguments' shapes and dtypes, the grid, the space and the GPU.
     `log`, when given, receives one dict per configuration tried."""
+    space = space or Space()
+    if space.meta and not callable(grid):
+        raise TritonError(
+            f"the space varies {', '.join(sorted(space.meta))}: give the grid "
+            "as a function of the meta-parameters (lambda meta: ...), as a "
+            "Triton launch takes it, so that each configuration launches the "
+            "programs it needs")
+
     import torch
     import triton
     from triton.testing import do_bench
 
-    space = space or Space()
     names = [name for name in kernel.arg_names
              if name not in meta and name not in space.meta]
     if len(names) != len(args):
@@ -308,10 +319,17 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
                                       if k in space.meta)), num_warps,
                          num_stages)
     fixed = {k: v for k, v in meta.items() if k not in space.meta}
+
+    def grid_of(config: Configuration) -> Tuple[int, ...]:
+        sizes = grid({**fixed, **config.meta_dict()}) if callable(grid) \
+            else grid
+        return tuple(int(size) for size in sizes)
+
     device = torch.cuda.get_device_name()
     cache = pathlib.Path(cache_dir or pathlib.Path.home() / ".cache" /
                          "autoprof" / "triton")
-    key = _cache_key(kernel, args, grid, space, base, outputs, device)
+    key = _cache_key(kernel, args, grid_of(base), space, base, outputs,
+                     device)
     cached = cache / f"{key}.json"
     if cached.exists():
         entry = json.loads(cached.read_text())
@@ -320,16 +338,24 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
 
     out_index = {name: names.index(name) for name in outputs}
 
+    tensors = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor)]
+    inputs = [i for i in tensors if i not in out_index.values()]
+
     def run(config: Configuration):
-        """The outputs of one launch on copies, and its compiled kernel."""
+        """One launch on copies of every tensor: its outputs, the copies,
+        its compiled kernel, and whether the tensors it does not name as
+        outputs came back unchanged."""
         copied = list(args)
-        for index in out_index.values():
+        for index in tensors:
             copied[index] = args[index].clone()
-        compiled = kernel[tuple(grid)](*copied, **fixed, **config.meta_dict(),
-                                       num_warps=config.num_warps,
-                                       num_stages=config.num_stages)
+        compiled = kernel[grid_of(config)](*copied, **fixed,
+                                           **config.meta_dict(),
+                                           num_warps=config.num_warps,
+                                           num_stages=config.num_stages)
         torch.cuda.synchronize()
-        return [copied[i] for i in out_index.values()], copied, compiled
+        untouched = all(torch.equal(copied[i], args[i]) for i in inputs)
+        return ([copied[i] for i in out_index.values()], copied, compiled,
+                untouched)
 
     def matches(got, want) -> bool:
         for a, b in zip(got, want):
@@ -343,17 +369,20 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
                 return False
         return True
 
-    reference, copied, compiled = run(base)
-    base_us = do_bench(lambda: kernel[tuple(grid)](
+    reference, copied, compiled, untouched = run(base)
+    if not untouched:
+        raise TritonError("the caller's configuration writes a tensor that "
+                          f"outputs ({', '.join(outputs)}) does not name")
+    base_us = do_bench(lambda: kernel[grid_of(base)](
         *copied, **fixed, **base.meta_dict(), num_warps=base.num_warps,
         num_stages=base.num_stages)) * 1000
     with tempfile.TemporaryDirectory() as scratch:
         spec = kernel_spec(compiled.asm["ptx"], compiled.metadata.name,
-                           args, grid, base.num_warps,
+                           args, grid_of(base), base.num_warps,
                            compiled.metadata.shared, outputs, names, scratch)
         facts = _profile_facts(spec, tool, tree)
     blocks = 1
-    for size in grid:
+    for size in grid_of(base):
         blocks *= size
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ranked = rank_configurations(configurations(space), base, facts, blocks,
@@ -365,15 +394,18 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
     for config, why in ranked[:budget]:
         entry = {"configuration": config.label(), "why": why}
         try:
-            got, copied, _ = run(config)
+            got, copied, _, untouched = run(config)
         except Exception as error:  # Triton refuses the configuration
             entry.update(status="failed", reason=str(error).splitlines()[0])
         else:
-            if not matches(got, reference):
+            if not untouched:
+                entry.update(status="rejected",
+                             reason="writes a tensor not named in outputs")
+            elif not matches(got, reference):
                 entry.update(status="rejected",
                              reason="outputs differ from the original call's")
             else:
-                us = do_bench(lambda: kernel[tuple(grid)](
+                us = do_bench(lambda: kernel[grid_of(config)](
                     *copied, **fixed, **config.meta_dict(),
                     num_warps=config.num_warps,
                     num_stages=config.num_stages)) * 1000

@@ -14,7 +14,8 @@ triton = pytest.importorskip("triton")
 tl = pytest.importorskip("triton.language")
 
 from autoprof.triton import (Configuration, Space, TritonError,  # noqa: E402
-                             configurations, kernel_spec, rank_configurations)
+                             configurations, kernel_spec, optimize,
+                             rank_configurations)
 
 
 @triton.jit
@@ -108,6 +109,15 @@ def test_bad_calls_are_refused(tmp_path):
 SPACE = Space(meta={"BLOCK": [256, 512, 1024, 2048]}, num_warps=[2, 4, 8],
               num_stages=[2, 3])
 BASE = Configuration((("BLOCK", 1024),), 4, 3)
+
+
+def test_a_space_over_block_sizes_needs_a_grid_function():
+    # A fixed grid would launch the caller's number of programs with every
+    # block size: too many write past the outputs, too few leave them short.
+    with pytest.raises(TritonError, match="the space varies BLOCK: give the "
+                                          "grid as a function"):
+        optimize(add_kernel, *ARGS, grid=(1024,), outputs=["out_ptr"],
+                 space=SPACE, BLOCK=1024)
 
 
 def test_configurations_cover_the_space():
