@@ -20,6 +20,14 @@ fail() { echo "python-tests: $1" >&2; echo "python: 0 passed, 1 failed, 0 skippe
   --disable-pip-version-check -e python >/dev/null ||
   fail "pip cannot install python/ (python3-setuptools, python3-wheel)"
 
+# Triton (for autoprof.triton's tests; they compile for sm_90 without a GPU)
+# from PyPI, pinned to the version the GPU hosts run; without a network its
+# tests are skipped with that reason.
+"$venv/bin/python" -c "import triton" 2>/dev/null ||
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    triton==3.6.0 >/dev/null 2>&1 ||
+  echo "python-tests: triton==3.6.0 could not be installed; its tests skip"
+
 log=$(mktemp)
 AUTOPROF_TOOLS_DIR=$PWD/$build/bin "$venv/bin/python" -m pytest -rs \
   -p no:cacheprovider python/tests 2>&1 | tee "$log"

@@ -114,5 +114,10 @@ if shutil.which("mpirun") and subprocess.run(
         [sys.executable, "-c", "import mpi4py"],
         capture_output=True).returncode == 0:
     config.available_features.add("mpi")
+# `triton`: Triton and PyTorch for the interpreter the tests run
+# (autoprof.triton end to end).
+if subprocess.run([sys.executable, "-c", "import triton, torch"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("triton")
 config.substitutions.append(
     ("%repo", os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

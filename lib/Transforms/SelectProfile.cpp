@@ -214,11 +214,10 @@ void SelectProfilePass::runOnOperation() {
     signalPassFailure();
 }
 
-llvm::StringMap<double>
-mlir::autoprof::getMeasuredMetrics(gpu::GPUFuncOp kernel) {
+llvm::StringMap<double> mlir::autoprof::getMeasuredMetrics(Operation *kernel) {
   llvm::StringMap<double> metrics;
   DictionaryAttr measurement =
-      AutoProfDialect::MeasurementAttrHelper(kernel.getContext())
+      AutoProfDialect::MeasurementAttrHelper(kernel->getContext())
           .getAttr(kernel);
   auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
                                : DictionaryAttr();

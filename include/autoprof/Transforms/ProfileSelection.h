@@ -53,10 +53,11 @@ FailureOr<DictionaryAttr> getOrSelectProfile(gpu::GPUFuncOp kernel,
                                              gpu::LaunchFuncOp launch,
                                              TreeOp tree);
 
-/// The metrics a profiled kernel carries in its `autoprof.measurement`
-/// attribute (autoprof-profile), by name; metrics that were not collected,
-/// and every metric of a kernel without a measurement, are absent.
-llvm::StringMap<double> getMeasuredMetrics(gpu::GPUFuncOp kernel);
+/// The metrics a profiled kernel (a gpu.func, or an imported kernel's
+/// gpu.binary) carries in its `autoprof.measurement` attribute
+/// (autoprof-profile), by name; metrics that were not collected, and every
+/// metric of a kernel without a measurement, are absent.
+llvm::StringMap<double> getMeasuredMetrics(Operation *kernel);
 
 } // namespace mlir::autoprof
 

@@ -141,17 +141,12 @@ static int64_t getTilePadding(int64_t s, bool tensorCores) {
 /// f32 (each such product is exact in f32; the tensor cores add them in
 /// another order, accumulating in f32), and compute nothing else but the
 /// loads' indices.
-static std::optional<std::string> checkTensorCores(ContractionPlan &plan,
-                                                   int64_t s) {
-  if (s != 64)
-    return std::string("tensor-core tiles are 64 x 64");
+static std::optional<std::string> checkTensorCores(ContractionPlan &plan) {
+  // (The tile of 64 and the staged elements' f16 type are checked where
+  // the parameter and the staged loads are.)
   if (plan.staged.size() != 2 || plan.staged[0].row == plan.staged[1].row)
     return std::string("the loop does not load exactly one row element and "
                        "one column element per iteration");
-  for (StagedLoad &staged : plan.staged)
-    if (!staged.load.getResult().getType().isF16())
-      return std::string("the staged elements are not f16 (the tensor cores "
-                         "multiply halves here)");
   scf::ForOp innermost = plan.nest.empty() ? plan.loop : plan.nest.back();
   if (plan.loop.getNumRegionIterArgs() != 1 ||
       !innermost.getRegionIterArgs().front().getType().isF32())
@@ -790,7 +785,7 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   plan.fuse = storesSumsOfProducts(kernel, exact);
   plan.tensorCores = usesTensorCores();
   if (plan.tensorCores)
-    if (std::optional<std::string> reason = checkTensorCores(plan, s)) {
+    if (std::optional<std::string> reason = checkTensorCores(plan)) {
       why = *reason;
       return failure();
     }
@@ -940,19 +935,14 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
                   maps[r * per + c]);
     }
-  auto clonePerResult = [&](ArrayRef<Operation *> ops) {
-    for (IRMapping &mapping : maps)
-      for (Operation *op : ops)
-        if (!isGeometryOp(op) && !op->hasTrait<OpTrait::IsTerminator>())
-          rewriter.clone(*op, mapping);
-  };
-  // The same for operations that may write: a result past the kernel's
-  // runs them under its bounds check (values they define are used only
-  // in their own block, so none escapes the check).
-  auto clonePerResultInside = [&](ArrayRef<Operation *> ops) {
+  // Copies `ops` once per result with its ids; operations that may write
+  // (`checked`) run, for a result past the kernel's, under its bounds
+  // check (values they define are used only in their own block, so none
+  // escapes the check).
+  auto clonePerResult = [&](ArrayRef<Operation *> ops, bool checked) {
     for (auto [mapping, condition] : llvm::zip(maps, inside)) {
       OpBuilder::InsertionGuard guard(rewriter);
-      if (condition) {
+      if (checked && condition) {
         auto ifOp = scf::IfOp::create(rewriter, loc, condition,
                                       /*withElseRegion=*/false);
         rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -987,7 +977,8 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
                                  : plan.loop.getOperation();
   Operation *anchor = plan.versioned ? plan.versioned.getOperation() : inHome;
   clonePerResult(ArrayRef<Operation *>(original).take_until(
-      [&](Operation *op) { return op == anchor; }));
+                     [&](Operation *op) { return op == anchor; }),
+                 false);
   scf::IfOp versioned;
   if (plan.versioned) {
     Value condition =
@@ -996,10 +987,10 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         rewriter, loc, condition,
         /*withElseRegion=*/plan.versioned.elseBlock() != nullptr);
     rewriter.setInsertionPoint(versioned.thenBlock()->getTerminator());
-    clonePerResult(before(*inHome->getBlock(), inHome));
+    clonePerResult(before(*inHome->getBlock(), inHome), false);
   }
   if (plan.guard)
-    clonePerResult(before(*plan.loop->getBlock(), plan.loop));
+    clonePerResult(before(*plan.loop->getBlock(), plan.loop), false);
 
   // Where each thread copies the elements of a stage: element (k, e) of a
   // tile is the staged load at iteration first + k for the result row (or
@@ -1255,16 +1246,16 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   }
 
   if (plan.guard)
-    clonePerResultInside(after(plan.loop));
+    clonePerResult(after(plan.loop), true);
   if (plan.versioned) {
-    clonePerResultInside(after(inHome));
+    clonePerResult(after(inHome), true);
     if (Block *fallback = plan.versioned.elseBlock()) {
       rewriter.setInsertionPoint(versioned.elseBlock()->getTerminator());
-      clonePerResultInside(before(*fallback, nullptr));
+      clonePerResult(before(*fallback, nullptr), true);
     }
     rewriter.setInsertionPointAfter(versioned);
   }
-  clonePerResultInside(after(anchor));
+  clonePerResult(after(anchor), true);
   for (Operation *op : llvm::reverse(original))
     rewriter.eraseOp(op);
   // Fused products round once where the original rounded twice, and the

@@ -1,0 +1,423 @@
+"""AutoProf for `@triton.jit` kernels.
+
+`optimize(kernel, *args, grid=..., outputs=..., **meta)` profiles a Triton
+kernel's launch with the metrics AutoProf's profiling tree selects, turns
+them into bottleneck facts (`--autoprof-diagnose`), ranks Triton's own
+configuration space (the constexpr values the caller allows, `num_warps`,
+`num_stages`) by those facts, runs each ranked configuration on copies of the
+caller's outputs, keeps those whose outputs match the original call's, times
+them, caches the outcome on disk and returns the fastest as a
+`triton.Config`.
+
+The launch reaches AutoProf as a kernel spec (`docs/import.md`): Triton's
+PTX, its entry, the grid, blocks of 32 x num_warps threads and each
+parameter (tensors as buffers, with the role the caller gives; scalars with
+the PTX's type). Triton appends pointer parameters of its own after the
+kernel's (global and profiling scratch): they are given as one-byte input
+buffers, which a kernel that needs no scratch never reads.
+
+Needs Triton; `optimize` also needs PyTorch and a CUDA GPU, and
+`autoprof-opt` with `autoprof-worker` next to it (the build tree or PATH).
+`kernel_spec` and `rank_configurations` need neither a GPU nor AutoProf's
+tools.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import itertools
+import json
+import pathlib
+import re
+import tempfile
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .tools import ToolError, run_tool
+
+# Triton / PyTorch element types -> the kernel spec's dtypes.
+_SPEC_DTYPES = {
+    "float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "bool": "u8",
+}
+
+# PTX parameter types -> the spec's scalar dtypes.
+_PTX_SCALARS = {
+    ".u8": "u8", ".s8": "i8", ".u16": "u16", ".s16": "i16", ".b16": "u16",
+    ".u32": "u32", ".s32": "i32", ".b32": "u32", ".u64": "u64", ".s64": "i64",
+    ".b64": "u64", ".f16": "f16", ".f32": "f32", ".f64": "f64",
+}
+
+
+class TritonError(RuntimeError):
+    """A Triton kernel or call AutoProf cannot handle, with the reason."""
+
+
+@dataclass
+class Space:
+    """The configurations `optimize` may choose from: for each constexpr
+    parameter the caller allows to change, its values; and the warps and
+    pipeline stages."""
+    meta: Dict[str, List[int]] = field(default_factory=dict)
+    num_warps: List[int] = field(default_factory=lambda: [2, 4, 8])
+    num_stages: List[int] = field(default_factory=lambda: [2, 3, 4])
+
+
+@dataclass(frozen=True)
+class Configuration:
+    meta: Tuple[Tuple[str, int], ...]
+    num_warps: int
+    num_stages: int
+
+    def meta_dict(self) -> Dict[str, int]:
+        return dict(self.meta)
+
+    def label(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.meta]
+        parts += [f"num_warps={self.num_warps}",
+                  f"num_stages={self.num_stages}"]
+        return ", ".join(parts)
+
+
+def _ptx_params(ptx: str, entry: str) -> List[str]:
+    """The PTX types of `entry`'s parameters, in order."""
+    match = re.search(r"\.entry\s+" + re.escape(entry) + r"\s*\(([^)]*)\)",
+                      ptx, re.S)
+    if not match:
+        raise TritonError(f"the PTX has no entry '{entry}'")
+    types = []
+    for param in match.group(1).split(","):
+        words = param.split()
+        if not words:
+            continue
+        if words[0] != ".param" or len(words) < 3:
+            raise TritonError(f"cannot read the PTX parameter '{param.strip()}'")
+        types.append(words[1])
+    return types
+
+
+def _dtype_name(value) -> str:
+    dtype = getattr(value, "dtype", None)
+    return str(dtype).replace("torch.", "") if dtype is not None else ""
+
+
+def kernel_spec(ptx: str, entry: str, args: Sequence, grid: Sequence[int],
+                num_warps: int, shared_bytes: int, outputs: Sequence[str],
+                names: Sequence[str], directory) -> pathlib.Path:
+    """Writes `entry`'s PTX and a kernel spec of one launch into
+    `directory`; returns the spec's path. `args` are the kernel's runtime
+    arguments (constexprs left out) named `names`: tensors (anything with
+    `dtype` and `numel()`) become buffers, `outputs` naming those the
+    kernel writes (they are `inout`: the kernel may read them too), other
+    values scalars with the PTX's type."""
+    directory = pathlib.Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    types = _ptx_params(ptx, entry)
+    if len(types) < len(args):
+        raise TritonError(f"'{entry}' takes {len(types)} parameters in its "
+                          f"PTX, fewer than the {len(args)} arguments given")
+    unknown = set(outputs) - set(names)
+    if unknown:
+        raise TritonError("outputs name no argument: " +
+                          ", ".join(sorted(unknown)))
+    params = []
+    for name, value, ptx_type in zip(names, args, types):
+        if hasattr(value, "numel") and hasattr(value, "dtype"):
+            dtype = _SPEC_DTYPES.get(_dtype_name(value))
+            if dtype is None:
+                raise TritonError(f"argument '{name}': tensors of "
+                                  f"{_dtype_name(value)} are not supported")
+            if ptx_type not in (".u64", ".b64"):
+                raise TritonError(f"argument '{name}' is a tensor, but the "
+                                  f"PTX takes {ptx_type} there")
+            params.append({"name": name, "kind": "buffer", "dtype": dtype,
+                           "count": max(int(value.numel()), 1),
+                           "role": "inout" if name in outputs else "input"})
+        else:
+            dtype = _PTX_SCALARS.get(ptx_type)
+            if dtype is None:
+                raise TritonError(f"argument '{name}': the PTX takes "
+                                  f"{ptx_type}, not a scalar AutoProf knows")
+            if isinstance(value, bool):
+                value = int(value)
+            if not isinstance(value, (int, float)):
+                raise TritonError(f"argument '{name}' is neither a tensor "
+                                  f"nor a number ({type(value).__name__})")
+            params.append({"name": name, "kind": "scalar", "dtype": dtype,
+                           "value": value})
+    for index, ptx_type in enumerate(types[len(args):]):
+        if ptx_type not in (".u64", ".b64"):
+            raise TritonError(f"'{entry}' has a parameter of its own of type "
+                              f"{ptx_type} after the kernel's")
+        params.append({"name": f"triton_scratch{index}", "kind": "buffer",
+                       "dtype": "u8", "count": 1, "role": "input"})
+    sizes = list(grid) + [1] * (3 - len(grid))
+    (directory / f"{entry}.ptx").write_text(ptx)
+    spec = {"source": f"{entry}.ptx", "entry": entry, "grid": sizes[:3],
+            "block": [32 * num_warps, 1, 1],
+            "dynamic_shared_bytes": int(shared_bytes), "params": params}
+    path = directory / f"{entry}.json"
+    path.write_text(json.dumps(spec, indent=2) + "\n")
+    return path
+
+
+def configurations(space: Space) -> List[Configuration]:
+    """Every configuration of `space`."""
+    keys = sorted(space.meta)
+    result = []
+    for values in itertools.product(*(space.meta[k] for k in keys)):
+        for warps in space.num_warps:
+            for stages in space.num_stages:
+                result.append(Configuration(tuple(zip(keys, values)), warps,
+                                            stages))
+    return result
+
+
+def rank_configurations(candidates: Sequence[Configuration],
+                        base: Configuration, facts: Dict[str, str],
+                        grid_blocks: int, multiprocessors: int = 132
+                        ) -> List[Tuple[Configuration, str]]:
+    """`candidates` (the base left out) best first, each with why: the
+    facts' direction for the block-size constexprs (those the candidates
+    vary whose name contains BLOCK), the warps and the stages, then the
+    distance from the base. A fact that is "unknown" says nothing."""
+    holds = {name for name, value in facts.items() if value == "true"}
+    reasons = []
+    block_keys = [k for k, _ in base.meta if "BLOCK" in k.upper()]
+    base_meta = base.meta_dict()
+
+    def block_ratio(c: Configuration) -> float:
+        ratio = 1.0
+        for key in block_keys:
+            ratio *= c.meta_dict()[key] / max(base_meta[key], 1)
+        return ratio
+
+    # Each rule: (fact, preferred direction of (blocks, warps, stages)).
+    wants = [0, 0, 0]
+    if "too-few-waves" in holds or "tail-effect" in holds:
+        wants[0] -= 1  # smaller blocks: more of them
+        reasons.append(f"{'too-few-waves' if 'too-few-waves' in holds else 'tail-effect'}"
+                       f" ({grid_blocks} programs on {multiprocessors} SMs): "
+                       "smaller blocks first")
+    if "register-spills" in holds or ("low-occupancy" in holds and
+                                      "too-few-waves" not in holds):
+        wants[1] -= 1
+        wants[2] -= 1
+        reasons.append("low-occupancy or register-spills: fewer warps and "
+                       "stages first")
+    if "latency-bound" in holds or "dram-bound" in holds or \
+            "l2-bound" in holds:
+        wants[2] += 1
+        if "too-few-waves" not in holds:
+            wants[0] += 1
+        reasons.append("latency- or memory-bound: more stages (and larger "
+                       "blocks) first")
+    if "issue-bound" in holds or "compute-bound" in holds:
+        wants[1] += 1
+        reasons.append("issue- or compute-bound: more warps first")
+
+    def direction(value: float) -> int:
+        return 0 if value == 0 else (1 if value > 0 else -1)
+
+    def score(c: Configuration) -> Tuple:
+        import math
+        moves = [math.log2(block_ratio(c)) if block_keys else 0.0,
+                 math.log2(c.num_warps / base.num_warps),
+                 c.num_stages - base.num_stages]
+        agree = sum(w * direction(m) for w, m in zip(wants, moves))
+        against = sum(1 for w, m in zip(wants, moves)
+                      if w and direction(m) == -direction(w))
+        distance = sum(abs(m) for m in moves) + sum(
+            1 for k, v in c.meta if k not in block_keys and v != base_meta[k])
+        return (against, -agree, distance, c.label())
+
+    why = "; ".join(reasons) if reasons else \
+        "no fact holds: nearest configurations first"
+    ranked = sorted((c for c in candidates if c != base), key=score)
+    return [(c, why) for c in ranked]
+
+
+def _profile_facts(spec: pathlib.Path, tool: Optional[str],
+                   tree: Optional[str]) -> Dict[str, str]:
+    """The bottleneck facts of the spec's launch: imported, profiled with
+    the metrics the tree selects, diagnosed."""
+    profile = "time-budget=0.2" + (f" tree-file={tree}" if tree else "")
+    proc = run_tool("autoprof-opt", [
+        f"--autoprof-import-kernel=spec={spec}", "/dev/null",
+        f"--autoprof-profile={profile}", "--autoprof-diagnose"], tool)
+    match = re.search(r"autoprof\.facts = \{([^}]*)\}", proc.stdout)
+    if not match:
+        raise ToolError("autoprof-opt attached no autoprof.facts to the "
+                        "imported kernel")
+    return dict(re.findall(r'"?([\w-]+)"? = "(true|false|unknown)"',
+                           match.group(1)))
+
+
+def _cache_key(kernel, args, grid, space: Space, base: Configuration,
+               outputs, device: str) -> str:
+    source = getattr(kernel, "src", None) or inspect.getsource(
+        getattr(kernel, "fn", kernel))
+    shapes = [(tuple(a.shape), _dtype_name(a)) if hasattr(a, "shape")
+              else repr(a) for a in args]
+    blob = json.dumps({"source": source, "args": shapes, "grid": list(grid),
+                       "space": [sorted(space.meta.items()), space.num_warps,
+                                 space.num_stages],
+                       "base": base.label(), "outputs": sorted(outputs),
+                       "device": device}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def optimize(kernel, *args, grid, outputs: Sequence[str],
+             space: Optional[Space] = None, budget: int = 5,
+             num_warps: int = 4, num_stages: int = 3,
+             cache_dir=None, tool: Optional[str] = None,
+             tree: Optional[str] = None, rtol: Optional[float] = None,
+             log: Optional[list] = None, **meta):
+    """The fastest verified configuration of `kernel(*args, **meta)` as a
+    `triton.Config`. `grid` is a tuple of up to three sizes or, as in a
+    Triton launch, a function of the meta-parameters' dict that returns one;
+    a space over constexprs needs the function (a block size changes the
+    number of programs).
+
+    `outputs` names the arguments the kernel writes; `space` the values it
+    may try (by default: the warps and stages only; constexprs change only
+    where `space.meta` lists them); `budget` how many configurations besides
+    the caller's run. Each configuration runs on copies of the tensors, and
+    is kept only when it leaves those not named in `outputs` unchanged and
+    its outputs match the caller's configuration's within `rtol`
+    (by default 1e-5 for f32 and f64, 1e-2 for f16 and bf16; exact for
+    integers); the fastest beyond 2% of the caller's configuration wins,
+    else the caller's stays. Outcomes are cached in `cache_dir` (by
+    default ~/.cache/autoprof/triton) by the kernel's source, the
+    arguments' shapes and dtypes, the grid, the space and the GPU.
+    `log`, when given, receives one dict per configuration tried."""
+    space = space or Space()
+    if space.meta and not callable(grid):
+        raise TritonError(
+            f"the space varies {', '.join(sorted(space.meta))}: give the grid "
+            "as a function of the meta-parameters (lambda meta: ...), as a "
+            "Triton launch takes it, so that each configuration launches the "
+            "programs it needs")
+
+    import torch
+    import triton
+    from triton.testing import do_bench
+
+    names = [name for name in kernel.arg_names
+             if name not in meta and name not in space.meta]
+    if len(names) != len(args):
+        raise TritonError(f"the kernel takes {len(names)} runtime arguments "
+                          f"({', '.join(names)}), {len(args)} were given")
+    for name in space.meta:
+        if name not in meta:
+            raise TritonError(f"space.meta names '{name}', which the call "
+                              "does not give")
+    base = Configuration(tuple(sorted((k, v) for k, v in meta.items()
+                                      if k in space.meta)), num_warps,
+                         num_stages)
+    fixed = {k: v for k, v in meta.items() if k not in space.meta}
+
+    def grid_of(config: Configuration) -> Tuple[int, ...]:
+        sizes = grid({**fixed, **config.meta_dict()}) if callable(grid) \
+            else grid
+        return tuple(int(size) for size in sizes)
+
+    device = torch.cuda.get_device_name()
+    cache = pathlib.Path(cache_dir or pathlib.Path.home() / ".cache" /
+                         "autoprof" / "triton")
+    key = _cache_key(kernel, args, grid_of(base), space, base, outputs,
+                     device)
+    cached = cache / f"{key}.json"
+    if cached.exists():
+        entry = json.loads(cached.read_text())
+        return triton.Config(entry["meta"], num_warps=entry["num_warps"],
+                             num_stages=entry["num_stages"])
+
+    out_index = {name: names.index(name) for name in outputs}
+
+    tensors = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor)]
+    inputs = [i for i in tensors if i not in out_index.values()]
+
+    def run(config: Configuration):
+        """One launch on copies of every tensor: its outputs, the copies,
+        its compiled kernel, and whether the tensors it does not name as
+        outputs came back unchanged."""
+        copied = list(args)
+        for index in tensors:
+            copied[index] = args[index].clone()
+        compiled = kernel[grid_of(config)](*copied, **fixed,
+                                           **config.meta_dict(),
+                                           num_warps=config.num_warps,
+                                           num_stages=config.num_stages)
+        torch.cuda.synchronize()
+        untouched = all(torch.equal(copied[i], args[i]) for i in inputs)
+        return ([copied[i] for i in out_index.values()], copied, compiled,
+                untouched)
+
+    def matches(got, want) -> bool:
+        for a, b in zip(got, want):
+            if a.dtype.is_floating_point:
+                tolerance = rtol if rtol is not None else (
+                    1e-2 if a.element_size() <= 2 else 1e-5)
+                if not torch.allclose(a.float(), b.float(), rtol=tolerance,
+                                      atol=tolerance, equal_nan=True):
+                    return False
+            elif not torch.equal(a, b):
+                return False
+        return True
+
+    reference, copied, compiled, untouched = run(base)
+    if not untouched:
+        raise TritonError("the caller's configuration writes a tensor that "
+                          f"outputs ({', '.join(outputs)}) does not name")
+    base_us = do_bench(lambda: kernel[grid_of(base)](
+        *copied, **fixed, **base.meta_dict(), num_warps=base.num_warps,
+        num_stages=base.num_stages)) * 1000
+    with tempfile.TemporaryDirectory() as scratch:
+        spec = kernel_spec(compiled.asm["ptx"], compiled.metadata.name,
+                           args, grid_of(base), base.num_warps,
+                           compiled.metadata.shared, outputs, names, scratch)
+        facts = _profile_facts(spec, tool, tree)
+    blocks = 1
+    for size in grid_of(base):
+        blocks *= size
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    ranked = rank_configurations(configurations(space), base, facts, blocks,
+                                 sms)
+    best, best_us = base, base_us
+    if log is not None:
+        log.append({"configuration": base.label(), "us": base_us,
+                    "status": "baseline", "facts": facts})
+    for config, why in ranked[:budget]:
+        entry = {"configuration": config.label(), "why": why}
+        try:
+            got, copied, _, untouched = run(config)
+        except Exception as error:  # Triton refuses the configuration
+            entry.update(status="failed", reason=str(error).splitlines()[0])
+        else:
+            if not untouched:
+                entry.update(status="rejected",
+                             reason="writes a tensor not named in outputs")
+            elif not matches(got, reference):
+                entry.update(status="rejected",
+                             reason="outputs differ from the original call's")
+            else:
+                us = do_bench(lambda: kernel[grid_of(config)](
+                    *copied, **fixed, **config.meta_dict(),
+                    num_warps=config.num_warps,
+                    num_stages=config.num_stages)) * 1000
+                entry.update(status="verified", us=us)
+                if us < best_us * 0.98:
+                    best, best_us = config, us
+        if log is not None:
+            log.append(entry)
+    cache.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps({
+        "meta": {**fixed, **best.meta_dict()}, "num_warps": best.num_warps,
+        "num_stages": best.num_stages, "us": best_us, "baseline_us": base_us,
+        "facts": facts}, indent=2) + "\n")
+    return triton.Config({**fixed, **best.meta_dict()},
+                         num_warps=best.num_warps, num_stages=best.num_stages)
