@@ -239,17 +239,17 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
     RewriteFamilyRegistry &registry) {
   // The order breaks ties between equal scores.
   std::unique_ptr<RewriteFamily> builtins[] = {
-      createRestrictFamily(),           createBlockSizeFamily(),
-      createVectorizeFamily(),          createCoarsenFamily(),
-      createPrivatizeAtomicsFamily(),   createFormBlocksFamily(),
-      createCoalesceFamily(),           createTransposeTileFamily(),
-      createContractionTileFamily(),    createMmaTileFamily(),
-      createHaloTileFamily(),
-      createCoarsenRowsFamily(),        createDistributeLoopFamily(),
-      createRegisterAccumulateFamily(), createWarpReduceFamily(),
-      createBlockReduceFamily(),        createUnrollFamily(),
-      createMaxRegistersFamily(),       createMinBlocksFamily(),
-      createLaunchBoundsFamily(),       createFoldHostLoopFamily(),
+      createRestrictFamily(),         createBlockSizeFamily(),
+      createVectorizeFamily(),        createCoarsenFamily(),
+      createPrivatizeAtomicsFamily(), createFormBlocksFamily(),
+      createCoalesceFamily(),         createTransposeTileFamily(),
+      createContractionTileFamily(),  createMmaTileFamily(),
+      createHaloTileFamily(),         createCoarsenRowsFamily(),
+      createDistributeLoopFamily(),   createRegisterAccumulateFamily(),
+      createWarpReduceFamily(),       createBlockReduceFamily(),
+      createUnrollFamily(),           createMaxRegistersFamily(),
+      createMinBlocksFamily(),        createLaunchBoundsFamily(),
+      createFoldHostLoopFamily(),
   };
   for (std::unique_ptr<RewriteFamily> &family : builtins)
     (void)registry.add(std::move(family));

@@ -629,3 +629,98 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Code after a bounds check around the loop: the threads the check skips
+// still run it, so the check cannot go.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply contraction-tile=32 to @k: code after the bounds check around the loop runs for the threads it skips}}
+    gpu.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>, %d: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c48 = arith.constant 48 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %inside = arith.cmpi ult, %j, %c48 : index
+      scf.if %inside {
+        %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+          %x = memref.load %a[%i, %k] : memref<64x64xf32>
+          %y = memref.load %b[%k, %j] : memref<64x64xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          scf.yield %s : f32
+        }
+        memref.store %sum, %c[%i, %j] : memref<64x64xf32>
+      }
+      memref.store %zero, %d[%i, %j] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>, %d: memref<64x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>, %d : memref<64x64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A versioned loop under a bounds check whose second branch has none: that
+// branch runs for every thread.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply contraction-tile=32 to @k: the second branch of the condition around the loop is not under the same bounds check}}
+    gpu.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>, %flag: i1) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c48 = arith.constant 48 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      scf.if %flag {
+        %inside = arith.cmpi ult, %j, %c48 : index
+        scf.if %inside {
+          %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+            %x = memref.load %a[%i, %k] : memref<64x64xf32>
+            %y = memref.load %b[%k, %j] : memref<64x64xf32>
+            %p = arith.mulf %x, %y : f32
+            %s = arith.addf %acc, %p : f32
+            scf.yield %s : f32
+          }
+          memref.store %sum, %c[%i, %j] : memref<64x64xf32>
+        }
+      } else {
+        memref.store %zero, %c[%i, %j] : memref<64x64xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>, %flag: i1) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c4, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>, %c : memref<64x64xf32>, %flag : i1)
+    return
+  }
+}

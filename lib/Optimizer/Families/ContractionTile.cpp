@@ -73,7 +73,13 @@
 // whose rows no such tile divides. A loop under a thread remap's bounds
 // check (coalesce and form-blocks round the grid up and let only the
 // original problem's threads through) tiles the indices the check lets
-// through: every result of the tiles passes it, and it goes.
+// through: every result of the tiles passes it, and it goes (only where
+// nothing follows it, and a versioned loop's second branch is under the
+// same check). Where S does not divide the results, the edge tiles' rows
+// and columns past them are clamped to the last one for every load, and
+// each result runs the code after the loop under its own bounds check.
+// (mma-tile, MmaTile.cpp, runs the products on tensor cores instead: there
+// the sums are added in another order.)
 //
 // Memory order: nothing before or in the loop may write memory, and the
 // barrier that ends the last stage precedes every write, so every load
@@ -165,19 +171,20 @@ static std::optional<std::string> checkTensorCores(ContractionPlan &plan) {
   };
   Operation *lhs = product ? widened(product.getLhs()) : nullptr;
   Operation *rhs = product ? widened(product.getRhs()) : nullptr;
-  Operation *row = plan.staged[0].row ? plan.staged[0].load : plan.staged[1].load;
+  Operation *row =
+      plan.staged[0].row ? plan.staged[0].load : plan.staged[1].load;
   Operation *column =
       plan.staged[0].row ? plan.staged[1].load : plan.staged[0].load;
-  if (!lhs || !rhs || !((lhs == row && rhs == column) ||
-                        (lhs == column && rhs == row)))
+  if (!lhs || !rhs ||
+      !((lhs == row && rhs == column) || (lhs == column && rhs == row)))
     return std::string("the loop's body is not sum + f32(row) * f32(column)");
   for (Operation &op : innermost.getBody()->without_terminator()) {
     if (&op == sum || &op == product || &op == row || &op == column ||
         op.getUsers().empty())
       continue;
-    if (isa<arith::ExtFOp>(op) && llvm::all_of(op.getUsers(), [&](Operation *u) {
-          return u == product.getOperation();
-        }))
+    if (isa<arith::ExtFOp>(op) &&
+        llvm::all_of(op.getUsers(),
+                     [&](Operation *u) { return u == product.getOperation(); }))
       continue;
     if (!llvm::all_of(op.getResultTypes(),
                       [](Type type) { return type.isIntOrIndex(); }))
@@ -338,9 +345,9 @@ static std::optional<std::string> checkReadOnly(Block &block, Operation *end) {
 /// The dimension whose global index `value` is (block id x block size +
 /// thread id, the block id alone for blocks of one thread, the thread id
 /// alone for a grid of one block), or nothing.
-static std::optional<int> getGlobalIndexDim(Value value,
-                                            const std::array<int64_t, 3> &grid,
-                                            const std::array<int64_t, 3> &block) {
+static std::optional<int>
+getGlobalIndexDim(Value value, const std::array<int64_t, 3> &grid,
+                  const std::array<int64_t, 3> &block) {
   if (auto id = value.getDefiningOp<gpu::BlockIdOp>()) {
     int d = static_cast<int>(id.getDimension());
     return block[d] == 1 ? std::optional<int>(d) : std::nullopt;
@@ -429,7 +436,7 @@ static LogicalResult foldNest(RewriterBase &rewriter, ContractionPlan &plan) {
 
 FailureOr<ContractionPlan>
 ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
-                                 std::string &why) const {
+                                   std::string &why) const {
   gpu::GPUFuncOp kernel = target.kernel;
   ContractionPlan plan;
   if (std::optional<std::string> reason =
@@ -470,11 +477,11 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   // A remap's bounds check around the loop: the results run over the
   // indices it lets through, and it holds for every one of them.
   Operation *inHome = plan.loop;
+  std::array<int64_t, 3> bounded = plan.extents;
   if (auto guard = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
-      guard && home != &body && guard.getNumResults() == 0 &&
-      !guard.elseBlock() &&
-      matchBoundsGuard(guard.getCondition(), plan.grid, plan.block,
-                       plan.extents)) {
+      guard && guard.getNumResults() == 0 && !guard.elseBlock() &&
+      matchBoundsGuard(guard.getCondition(), plan.grid, plan.block, bounded)) {
+    plan.extents = bounded;
     plan.guard = guard;
     inHome = guard;
     home = guard->getBlock();
@@ -495,6 +502,36 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
     }
     plan.versioned = ifOp;
     fallback = ifOp.elseBlock();
+  }
+  // The threads the check skips must do nothing else: it is the last
+  // operation of its block, the condition around it (if any) the last of
+  // the kernel's, and a versioned loop's second branch runs under the same
+  // check.
+  if (plan.guard) {
+    auto lastOfItsBlock = [](Operation *op) {
+      return op->getNextNode() == op->getBlock()->getTerminator();
+    };
+    if (!lastOfItsBlock(plan.guard) ||
+        (plan.versioned && !lastOfItsBlock(plan.versioned))) {
+      why = "code after the bounds check around the loop runs for the "
+            "threads it skips";
+      return failure();
+    }
+    if (fallback) {
+      auto other =
+          dyn_cast_or_null<scf::IfOp>(fallback->getTerminator()->getPrevNode());
+      std::array<int64_t, 3> otherExtents;
+      for (int d = 0; d < 3; ++d)
+        otherExtents[d] = plan.grid[d] * plan.block[d];
+      if (!other || other.getNumResults() != 0 || other.elseBlock() ||
+          !matchBoundsGuard(other.getCondition(), plan.grid, plan.block,
+                            otherExtents) ||
+          otherExtents != plan.extents || checkReadOnly(*fallback, other)) {
+        why = "the second branch of the condition around the loop is not "
+              "under the same bounds check";
+        return failure();
+      }
+    }
   }
   Block *guarded = plan.guard ? plan.guard.thenBlock() : nullptr;
   std::optional<std::string> nested;
@@ -547,9 +584,9 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   plan.step = *step;
   plan.trips = *upper > *lower ? (*upper - *lower + *step - 1) / *step : 0;
   // The folded nest runs the product of the trip counts from 0.
-  for (scf::ForOp inner :
-       plan.nest.empty() ? ArrayRef<scf::ForOp>()
-                         : ArrayRef<scf::ForOp>(plan.nest).drop_front()) {
+  for (scf::ForOp inner : plan.nest.empty()
+                              ? ArrayRef<scf::ForOp>()
+                              : ArrayRef<scf::ForOp>(plan.nest).drop_front()) {
     std::optional<int64_t> innerTrips = getConstant(inner.getUpperBound());
     if (plan.trips > (int64_t(1) << 40) / std::max<int64_t>(*innerTrips, 1)) {
       why = "the loops' trip counts are too large to fold and tile";
@@ -590,7 +627,6 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
 
   const std::array<int64_t, 3> &totals = plan.extents;
   MemoryAccessAnalysis analysis(kernel, plan.block);
-  Value iv = plan.loop.getInductionVar();
   // Which loads walk the loop one element per iteration (their copying
   // lanes then run along it). A folded nest's iteration f = sum_l i_l
   // x (the trip counts of the loops inside l) reaches the addresses
@@ -616,8 +652,7 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
     if (plan.nest.empty())
       return ivAtoms.front() ? address.coefficientOf(*ivAtoms.front()) : 0;
     std::optional<unsigned> innermostAtom = ivAtoms.back();
-    int64_t stride =
-        innermostAtom ? address.coefficientOf(*innermostAtom) : 0;
+    int64_t stride = innermostAtom ? address.coefficientOf(*innermostAtom) : 0;
     for (auto [atom, factor] : llvm::zip(ivAtoms, inner))
       if ((atom ? address.coefficientOf(*atom) : 0) != stride * factor)
         return 0;
@@ -657,8 +692,8 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
         }
     std::array<bool, 3> moving;
     for (int d = 0; d < 3; ++d)
-      moving[d] = totals[d] > 1 && (access->threadStride[d] != 0 ||
-                                    access->blockStride[d] != 0);
+      moving[d] = totals[d] > 1 &&
+                  (access->threadStride[d] != 0 || access->blockStride[d] != 0);
     moves.push_back(moving);
     loopStrides.push_back(strideAlongLoop(*access->address));
   }
@@ -732,12 +767,12 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   plan.columnDim = chosen->second;
   plan.batchDim = 3 - plan.rowDim - plan.columnDim;
   plan.mergedColumns = merged.has_value();
-  int64_t columns = totals[plan.columnDim] *
-                    (plan.mergedColumns ? totals[plan.batchDim] : 1);
+  int64_t columns =
+      totals[plan.columnDim] * (plan.mergedColumns ? totals[plan.batchDim] : 1);
   int64_t sharedBytes = 0;
   for (auto [load, moving, stride] : llvm::zip(loads, moves, loopStrides)) {
-    bool column = moving[plan.columnDim] ||
-                  (plan.mergedColumns && moving[plan.batchDim]);
+    bool column =
+        moving[plan.columnDim] || (plan.mergedColumns && moving[plan.batchDim]);
     if (!moving[plan.rowDim] && !column)
       continue;
     int64_t perIteration = stride * plan.step;
@@ -792,10 +827,10 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   return plan;
 }
 
-LogicalResult
-ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
-                                 const RewriteTarget &target, int64_t s,
-                                 ContractionPlan &plan) const {
+LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
+                                                 const RewriteTarget &target,
+                                                 int64_t s,
+                                                 ContractionPlan &plan) const {
   gpu::GPUFuncOp kernel = target.kernel;
   Location loc = kernel.getLoc();
   if (!plan.nest.empty() && failed(foldNest(rewriter, plan)))
@@ -848,8 +883,9 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   // mma-tile: the block's S x S sums, from the tensor cores' fragments to
   // the threads that own the results.
   int64_t sumsLength = s + 4;
-  Value sums = plan.tensorCores ? addTile({s, sumsLength}, rewriter.getF32Type())
-                                : Value();
+  Value sums = plan.tensorCores
+                   ? addTile({s, sumsLength}, rewriter.getF32Type())
+                   : Value();
 
   rewriter.setInsertionPointToStart(&body);
   auto index = [&](int64_t value) -> Value {
@@ -870,10 +906,9 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x), s);
   Value rowBase =
       mul(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y), s);
-  Value batch =
-      plan.mergedColumns
-          ? Value()
-          : gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
+  Value batch = plan.mergedColumns
+                    ? Value()
+                    : gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::z);
   Value linear = add(mul(row, threads), lane);
   // Where S does not divide the rows (columns), the last tiles reach past
   // them: their row (column) indices are clamped to the last one, so that
@@ -890,12 +925,12 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                      rowIndex, index(totals[p]));
     if (partialColumns) {
-      Value within =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                column, index(columns));
-      inside = inside ? arith::AndIOp::create(rewriter, loc, inside, within)
-                            .getResult()
-                      : within;
+      Value within = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, column, index(columns));
+      inside =
+          inside
+              ? arith::AndIOp::create(rewriter, loc, inside, within).getResult()
+              : within;
     }
     return inside;
   };
@@ -908,10 +943,10 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     std::array<Value, 3> global;
     global[p] = rowIndex;
     if (plan.mergedColumns) {
-      global[q] = arith::RemUIOp::create(rewriter, loc, column,
-                                         index(totals[q]));
-      global[b] = arith::DivUIOp::create(rewriter, loc, column,
-                                         index(totals[q]));
+      global[q] =
+          arith::RemUIOp::create(rewriter, loc, column, index(totals[q]));
+      global[b] =
+          arith::DivUIOp::create(rewriter, loc, column, index(totals[q]));
     } else {
       global[q] = column;
       global[b] = batch;
@@ -928,8 +963,7 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   for (int64_t r = 0; r < per; ++r)
     for (int64_t c = 0; c < per; ++c) {
       Value rowIndex = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
-      Value column =
-          add(columnBase, offset(laneFirst, getResultOffset(s, c)));
+      Value column = add(columnBase, offset(laneFirst, getResultOffset(s, c)));
       inside[r * per + c] = insideOf(rowIndex, column);
       std::array<Value, 3> global = globalOf(rowIndex, column);
       mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
@@ -973,8 +1007,8 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   // The loop, or the bounds check around it, which every result passes
   // (the tiles cover the indices it lets through): the check goes, the
   // operations it guards stay.
-  Operation *inHome = plan.guard ? plan.guard.getOperation()
-                                 : plan.loop.getOperation();
+  Operation *inHome =
+      plan.guard ? plan.guard.getOperation() : plan.loop.getOperation();
   Operation *anchor = plan.versioned ? plan.versioned.getOperation() : inHome;
   clonePerResult(ArrayRef<Operation *>(original).take_until(
                      [&](Operation *op) { return op == anchor; }),
@@ -1011,15 +1045,13 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       Value unit = offset(linear, c * threads * threads);
       int64_t units = (staged.alongLoop ? kDepth : s) / width;
       Value along = arith::RemUIOp::create(rewriter, loc, unit, index(units));
-      Value across =
-          arith::DivUIOp::create(rewriter, loc, unit, index(units));
+      Value across = arith::DivUIOp::create(rewriter, loc, unit, index(units));
       if (width != 1)
         along = mul(along, width);
       for (int64_t j = 0; j < width; ++j) {
         Value neighbour = offset(along, j);
-        copies.push_back(staged.alongLoop
-                             ? std::make_pair(neighbour, across)
-                             : std::make_pair(across, neighbour));
+        copies.push_back(staged.alongLoop ? std::make_pair(neighbour, across)
+                                          : std::make_pair(across, neighbour));
       }
     }
   // Loads this thread's elements of stage `stage` (iterations 16 stage
@@ -1053,13 +1085,13 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         // The tensor cores run all 16 iterations of the last stage: those
         // past the loop's add products of zeros.
         if (plan.tensorCores && !wholeStages) {
-          Value past = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::ult, add(first, depth),
-              index(plan.trips));
+          Value within =
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    add(first, depth), index(plan.trips));
           Value zero = arith::ConstantOp::create(
               rewriter, loc, rewriter.getZeroAttr(element.getType()));
           element =
-              arith::SelectOp::create(rewriter, loc, past, element, zero);
+              arith::SelectOp::create(rewriter, loc, within, element, zero);
         }
         fetched.push_back(element);
       }
@@ -1079,10 +1111,9 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   if (plan.tensorCores) {
     Value warp = arith::DivUIOp::create(rewriter, loc, linear, index(32));
     warpRow = mul(arith::DivUIOp::create(rewriter, loc, warp, index(2)), 16);
-    warpColumn =
-        mul(arith::RemUIOp::create(rewriter, loc, warp, index(2)), 32);
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getF32FloatAttr(0));
+    warpColumn = mul(arith::RemUIOp::create(rewriter, loc, warp, index(2)), 32);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
     for (int j = 0; j < 2; ++j)
       inits.push_back(gpu::SubgroupMmaConstantMatrixOp::create(
           rewriter, loc, fragmentType("COp", rewriter.getF32Type()), zero));
@@ -1118,9 +1149,9 @@ ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       // Steps of 16: the warp's 16 rows of the row tile (stored k-major:
       // the transposed operand) against its 32 columns of the column tile.
       Type half = rewriter.getF16Type();
-      StagedLoad &first = plan.staged.front();
-      Value rowTile = first.row ? tiles[0] : tiles[1];
-      Value columnTile = first.row ? tiles[1] : tiles[0];
+      bool rowStagedFirst = plan.staged.front().row;
+      Value rowTile = rowStagedFirst ? tiles[0] : tiles[1];
+      Value columnTile = rowStagedFirst ? tiles[1] : tiles[0];
       summed.assign(stages.getRegionIterArgs().begin(),
                     stages.getRegionIterArgs().begin() + 2);
       for (int64_t step = 0; step < kDepth; step += 16) {

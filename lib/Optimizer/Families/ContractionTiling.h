@@ -7,7 +7,8 @@
 // The analysis and the rewrite two families share: contraction-tile, whose
 // threads compute their results' multiply-adds from shared tiles, and
 // mma-tile, whose warps run the same tiles through tensor cores
-// (ContractionTile.cpp describes both). Internal to the optimizer library.
+// (ContractionTile.cpp describes the tiling, MmaTile.cpp what the tensor
+// cores change). Internal to the optimizer library.
 //
 //===----------------------------------------------------------------------===//
 
