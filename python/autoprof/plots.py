@@ -3,7 +3,8 @@
 `roofline` draws one kernel against the device: the memory roof (the DRAM
 bandwidth the worker measured) and the compute roof (the FP32 peak), with the
 baseline and the winner at their achieved rates. `speedups` draws every
-kernel's speedup and roofline fraction.
+kernel's speedup and roofline fraction; `configurations` the times of the
+configurations `autoprof.triton.optimize` tried.
 """
 
 from __future__ import annotations
@@ -201,6 +202,36 @@ def outcome_vs_metrics(table, catalog):
     return _outcome_scatter(
         table, [s.metric_count for s in summarize(table, catalog)],
         "metrics collected", "outcome vs number of metrics")
+
+
+def configurations(log, title: str = "Triton configurations"):
+    """The times of the configurations `autoprof.triton.optimize` tried
+    (its `log`): the caller's first, then each in the order it ran; those
+    rejected or refused drawn as empty bars with their status. Returns the
+    matplotlib Figure."""
+    figure, ax = plt.subplots(figsize=(6.5, 0.45 * len(log) + 1.2), dpi=100)
+    labels, times, colors = [], [], []
+    timed = [e["us"] for e in log if "us" in e]
+    best = min(timed) if timed else 0
+    for entry in log:
+        status = entry.get("status", "")
+        labels.append(f"{entry['configuration']} ({status})")
+        times.append(entry.get("us", 0.0))
+        colors.append("0.6" if status == "baseline" else
+                      "tab:green" if entry.get("us") == best else
+                      "tab:blue" if "us" in entry else "white")
+    rows = list(range(len(log)))[::-1]
+    ax.barh(rows, times, color=colors, edgecolor="0.3")
+    for row, us in zip(rows, times):
+        if us:
+            ax.text(us, row, f" {us:.1f} us", va="center", fontsize=8)
+    ax.set_yticks(rows)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_xlabel("median time (us)")
+    ax.set_xlim(0, max(times + [1.0]) * 1.25)
+    ax.set_title(title, fontsize=10)
+    figure.tight_layout()
+    return figure
 
 
 def to_png(figure) -> bytes:
