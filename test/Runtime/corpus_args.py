@@ -29,13 +29,13 @@ def parse(argv):
 
 
 def jobs():
-    """How many jobs run at once: AUTOPROF_TEST_JOBS, or the CPUs (at
-    most 16). Compiling dominates; the kernels of several processes share the
+    """How many modules run at once: AUTOPROF_TEST_JOBS, or the CPUs (at
+    most 8). Compiling dominates; the kernels of several processes share the
     GPU, which changes their timing, never their results (verification does
     not profile)."""
     if "AUTOPROF_TEST_JOBS" in os.environ:
         return max(1, int(os.environ["AUTOPROF_TEST_JOBS"]))
-    return max(1, min(16, os.cpu_count() or 1))
+    return max(1, min(8, os.cpu_count() or 1))
 
 
 def run_each(function, items):

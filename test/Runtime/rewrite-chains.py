@@ -6,8 +6,7 @@ form-blocks comes first, and a host loop's reduction needs fold-host-loop,
 which keeps the accumulator in a register itself), to every kernel of the
 given corpora where each step of the chain applies, and verifies each result
 against the original module on the GPU (autoprof-verify-kernels, seeds the search does not use). A verifier
-rejection is a compiler bug. Every (kernel, chain) pair runs side by side
-(corpus_args.jobs()).
+rejection is a compiler bug. Modules run side by side (corpus_args.jobs()).
 Prints one line per kernel and a final
 "N chains applied, N verified, N rejected, N failed" line.
 Usage: rewrite-chains.py AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...]"""
@@ -55,15 +54,16 @@ CHAINS = [
 opt, out, modules = corpus_args.parse(sys.argv[1:])
 
 
-def kernels_of(item):
-    """The kernels of one module ("module::kernel" after normalizing), or
-    the FAILED line of a module that does not normalize."""
+def check(item):
+    """Every chain on every kernel of one module: the lines to print and the
+    counts (applied, verified, rejected, failed)."""
     corpus, module = item
     normalized = subprocess.run(
         [opt, str(module), "--autoprof-normalize-kernels"],
         capture_output=True, text=True)
     if normalized.returncode != 0:
-        return None, f"FAILED {module.name}: {normalized.stderr.strip()[-400:]}"
+        return ([f"FAILED {module.name}: {normalized.stderr.strip()[-400:]}"],
+                (0, 0, 0, 1))
     kernels = []
     current = None
     for line in normalized.stdout.splitlines():
@@ -71,53 +71,25 @@ def kernels_of(item):
             current = m.group(1)
         elif m := re.search(r"gpu\.func @([\w$.-]+)\(.*\bkernel\b", line):
             kernels.append(f"{current}::{m.group(1)}")
-    return kernels, None
-
-
-def check(job):
-    """One chain on one kernel: None where a step does not apply, else the
-    counts (applied, verified, rejected, failed), "chain:verdict" and the
-    REJECTED or FAILED line, if any."""
-    corpus, module, kernel, number = job
-    rewrites = ",".join(CHAINS[number])
-    result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{number}.mlir"
-    applied, _ = corpus_args.apply_rewrites(opt, module, kernel, rewrites,
-                                            result)
-    if not applied:
-        return None
-    counts, tried, lines = [1, 0, 0, 0], [], []
-    corpus_args.verify_and_record(opt, result, module, kernel, rewrites,
-                                  f"{module.stem}/{kernel}", counts, tried,
-                                  lines)
-    return counts, tried[0], lines
-
-
-# Every (kernel, chain) runs side by side: a few modules hold most of the
-# chains that apply (the contractions), so modules alone balance poorly.
-listed = list(corpus_args.run_each(kernels_of, modules))
-jobs = [(corpus, module, kernel, number)
-        for (corpus, module), (kernels, _) in zip(modules, listed)
-        for kernel in kernels or []
-        for number in range(len(CHAINS))]
-outcomes = dict(zip(jobs, corpus_args.run_each(check, jobs)))
-totals = [0, 0, 0, 0]
-for (corpus, module), (kernels, failure) in zip(modules, listed):
-    if failure:
-        print(failure)
-        totals[3] += 1
-        continue
+    lines, counts = [], [0, 0, 0, 0]
     for kernel in kernels:
         results = []
-        for number in range(len(CHAINS)):
-            outcome = outcomes[(corpus, module, kernel, number)]
-            if outcome is None:
+        for number, chain in enumerate(CHAINS):
+            rewrites = ",".join(chain)
+            result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{number}.mlir"
+            applied, _ = corpus_args.apply_rewrites(opt, module, kernel,
+                                                    rewrites, result)
+            if not applied:
                 continue  # a step does not apply
-            counts, tried, lines = outcome
-            totals = [a + b for a, b in zip(totals, counts)]
-            results.append(tried)
-            for line in lines:
-                print(line)
-        print(f"{module.stem}/{kernel}: "
-              f"{' '.join(results) or 'no chain applies'}")
+            counts[0] += 1
+            corpus_args.verify_and_record(opt, result, module, kernel,
+                                          rewrites, f"{module.stem}/{kernel}",
+                                          counts, results, lines)
+        lines.append(f"{module.stem}/{kernel}: "
+                     f"{' '.join(results) or 'no chain applies'}")
+    return lines, tuple(counts)
+
+
+totals = corpus_args.print_all(check, modules)
 print(f"{totals[0]} chains applied, {totals[1]} verified, {totals[2]} "
       f"rejected, {totals[3]} failed")
