@@ -209,7 +209,7 @@ def configurations(log, title: str = "Triton configurations"):
     (its `log`): the caller's first, then each in the order it ran; those
     rejected or refused drawn as empty bars with their status. Returns the
     matplotlib Figure."""
-    figure, ax = plt.subplots(figsize=(6.5, 0.45 * len(log) + 1.2), dpi=100)
+    figure, ax = plt.subplots(figsize=(9, 0.45 * len(log) + 1.4), dpi=100)
     labels, times, colors = [], [], []
     timed = [e["us"] for e in log if "us" in e]
     best = min(timed) if timed else 0
