@@ -83,7 +83,15 @@ def verify_and_record(opt, result, module, kernel, label, where, counts,
     counts[{"verified": 1, "rejected": 2, "failed": 3}[verdict]] += 1
     tried.append(f"{label}:{verdict}")
     if verdict != "verified":
-        lines.append(f"{verdict.upper()} {where} {label}: {output[-400:]}")
+        lines.append(f"{verdict.upper()} {where} {label}: {why(output)}")
+
+
+def why(output):
+    """The diagnostics of a verifier's output, without the operations MLIR
+    prints after them (a kernel's whole text would bury the reason)."""
+    reasons = [line.strip()[:600] for line in output.splitlines()
+               if ": error: " in line or ": warning: " in line]
+    return " | ".join(reasons[:3]) or output[-400:]
 
 
 def print_all(check, modules):
