@@ -26,11 +26,17 @@ built-in configurations by name; --list-configurations prints them;
 --write-trees writes the one-leaf tree of each configuration and measures
 nothing.
 
---extend OLD.json measures only the configurations OLD.json lacks (by name,
-and not one that collects what one of its configurations collects) and
-writes OLD.json's table with them added: what `autoprof-learn --wanted`
-asks for, so that the next round of learning can try it. The budget must be
-OLD.json's.
+--extend OLD.json measures only what OLD.json lacks and writes OLD.json's
+table with it added: the configurations it does not have (by name, and not
+one that collects what one of its configurations collects: what
+`autoprof-learn --wanted` asks for, so that the next round of learning can
+try it) on every module, and the configurations it has on the modules none
+of whose kernels it measured with them (modules added to the corpus, runs
+that failed or were stopped). The budget must be OLD.json's.
+
+--stop-after S starts no run after S seconds (runs already started finish):
+the runs left are noted and the table written, so that a table too large
+for one sitting grows by --extend in several.
 """
 
 import argparse
@@ -43,6 +49,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy",
             "LaunchStats", "SchedulerStats", "WarpStateStats",
@@ -226,19 +233,36 @@ def modules_of(paths, only):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--opt")
-    parser.add_argument("--out")
-    parser.add_argument("--configurations")
-    parser.add_argument("--names", nargs="+", default=[])
-    parser.add_argument("--list-configurations", action="store_true")
-    parser.add_argument("--write-trees")
-    parser.add_argument("--budget", type=int, default=3)
-    parser.add_argument("--time-budget", type=float, default=0.1)
-    parser.add_argument("--worker", default="")
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--only", nargs="*", default=[])
-    parser.add_argument("--extend", metavar="OLD.json")
+    parser = argparse.ArgumentParser(
+        description="Measures the outcome table autoprof-learn learns from "
+                    "(see this script's docstring).")
+    parser.add_argument("--opt", help="the autoprof-opt to run")
+    parser.add_argument("--out", help="the table to write")
+    parser.add_argument("--configurations", metavar="SPEC.json",
+                        help="the configurations to measure (default: the "
+                             "built-in ones)")
+    parser.add_argument("--names", nargs="+", default=[],
+                        help="built-in configurations by name")
+    parser.add_argument("--list-configurations", action="store_true",
+                        help="print the built-in configurations")
+    parser.add_argument("--write-trees", metavar="DIR",
+                        help="write each configuration's one-leaf tree and "
+                             "measure nothing")
+    parser.add_argument("--budget", type=int, default=3,
+                        help="candidates per kernel (default 3)")
+    parser.add_argument("--time-budget", type=float, default=0.1,
+                        help="seconds of timed launches per variant")
+    parser.add_argument("--worker", default="",
+                        help="the worker the searches use (e.g. "
+                             "scripts/worker-pool.py)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="searches at once")
+    parser.add_argument("--only", nargs="*", default=[],
+                        help="modules whose name contains one of these")
+    parser.add_argument("--extend", metavar="OLD.json",
+                        help="measure only what OLD.json lacks and add it")
+    parser.add_argument("--stop-after", type=float, metavar="S",
+                        help="start no run after S seconds")
     parser.add_argument("modules", nargs="*")
     args = parser.parse_args()
     if args.list_configurations:
@@ -276,7 +300,10 @@ def main():
     if missing:
         parser.error(f"the following arguments are required: "
                      f"{', '.join(missing)}")
+    if args.stop_after is not None and args.stop_after <= 0:
+        parser.error("--stop-after must be positive")
     old = None
+    skip = set()
     if args.extend:
         try:
             old = json.loads(pathlib.Path(args.extend).read_text())
@@ -301,39 +328,76 @@ def main():
                     collects(c):
                 parser.error(f"--extend {args.extend}: configuration "
                              f"'{c['name']}' there collects something else")
+        # A configuration the table has under its name runs only on the
+        # modules it lacks; one it has under another name does not run.
         configurations = [c for c in configurations
-                          if c["name"] not in by_name and
+                          if c["name"] in by_name or
                           collects(c) not in measured]
-        if not configurations:
+        done = measured_pairs(old)
+        skip = {(module.stem, c["name"])
+                for module in modules_of(args.modules, args.only)
+                for c in configurations
+                if (module.stem, c["name"]) in done}
+        wanted = [(module.stem, c["name"])
+                  for module in modules_of(args.modules, args.only)
+                  for c in configurations
+                  if (module.stem, c["name"]) not in skip]
+        if not wanted:
             # Nothing to run: no module's features need reading either.
             pathlib.Path(args.out).write_text(json.dumps(old, indent=1) +
                                               "\n")
             print(f"nothing to measure: {args.extend} has every "
-                  f"configuration asked for; {args.out} is that table")
+                  f"configuration asked for on every module; {args.out} is "
+                  f"that table")
             return 0
     with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
-        return measure(args, configurations, pathlib.Path(tmp), old)
+        return measure(args, configurations, pathlib.Path(tmp), old, skip)
 
 
-def measure(args, configurations, work, old=None):
-    """Runs every module under every configuration, writes the table (with
-    `old`, that table with these configurations added)."""
+def module_of(kernel):
+    """The module (file stem) a table's kernel came from."""
+    return kernel.get("module") or kernel["name"].split("/")[0]
+
+
+def measured_pairs(table):
+    """(module, configuration) pairs `table` holds a measurement of: a
+    kernel of the module has that configuration's cost or outcome."""
+    pairs = set()
+    for kernel in table["kernels"]:
+        for name in list(kernel.get("costs", {})) + list(kernel["speedup"]):
+            pairs.add((module_of(kernel), name))
+    return pairs
+
+
+def measure(args, configurations, work, old=None, skip=frozenset()):
+    """Runs every module under every configuration but the (module stem,
+    configuration name) pairs in `skip`, writes the table (with `old`, that
+    table with these measurements added)."""
     write_trees(configurations, work)
 
-    kernels, notes, costs, gpu = {}, [], {}, ""
+    kernels, notes, gpu = {}, [], ""
     runs = []
     for module in modules_of(args.modules, args.only):
+        todo = [c for c in configurations
+                if (module.stem, c["name"]) not in skip]
+        if not todo:
+            continue
         features, error = kernel_features(args.opt, module)
         if error:
             notes.append(f"{module.name}: no features: {error}")
             continue
-        runs += [(module, features, c) for c in configurations]
+        runs += [(module, features, c) for c in todo]
+    start = time.monotonic()
 
     def optimize(run):
         """One module under one configuration: its report, or the note of
         its failure."""
         module, _, configuration = run
         name = configuration["name"]
+        if args.stop_after is not None and \
+                time.monotonic() - start > args.stop_after:
+            return None, (f"{module.name} with {name}: not measured, "
+                          f"stopped after {args.stop_after:g} s")
         report = work / f"{module.stem}.{name}.json"
         options = (f"tree-file={work / (name + '.tree.mlir')} "
                    f"budget={args.budget} time-budget={args.time_budget} "
@@ -363,25 +427,15 @@ def measure(args, configurations, work, old=None):
             key = f"{module.stem}/{short}"
             entry = kernels.setdefault(key, {
                 "name": key, "program": module.stem.split(".")[0],
-                "features": features.get(short, {}), "speedup": {}})
+                "module": module.stem,
+                "features": features.get(short, {}), "speedup": {},
+                "costs": {}})
             gpu = gpu or kernel.get("gpu", "")
             if kernel.get("speedup", 0) > 0:
                 entry["speedup"][name] = kernel["speedup"]
             baseline = kernel["baseline"]
-            costs.setdefault(name, []).append(
-                (baseline["replay_passes"], baseline["profile_seconds"]))
-
-    table_configurations = []
-    for configuration in configurations:
-        measured = costs.get(configuration["name"], [])
-        table_configurations.append({
-            "name": configuration["name"],
-            "groups": configuration.get("groups", []),
-            "metrics": configuration.get("metrics", []),
-            "cost_passes": statistics.median(p for p, _ in measured)
-            if measured else 0,
-            "cost_seconds": statistics.median(s for _, s in measured)
-            if measured else 0.0})
+            entry["costs"][name] = {"passes": baseline["replay_passes"],
+                                    "seconds": baseline["profile_seconds"]}
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
                                 capture_output=True, text=True).stdout.strip()
@@ -392,23 +446,43 @@ def measure(args, configurations, work, old=None):
                   f"{datetime.date.today().isoformat()}, commit "
                   f"{commit or 'unknown'}, budget {args.budget}, "
                   f"time budget {args.time_budget} s")
+    ran = [c for c in configurations
+           if any(r[2]["name"] == c["name"] for r in runs)]
+    table_configurations = [
+        {"name": c["name"], "groups": c.get("groups", []),
+         "metrics": c.get("metrics", [])} for c in ran]
     if old is not None:
         # The old table's kernels keep their features and outcomes and gain
-        # the new configurations' outcomes; kernels only the new runs saw
-        # come after them.
+        # the new measurements; kernels only the new runs saw come after
+        # them. Its configurations come first.
         merged = {k["name"]: k for k in old["kernels"]}
         for name, entry in kernels.items():
             if name in merged:
                 merged[name]["speedup"].update(entry["speedup"])
+                merged[name].setdefault("costs", {}).update(entry["costs"])
             else:
                 merged[name] = entry
-        names = ", ".join(c["name"] for c in configurations) or "none"
+        names = ", ".join(c["name"] for c in ran) or "none"
+        modules = len({r[0] for r in runs})
         provenance = (f"{old.get('provenance', '')}; extended with "
-                      f"{len(configurations)} configurations ({names}) by "
-                      f"{provenance}")
-        table_configurations = old["configurations"] + table_configurations
+                      f"{len(ran)} configurations ({names}) on {modules} "
+                      f"modules by {provenance}")
+        known = {c["name"] for c in old["configurations"]}
+        table_configurations = [dict(c) for c in old["configurations"]] + [
+            c for c in table_configurations if c["name"] not in known]
         kernels = merged
         notes = old.get("notes", []) + notes
+    # Each configuration's cost: the median over the kernels measured with
+    # it (a table written before kernels carried their costs keeps its own).
+    for configuration in table_configurations:
+        measured = [k["costs"][configuration["name"]]
+                    for k in kernels.values()
+                    if configuration["name"] in k.get("costs", {})]
+        if measured or "cost_passes" not in configuration:
+            configuration["cost_passes"] = statistics.median(
+                m["passes"] for m in measured) if measured else 0
+            configuration["cost_seconds"] = statistics.median(
+                m["seconds"] for m in measured) if measured else 0.0
     table = {
         "provenance": provenance,
         "budget": args.budget,
@@ -417,8 +491,8 @@ def measure(args, configurations, work, old=None):
         "notes": notes}
     pathlib.Path(args.out).write_text(json.dumps(table, indent=1) + "\n")
     print(f"{len(kernels)} kernels x {len(table_configurations)} "
-          f"configurations ({len(configurations)} measured now); "
-          f"{len(notes)} measurements failed")
+          f"configurations ({len(ran)} measured now); "
+          f"{len(notes)} measurements failed or not run")
     for note in notes:
         print(f"note: {note}")
     return 0
