@@ -533,28 +533,21 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
   return result;
 }
 
-std::string
-mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
-                                        const OutcomeTable &table,
-                                        const LearnOptions &options) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
+std::vector<HeldOutRow>
+mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
+                                      const OutcomeTable &table,
+                                      const LearnOptions &options) {
   ArrayRef<size_t> heldOut = result.split.heldOut;
-  os << "| profiling | held-out score | mean log speedup | mean cost | "
-        "kernels |\n| --- | --- | --- | --- | --- |\n";
-  auto row = [&](StringRef name, const TreeScore &score) {
-    os << llvm::formatv("| {0} | {1:F4} | {2:F4} | {3:F2} | {4} |\n", name,
-                        score.score, score.meanLogSpeedup, score.meanCost,
-                        score.kernels.size());
-  };
+  std::vector<HeldOutRow> rows;
   for (const ProfileConfiguration &configuration : table.configurations)
-    row(configuration.name,
-        scoreConfiguration(configuration, table, heldOut, options));
+    rows.push_back(
+        {"fixed", configuration.name,
+         scoreConfiguration(configuration, table, heldOut, options)});
   if (const ProfileConfiguration *best =
           bestFixedConfiguration(table, result.split.train, options))
-    row("best fixed on train (" + best->name + ")",
-        scoreConfiguration(*best, table, heldOut, options));
-  row("learned tree", result.heldOut);
+    rows.push_back({"best-fixed", best->name,
+                    scoreConfiguration(*best, table, heldOut, options)});
+  rows.push_back({"learned", "", result.heldOut});
   // The oracle picks each kernel's best measured configuration.
   TreeScore oracle;
   for (size_t index : heldOut) {
@@ -574,6 +567,63 @@ mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
       addOutcome(oracle, index, *best, table, options);
   }
   finish(oracle, options);
-  row("per-kernel oracle", oracle);
+  rows.push_back({"oracle", "", std::move(oracle)});
+  return rows;
+}
+
+llvm::json::Object
+mlir::autoprof::learn::evaluationToJSON(const LearnResult &result,
+                                        const OutcomeTable &table,
+                                        const LearnOptions &options) {
+  auto names = [&](ArrayRef<size_t> kernels) {
+    llvm::json::Array list;
+    for (size_t index : kernels)
+      list.push_back(table.kernels[index].name);
+    return list;
+  };
+  llvm::json::Array rows;
+  for (const HeldOutRow &row : compareHeldOut(result, table, options)) {
+    llvm::json::Array excluded;
+    for (const std::string &note : row.score.excluded)
+      excluded.push_back(note);
+    llvm::json::Object entry{{"kind", row.kind},
+                             {"score", row.score.score},
+                             {"mean_log_speedup", row.score.meanLogSpeedup},
+                             {"mean_cost", row.score.meanCost},
+                             {"kernels", names(row.score.kernels)},
+                             {"excluded", std::move(excluded)}};
+    if (!row.configuration.empty())
+      entry["configuration"] = row.configuration;
+    rows.push_back(std::move(entry));
+  }
+  return llvm::json::Object{
+      {"seed", static_cast<int64_t>(options.seed)},
+      {"held_out_fraction", options.heldOutFraction},
+      {"lambda", options.lambda},
+      {"cost", options.cost == CostUnit::Seconds ? "seconds" : "passes"},
+      {"train_kernels", names(result.split.train)},
+      {"held_out_kernels", names(result.split.heldOut)},
+      {"train_score", result.train.score},
+      {"rows", std::move(rows)}};
+}
+
+std::string
+mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
+                                        const OutcomeTable &table,
+                                        const LearnOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "| profiling | held-out score | mean log speedup | mean cost | "
+        "kernels |\n| --- | --- | --- | --- | --- |\n";
+  for (const HeldOutRow &row : compareHeldOut(result, table, options)) {
+    std::string name = row.kind == "fixed" ? row.configuration
+                       : row.kind == "best-fixed"
+                           ? "best fixed on train (" + row.configuration + ")"
+                       : row.kind == "learned" ? "learned tree"
+                                               : "per-kernel oracle";
+    os << llvm::formatv("| {0} | {1:F4} | {2:F4} | {3:F2} | {4} |\n", name,
+                        row.score.score, row.score.meanLogSpeedup,
+                        row.score.meanCost, row.score.kernels.size());
+  }
   return text;
 }

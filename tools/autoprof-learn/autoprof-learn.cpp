@@ -60,6 +60,12 @@ static cl::opt<std::string> wantedPath(
     cl::desc("Write the configurations one step away from the learned "
              "tree's leaves that the table lacks here (JSON, for "
              "scripts/measure-outcomes.py --configurations ... --extend)"));
+static cl::opt<std::string> evaluationPath(
+    cl::cat(learnCategory), "evaluation",
+    cl::desc("Write the held-out comparison here (JSON: every fixed "
+             "configuration, the best one on the training kernels, the "
+             "learned tree and the per-kernel oracle, with the kernels each "
+             "scored)"));
 static cl::opt<uint64_t> seed(cl::cat(learnCategory), "seed", cl::init(1),
                               cl::desc("Seed of the split and bootstrap"));
 static cl::opt<double> lambda(cl::cat(learnCategory), "lambda", cl::init(0.01),
@@ -344,6 +350,17 @@ int main(int argc, char **argv) {
                  << " configurations one step from the learned tree's leaves "
                     "are not in the table; written to "
                  << wantedPath << "\n";
+  }
+  if (!evaluationPath.empty()) {
+    auto file = openOutputFile(evaluationPath, &openError);
+    if (!file) {
+      llvm::errs() << "autoprof-learn: " << openError << "\n";
+      return 1;
+    }
+    file->os() << llvm::formatv("{0:2}", llvm::json::Value(evaluationToJSON(
+                                             *result, *table, options)))
+               << "\n";
+    file->keep();
   }
   if (!logPath.empty()) {
     std::error_code ec;

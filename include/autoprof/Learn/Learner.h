@@ -123,6 +123,33 @@ FailureOr<LearnResult> learnTree(TreeOp start, const OutcomeTable &table,
                                  const LearnOptions &options,
                                  std::string &error);
 
+/// One row of the held-out comparison.
+struct HeldOutRow {
+  /// "fixed" (one configuration for every kernel), "best-fixed" (the
+  /// configuration that scores best on the training kernels), "learned"
+  /// (the learned tree) or "oracle" (each kernel's best configuration).
+  std::string kind;
+  /// The configuration of a fixed or best-fixed row.
+  std::string configuration;
+  TreeScore score;
+};
+
+/// The held-out kernels' scores under every fixed configuration, the best
+/// fixed configuration on the training kernels, the learned tree and the
+/// per-kernel oracle, in that order.
+std::vector<HeldOutRow> compareHeldOut(const LearnResult &result,
+                                       const OutcomeTable &table,
+                                       const LearnOptions &options);
+
+/// The evaluation of a learning run as JSON (`autoprof-learn
+/// --evaluation`): the options that decided it, the training and held-out
+/// kernels by name, the training score and compareHeldOut's rows, each
+/// with its score, mean log speedup, mean cost, the kernels it scored and
+/// those it left out with the reason.
+llvm::json::Object evaluationToJSON(const LearnResult &result,
+                                    const OutcomeTable &table,
+                                    const LearnOptions &options);
+
 /// A Markdown table of the held-out kernels' scores: every fixed
 /// configuration, the best fixed configuration on the training kernels, the
 /// learned tree and the per-kernel oracle (the best configuration of each
