@@ -5,12 +5,16 @@
   autoprof optimize MODULE.mlir -o OUT.mlir [--report R.json] [--budget N]
                     [--option key=value ...]
   autoprof outcomes TABLE.json [--png-dir DIR] [--catalog FILE]
+  autoprof evaluate TABLE.json --out-dir DIR [--seed N] [--held-out F]
+                    [--lambda L] [--cost passes|seconds] [--title T]
 
 `report` renders a run's report as one HTML page (metric meanings from
 `autoprof-learn --print-catalog`, or from a catalog file); `optimize` runs
 `autoprof-opt --autoprof-optimize` on a module and prints the summary;
 `outcomes` summarizes an outcome table per profiling configuration and draws
-outcome against cost and against the number of metrics.
+outcome against cost and against the number of metrics; `evaluate` learns a
+tree from a table and writes its evaluation on held-out programs (a Markdown
+page, its charts, the tree; `docs/profiling-tree.md`).
 """
 
 from __future__ import annotations
@@ -115,6 +119,26 @@ def _outcomes(args) -> int:
     return 0
 
 
+def _evaluate(args) -> int:
+    from .evaluation import evaluate
+
+    catalog = _catalog(args, "the chart of outcome vs metrics")
+    if catalog is False:
+        return 1
+    try:
+        text = evaluate(args.table, args.out_dir, learn_tool=args.learn_tool,
+                        seed=args.seed, held_out=args.held_out,
+                        lam=args.lam, cost=args.cost, catalog=catalog,
+                        title=args.title)
+    except (ReportError, ToolError, CatalogError) as error:
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
+    print(text)
+    print(f"autoprof: wrote {pathlib.Path(args.out_dir) / 'evaluation.md'} "
+          "and its charts", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="autoprof")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -150,6 +174,24 @@ def main(argv=None) -> int:
     outcomes.add_argument("--chip", default="sm_90")
     outcomes.add_argument("--learn-tool", help="the autoprof-learn to ask")
     outcomes.set_defaults(run=_outcomes)
+    evaluation = commands.add_parser(
+        "evaluate", help="learn a tree from an outcome table and evaluate it "
+                         "on held-out programs")
+    evaluation.add_argument("table")
+    evaluation.add_argument("--out-dir", required=True)
+    evaluation.add_argument("--seed", type=int, default=1)
+    evaluation.add_argument("--held-out", type=float, default=0.3,
+                            help="fraction of the programs held out")
+    evaluation.add_argument("--lambda", dest="lam", type=float, default=0.01,
+                            help="weight of the profiling cost in the score")
+    evaluation.add_argument("--cost", choices=["passes", "seconds"],
+                            default="passes")
+    evaluation.add_argument("--title", default="")
+    evaluation.add_argument("--catalog", help="a catalog file written by "
+                            "autoprof-learn --print-catalog")
+    evaluation.add_argument("--chip", default="sm_90")
+    evaluation.add_argument("--learn-tool", help="the autoprof-learn to run")
+    evaluation.set_defaults(run=_evaluate)
     args = parser.parse_args(argv)
     for option in getattr(args, "option", []):
         if "=" not in option:

@@ -1,0 +1,289 @@
+"""The evaluation of a learned profiling tree on held-out programs: what
+`autoprof-learn --evaluation` writes (every fixed configuration, the best
+one on the training kernels, the learned tree and the per-kernel oracle,
+each scored on the held-out kernels), and `evaluate`, which learns from an
+outcome table and writes the evaluation as a Markdown page with its charts
+(`docs/profiling-tree.md`, "Evaluation of a learned tree").
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from .reports import ReportError, read_json
+
+
+@dataclass
+class Row:
+    # "fixed", "best-fixed", "learned" or "oracle".
+    kind: str
+    configuration: Optional[str]
+    score: float
+    mean_log_speedup: float
+    mean_cost: float
+    kernels: List[str]
+    excluded: List[str] = field(default_factory=list)
+
+    @property
+    def speedup(self) -> float:
+        """The geometric-mean speedup over the kernels it scored."""
+        return math.exp(self.mean_log_speedup)
+
+    @property
+    def label(self) -> str:
+        return {"fixed": self.configuration or "",
+                "best-fixed": f"best fixed on train ({self.configuration})",
+                "learned": "learned tree",
+                "oracle": "per-kernel oracle"}[self.kind]
+
+
+@dataclass
+class Evaluation:
+    seed: int
+    held_out_fraction: float
+    lam: float
+    cost: str
+    train_kernels: List[str]
+    held_out_kernels: List[str]
+    train_score: float
+    rows: List[Row]
+
+    def row(self, kind: str) -> Optional[Row]:
+        return next((r for r in self.rows if r.kind == kind), None)
+
+
+def parse_evaluation(document, source: str = "<evaluation>") -> Evaluation:
+    """An Evaluation from the JSON `autoprof-learn --evaluation` writes;
+    raises ReportError naming `source` and the field that is wrong."""
+    def need(obj, key, kind, where):
+        if not isinstance(obj, dict) or key not in obj:
+            raise ReportError(f"{source}: {where} lacks '{key}'")
+        value = obj[key]
+        if kind is float and isinstance(value, int) and \
+                not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind):
+            raise ReportError(f"{source}: {where}.{key} is not "
+                              f"{'a number' if kind is float else kind.__name__}")
+        return value
+
+    rows = []
+    for index, entry in enumerate(need(document, "rows", list, "the file")):
+        where = f"rows[{index}]"
+        kind = need(entry, "kind", str, where)
+        if kind not in ("fixed", "best-fixed", "learned", "oracle"):
+            raise ReportError(f"{source}: {where}.kind '{kind}' is not one "
+                              "of fixed, best-fixed, learned, oracle")
+        rows.append(Row(
+            kind=kind, configuration=entry.get("configuration"),
+            score=need(entry, "score", float, where),
+            mean_log_speedup=need(entry, "mean_log_speedup", float, where),
+            mean_cost=need(entry, "mean_cost", float, where),
+            kernels=need(entry, "kernels", list, where),
+            excluded=entry.get("excluded", [])))
+    return Evaluation(
+        seed=need(document, "seed", int, "the file"),
+        held_out_fraction=need(document, "held_out_fraction", float,
+                               "the file"),
+        lam=need(document, "lambda", float, "the file"),
+        cost=need(document, "cost", str, "the file"),
+        train_kernels=need(document, "train_kernels", list, "the file"),
+        held_out_kernels=need(document, "held_out_kernels", list, "the file"),
+        train_score=need(document, "train_score", float, "the file"),
+        rows=rows)
+
+
+def load_evaluation(path) -> Evaluation:
+    return parse_evaluation(read_json(pathlib.Path(path)), str(path))
+
+
+def _metric_counts(table, catalog):
+    """Metrics each configuration of `table` collects (None where unknown)."""
+    return {c.name: c.metric_count(catalog) for c in table.configurations}
+
+
+def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
+    """What the evaluation says, in sentences with its numbers: whether more
+    metrics helped monotonically on the held-out kernels, and how the
+    learned tree compares with the best fixed configuration in outcome and
+    cost."""
+    lines = []
+    unit = "replay passes" if evaluation.cost == "passes" else "s"
+    counts = _metric_counts(table, catalog)
+    fixed = [r for r in evaluation.rows if r.kind == "fixed"
+             and counts.get(r.configuration) is not None]
+    if len(fixed) >= 2:
+        # Every pair where more metrics reached less.
+        drops = [(a, b) for a in fixed for b in fixed
+                 if counts[b.configuration] > counts[a.configuration]
+                 and b.speedup < a.speedup - 1e-9]
+        if drops:
+            a, b = max(drops, key=lambda d: d[0].speedup - d[1].speedup)
+            lines.append(
+                f"More profiling does not help monotonically: "
+                f"{b.configuration} collects {counts[b.configuration]} "
+                f"metrics and reaches {b.speedup:.2f}x, "
+                f"{a.configuration} collects {counts[a.configuration]} and "
+                f"reaches {a.speedup:.2f}x ({len(drops)} "
+                f"pair{'s' if len(drops) > 1 else ''} of the {len(fixed)} "
+                f"fixed configurations where more metrics reached less).")
+        else:
+            lines.append(
+                f"On these kernels more metrics never lowered the outcome: "
+                f"of the {len(fixed)} fixed configurations, none collecting "
+                f"more metrics than another reaches less.")
+    learned, best = evaluation.row("learned"), evaluation.row("best-fixed")
+    oracle = evaluation.row("oracle")
+    if learned and best:
+        verdict = ("beats" if learned.speedup > best.speedup + 1e-9 else
+                   "matches" if abs(learned.speedup - best.speedup) <= 1e-9
+                   else "falls short of")
+        cost = (f"{learned.mean_cost / best.mean_cost:.2f} of its cost"
+                if best.mean_cost > 0 else "against a configuration that "
+                "costs nothing")
+        lines.append(
+            f"The learned tree {verdict} the best fixed configuration "
+            f"chosen on the training kernels ({best.configuration}): "
+            f"{learned.speedup:.2f}x against {best.speedup:.2f}x on "
+            f"{len(learned.kernels)} held-out kernels, at a mean "
+            f"{learned.mean_cost:.2f} {unit} against "
+            f"{best.mean_cost:.2f} ({cost}).")
+        goal = (learned.speedup >= best.speedup - 1e-9 and
+                learned.mean_cost <= best.mean_cost / 2 + 1e-9)
+        lines.append(
+            f"Goal (at least the best fixed configuration's outcome at no "
+            f"more than half its cost): {'met' if goal else 'not met'}.")
+    if learned and oracle and oracle.speedup > 0:
+        lines.append(
+            f"The per-kernel oracle reaches {oracle.speedup:.2f}x at "
+            f"{oracle.mean_cost:.2f} {unit}; the learned tree gets "
+            f"{learned.mean_log_speedup / oracle.mean_log_speedup:.0%} of "
+            f"its mean log speedup." if oracle.mean_log_speedup > 0 else
+            f"The per-kernel oracle reaches {oracle.speedup:.2f}x at "
+            f"{oracle.mean_cost:.2f} {unit}.")
+    return lines
+
+
+def markdown(evaluation: Evaluation, table, catalog=None) -> str:
+    """The held-out comparison as a Markdown table, then the answers."""
+    counts = _metric_counts(table, catalog)
+    unit = "passes" if evaluation.cost == "passes" else "seconds"
+    out = [f"{len(evaluation.train_kernels)} training and "
+           f"{len(evaluation.held_out_kernels)} held-out kernels (seed "
+           f"{evaluation.seed}, {evaluation.held_out_fraction:.0%} of the "
+           f"programs held out); score = mean log speedup - "
+           f"{evaluation.lam:g} x mean cost ({unit}).", "",
+           f"| profiling | metrics | held-out speedup (geometric mean) | "
+           f"mean cost ({unit}) | score | kernels |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for row in evaluation.rows:
+        metrics = counts.get(row.configuration) if row.configuration else None
+        out.append(f"| {row.label} | "
+                   f"{metrics if metrics is not None else '-'} | "
+                   f"{row.speedup:.3f}x | {row.mean_cost:.2f} | "
+                   f"{row.score:.4f} | {len(row.kernels)} |")
+    out.append("")
+    out += [f"- {line}" for line in answers(evaluation, table, catalog)]
+    return "\n".join(out) + "\n"
+
+
+def outcome_chart(evaluation: Evaluation, table, catalog=None,
+                  x: str = "cost"):
+    """The held-out speedup of every fixed configuration against its mean
+    cost (`x="cost"`) or the metrics it collects (`x="metrics"`), the best
+    fixed one and the learned tree marked (the tree on the cost chart; on
+    the metrics chart, where a tree collects different metrics per kernel,
+    as a line), the oracle as a line."""
+    from .plots import plt
+
+    counts = _metric_counts(table, catalog)
+    figure, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    best = evaluation.row("best-fixed")
+    for row in evaluation.rows:
+        if row.kind != "fixed":
+            continue
+        position = (row.mean_cost if x == "cost"
+                    else counts.get(row.configuration))
+        if position is None:
+            continue
+        chosen = best is not None and row.configuration == best.configuration
+        ax.scatter([position], [row.speedup], s=36 if chosen else 22,
+                   color="tab:orange" if chosen else "tab:blue",
+                   label="best fixed on train" if chosen else None)
+        ax.annotate(row.configuration, (position, row.speedup), fontsize=7,
+                    xytext=(4, 3), textcoords="offset points")
+    learned, oracle = evaluation.row("learned"), evaluation.row("oracle")
+    if learned is not None:
+        if x == "cost":
+            ax.scatter([learned.mean_cost], [learned.speedup], marker="*",
+                       s=160, color="tab:green", label="learned tree")
+        else:
+            ax.axhline(learned.speedup, color="tab:green", linewidth=1,
+                       label=f"learned tree {learned.speedup:.2f}x")
+    if oracle is not None:
+        ax.axhline(oracle.speedup, color="0.4", linestyle="--", linewidth=1,
+                   label=f"per-kernel oracle {oracle.speedup:.2f}x")
+    unit = "replay passes" if evaluation.cost == "passes" else "seconds"
+    ax.set_xlabel(f"mean profiling cost ({unit})" if x == "cost"
+                  else "metrics collected")
+    ax.set_ylabel("held-out speedup (geometric mean)")
+    ax.set_title(f"outcome vs {'profiling cost' if x == 'cost' else 'number of metrics'}"
+                 f" on {len(evaluation.held_out_kernels)} held-out kernels",
+                 fontsize=9)
+    ax.margins(x=0.15)
+    ax.legend(fontsize=7, loc="lower right")
+    figure.tight_layout()
+    return figure
+
+
+def evaluate(table_path, out_dir, learn_tool: Optional[str] = None,
+             seed: int = 1, held_out: float = 0.3, lam: float = 0.01,
+             cost: str = "passes", catalog=None, title: str = "") -> str:
+    """Learns a tree from the outcome table `table_path` with
+    `autoprof-learn` and writes to `out_dir`: the tree (tree.mlir), the
+    learner's log (learn-log.json), the evaluation (evaluation.json), the
+    charts (outcome-vs-cost.png, outcome-vs-metrics.png when the catalog is
+    known, tree.png) and evaluation.md, which it returns."""
+    from . import plots
+    from .outcomes import load_outcomes
+    from .tools import run_tool
+    from .trees import load_tree
+
+    out = pathlib.Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = load_outcomes(table_path)
+    proc = run_tool("autoprof-learn", [
+        f"--outcomes={table_path}", f"-o={out / 'tree.mlir'}",
+        f"--log={out / 'learn-log.json'}",
+        f"--evaluation={out / 'evaluation.json'}", f"--seed={seed}",
+        f"--held-out={held_out}", f"--lambda={lam}", f"--cost={cost}"],
+        learn_tool)
+    evaluation = load_evaluation(out / "evaluation.json")
+    charts = {"outcome-vs-cost.png": outcome_chart(evaluation, table,
+                                                   catalog, "cost")}
+    if catalog is not None:
+        charts["outcome-vs-metrics.png"] = outcome_chart(
+            evaluation, table, catalog, "metrics")
+    charts["tree.png"] = plots.tree(load_tree(str(out / "tree.mlir"),
+                                              tool=learn_tool))
+    for name, figure in charts.items():
+        (out / name).write_bytes(plots.to_png(figure))
+    rounds = [line for line in proc.stderr.splitlines()
+              if line.startswith("round ")]
+    page = [f"# {title or 'Evaluation of a learned profiling tree'}", "",
+            f"Outcome table: {table.provenance} ({len(table.kernels)} "
+            f"kernels, {len(table.configurations)} configurations, budget "
+            f"{table.budget}).", "",
+            "Learning: " + ("; ".join(rounds) if rounds else "no round"), "",
+            markdown(evaluation, table, catalog), "",
+            "![outcome vs profiling cost](outcome-vs-cost.png)", ""]
+    if "outcome-vs-metrics.png" in charts:
+        page += ["![outcome vs number of metrics](outcome-vs-metrics.png)",
+                 ""]
+    page += ["![the learned tree](tree.png)", ""]
+    text = "\n".join(page)
+    (out / "evaluation.md").write_text(text)
+    return text

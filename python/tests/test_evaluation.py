@@ -1,0 +1,86 @@
+"""The evaluation of a learned tree: autoprof-learn's --evaluation JSON, the
+Markdown page with its answers, and the charts (on the synthetic outcome
+table of the learner's tests, not a measurement)."""
+
+import json
+import pathlib
+
+import pytest
+
+from autoprof.catalog import load_catalog
+from autoprof.evaluation import (answers, evaluate, load_evaluation,
+                                 parse_evaluation)
+from autoprof.outcomes import load_outcomes
+from autoprof.reports import ReportError
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SYNTHETIC = REPO / "test/Learn/Inputs/synthetic-outcomes.json"
+
+
+def test_evaluate_learns_and_writes_the_page(tmp_path, learn_tool):
+    catalog = load_catalog("sm_90", tool=learn_tool)
+    text = evaluate(SYNTHETIC, tmp_path, learn_tool=learn_tool,
+                    catalog=catalog, title="Synthetic")
+    assert text.startswith("# Synthetic")
+    assert (tmp_path / "evaluation.md").read_text() == text
+    for name in ("tree.mlir", "learn-log.json", "evaluation.json",
+                 "outcome-vs-cost.png", "outcome-vs-metrics.png",
+                 "tree.png"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert (tmp_path / "tree.png").read_bytes().startswith(b"\x89PNG")
+    # The learner's rounds, every row, and the answers with their numbers.
+    assert "round 1: accepted SPLIT leaf 1 on arith_intensity" in text
+    assert "| learned tree | - | 2.800x | 3.00 | 0.9996 | 8 |" in text
+    assert "| best fixed on train (MemoryWorkloadAnalysis) |" in text
+    assert "- The learned tree beats the best fixed configuration chosen on " \
+           "the training kernels (MemoryWorkloadAnalysis): 2.80x against " \
+           "2.10x on 8 held-out kernels, at a mean 3.00 replay passes " \
+           "against 4.00 (0.75 of its cost)." in text
+    assert "Goal (at least the best fixed configuration's outcome at no " \
+           "more than half its cost): not met." in text
+
+
+def test_more_metrics_reaching_less_is_said(tmp_path, learn_tool):
+    evaluate(SYNTHETIC, tmp_path, learn_tool=learn_tool)
+    evaluation = load_evaluation(tmp_path / "evaluation.json")
+    table = load_outcomes(SYNTHETIC)
+    catalog = load_catalog("sm_90", tool=learn_tool)
+    said = answers(evaluation, table, catalog)
+    # LaunchStats+Occupancy collects more metrics than
+    # MemoryWorkloadAnalysis and reaches less.
+    assert said[0].startswith(
+        "More profiling does not help monotonically: LaunchStats+Occupancy "
+        "collects 18 metrics and reaches 1.98x, MemoryWorkloadAnalysis "
+        "collects 14 and reaches 2.10x (1 pair of the 5 fixed")
+    # Without a catalog the groups' metrics are unknown: nothing is said of
+    # them.
+    assert not answers(evaluation, table)[0].startswith("More profiling")
+
+
+def test_a_broken_evaluation_names_the_field():
+    good = {"seed": 1, "held_out_fraction": 0.3, "lambda": 0.01,
+            "cost": "passes", "train_kernels": [], "held_out_kernels": [],
+            "train_score": 0.5,
+            "rows": [{"kind": "learned", "score": 0.1,
+                      "mean_log_speedup": 0.2, "mean_cost": 3,
+                      "kernels": []}]}
+    assert parse_evaluation(good).row("learned").mean_cost == 3.0
+    bad = json.loads(json.dumps(good))
+    bad["rows"][0]["kind"] = "guess"
+    with pytest.raises(ReportError, match=r"x.json: rows\[0\].kind 'guess'"):
+        parse_evaluation(bad, "x.json")
+    del good["rows"][0]["mean_cost"]
+    with pytest.raises(ReportError, match=r"rows\[0\] lacks 'mean_cost'"):
+        parse_evaluation(good, "x.json")
+
+
+def test_the_command(tmp_path, learn_tool, capsys):
+    from autoprof.cli import main
+
+    assert main(["evaluate", str(SYNTHETIC), "--out-dir", str(tmp_path),
+                 "--learn-tool", learn_tool, "--title", "T"]) == 0
+    assert capsys.readouterr().out.startswith("# T")
+    assert (tmp_path / "outcome-vs-metrics.png").exists()
+    assert main(["evaluate", str(tmp_path / "none.json"), "--out-dir",
+                 str(tmp_path), "--learn-tool", learn_tool]) == 1
+    assert "none.json: cannot read" in capsys.readouterr().err
