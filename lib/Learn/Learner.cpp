@@ -73,6 +73,7 @@ static void addOutcome(TreeScore &score, size_t index,
     return;
   }
   score.kernels.push_back(index);
+  score.configurations.push_back(configuration.name);
   score.contributions.push_back(
       contributionOf(it->second, configuration, options));
   score.meanLogSpeedup += std::log(it->second);
@@ -586,11 +587,18 @@ mlir::autoprof::learn::evaluationToJSON(const LearnResult &result,
     llvm::json::Array excluded;
     for (const std::string &note : row.score.excluded)
       excluded.push_back(note);
+    // Which configuration each kernel was scored with (the learned tree's
+    // leaves and the oracle's picks differ from kernel to kernel).
+    llvm::json::Object collected;
+    for (auto [index, configuration] :
+         llvm::zip_equal(row.score.kernels, row.score.configurations))
+      collected[table.kernels[index].name] = configuration;
     llvm::json::Object entry{{"kind", row.kind},
                              {"score", row.score.score},
                              {"mean_log_speedup", row.score.meanLogSpeedup},
                              {"mean_cost", row.score.meanCost},
                              {"kernels", names(row.score.kernels)},
+                             {"configurations", std::move(collected)},
                              {"excluded", std::move(excluded)}};
     if (!row.configuration.empty())
       entry["configuration"] = row.configuration;

@@ -38,6 +38,10 @@ def test_evaluate_learns_and_writes_the_page(tmp_path, learn_tool):
            "against 4.00 (0.75 of its cost)." in text
     assert "Goal (at least the best fixed configuration's outcome at no " \
            "more than half its cost): not met." in text
+    # Each held-out kernel's leaf: MemoryWorkloadAnalysis (4 passes) or
+    # LaunchStats+Occupancy (2).
+    assert "Median replay passes per held-out kernel under the learned " \
+           "tree: 3 (goal: at most 4" in text
 
 
 def test_more_metrics_reaching_less_is_said(tmp_path, learn_tool):

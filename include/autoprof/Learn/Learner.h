@@ -77,6 +77,8 @@ struct TreeScore {
   /// Per scored kernel (parallel to `kernels`): log speedup - lambda * cost.
   std::vector<size_t> kernels;
   std::vector<double> contributions;
+  /// Per scored kernel: the configuration it was scored with.
+  std::vector<std::string> configurations;
   /// Kernels left out, each with the reason (a leaf outside the table, an
   /// outcome never measured).
   std::vector<std::string> excluded;
