@@ -3,7 +3,8 @@
 # from the repository root, using a bundle made here with
 #   scripts/bundle.sh --with-test-tools
 # and copied to bundle/autoprof-bundle.tar.xz on the host. Ends with
-# "N passed, N failed, N skipped" like scripts/test.sh.
+# "N passed, N failed, N skipped" like scripts/test.sh; lit lists the slowest
+# tests before it (--time-tests), to see where the GPU time goes.
 set -uo pipefail
 repo=$(pwd)
 work=${TMPDIR:-/tmp}/autoprof-gpu-tests
@@ -29,7 +30,7 @@ lit_config.load_config(config, "$repo/test/lit.cfg.py")
 CFG
 
 log=$work/lit.log
-PYTHONPATH=$work/autoprof/share/lit python3 -c "from lit.main import main; main()" -v \
+PYTHONPATH=$work/autoprof/share/lit python3 -c "from lit.main import main; main()" -v --time-tests \
   "$work/build/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() {
