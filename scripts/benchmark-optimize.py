@@ -24,7 +24,8 @@ their rows of an earlier run, and the table says which folder gave how many
 modules and which reports were replaced.
 
 Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
-                             [--corpus DIR] [--only NAME...] [--shard K/N]
+                             [--corpus DIR] [--only NAME... [--exact]]
+                             [--shard K/N]
                              [--torch-times FILE...] [--flops-peaks FILE]
                              [--worker PATH] [--jobs N]
        benchmark-optimize.py --from-reports DIR... --out DIR   (tables only)
@@ -72,6 +73,9 @@ def main():
                              "original in a run of its own, on other seeds")
     parser.add_argument("--only", nargs="*", default=[],
                         help="corpus modules whose name contains one of these")
+    parser.add_argument("--exact", action="store_true",
+                        help="--only names whole modules (matmul.tile16x16 "
+                             "and not batch_matmul.tile16x16)")
     parser.add_argument("--shard", metavar="K/N",
                         help="run only the K-th of every N selected modules "
                              "(1 <= K <= N, in name order)")
@@ -167,7 +171,15 @@ def main():
     else:
         worker = f" worker={args.worker}" if args.worker else ""
         modules = [m for m in sorted((repo / args.corpus).glob("*.mlir"))
-                   if not args.only or any(o in m.stem for o in args.only)]
+                   if not args.only or any(
+                       o == m.stem if args.exact else o in m.stem
+                       for o in args.only)]
+        if args.exact:
+            missing = sorted(set(args.only) -
+                             {m.stem for m in modules})
+            if missing:
+                sys.exit(f"benchmark-optimize: no module {', '.join(missing)}"
+                         f" in {args.corpus}")
         if shard:
             modules = modules[shard[0] - 1::shard[1]]
 
