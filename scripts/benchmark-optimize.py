@@ -50,9 +50,6 @@ BENCH_SUFFIX = ".bench.json"
 
 # H200 SXM FP32 (non-tensor) peak, used for the compute side of the roofline.
 FP32_PEAK_FLOPS = 67e12
-# Program or module name -> {"flops_per_s", "why"}: the peak its floor does
-# its flops at instead of the FP32 one (--flops-peaks).
-FLOPS_PEAKS = {}
 
 
 def main():
@@ -128,9 +125,10 @@ def main():
             torch_times["programs"][program] = entry
     floor_reasons = (json.loads(pathlib.Path(args.floor_reasons).read_text())
                      if args.floor_reasons else {})
-    if args.flops_peaks:
-        FLOPS_PEAKS.update(
-            json.loads(pathlib.Path(args.flops_peaks).read_text()))
+    # Program or module name -> {"flops_per_s", "why"}: the peak its floor
+    # does its flops at instead of the FP32 one.
+    flops_peaks = (json.loads(pathlib.Path(args.flops_peaks).read_text())
+                   if args.flops_peaks else {})
     # Where a module's source is read to find its launches.
     module_dirs = [repo / args.corpus, repo / "test" / "Corpus" / "Upstream"]
     out = pathlib.Path(args.out)
@@ -226,11 +224,12 @@ def main():
                 # limit.
                 write_tables(out, kernels, rows, time.monotonic() - start,
                              torch_times, module_dirs,
-                             floor_reasons=floor_reasons)
+                             floor_reasons=floor_reasons,
+                             flops_peaks=flops_peaks)
     # Reports do not record the wall time of the run that wrote them.
     write_tables(out, kernels, rows,
                  None if args.from_reports else time.monotonic() - start,
-                 torch_times, module_dirs, notes, floor_reasons)
+                 torch_times, module_dirs, notes, floor_reasons, flops_peaks)
 
 
 def reverify(opt, module, optimized, out, worker=""):
@@ -359,7 +358,8 @@ def torch_cells(torch_times, program, best_us):
 
 
 def write_tables(out, kernels, rows, elapsed, torch_times=None,
-                 module_dirs=(), notes=(), floor_reasons=None):
+                 module_dirs=(), notes=(), floor_reasons=None,
+                 flops_peaks=None):
     header = ("| kernel | baseline us (MAD) | best us (MAD) | speedup | "
               "roofline fraction | tried / verified / rejected | accepted | "
               "profiling passes, s | module wall s |")
@@ -393,7 +393,7 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
             base = k["baseline"]["timing"]
             best_us = k["best_median_us"]
             best_mad = best_mad_of(k)
-            fraction = roofline_fraction(k, corpus)
+            fraction = roofline_fraction(k, corpus, flops_peaks)
             statuses = [c["status"] for c in k["candidates"]]
             tried = sum(s != "skipped" for s in statuses)
             verified = statuses.count("verified")
@@ -475,7 +475,7 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
                      f"verified, {verdicts.count('FAILED')} failed, "
                      f"{verdicts.count('skipped')} not verifiable.")
     lines.append(f"Rejected candidates: {len(rejected_reasons)}.")
-    lines += far_from_floor(kernels, floor_reasons or {})
+    lines += far_from_floor(kernels, floor_reasons or {}, flops_peaks)
     for reason in rejected_reasons[:10]:
         lines.append(f"- {reason[:300]}")
     if notes:
@@ -484,37 +484,38 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
     print("\n".join(lines))
 
 
-def flops_peak(stem):
+def flops_peak(stem, peaks=None):
     """The peak (flops per second) the floor of module `stem`'s kernels
-    does their flops at: --flops-peaks' for the module or its program, else
-    the FP32 peak."""
-    entry = FLOPS_PEAKS.get(stem, FLOPS_PEAKS.get(stem.split(".")[0]))
+    does their flops at: `peaks`' (--flops-peaks) for the module or its
+    program, else the FP32 peak."""
+    peaks = peaks or {}
+    entry = peaks.get(stem, peaks.get(stem.split(".")[0]))
     return entry["flops_per_s"] if entry else FP32_PEAK_FLOPS
 
 
-def roofline_fraction(k, stem):
+def roofline_fraction(k, stem, peaks=None):
     """Floor time / best time: the floor moves each buffer once (compulsory
     traffic) at the measured DRAM bandwidth, or does the flops at the FP32
     peak (or the module's peak, flops_peak)."""
     floor_s = max(
         k.get("compulsory_bytes", 0) / k["peak_dram_bytes_per_s"]
         if k["peak_dram_bytes_per_s"] else 0.0,
-        k["flops_total"] / flops_peak(stem))
+        k["flops_total"] / flops_peak(stem, peaks))
     best_us = k["best_median_us"]
     return floor_s / (best_us * 1e-6) if best_us else 0.0
 
 
-def far_from_floor(kernels, reasons):
+def far_from_floor(kernels, reasons, peaks=None):
     """The kernels whose best time is more than 3x their floor, each with
     the reason `reasons` gives for its module or program, or none."""
     far = [(stem, k) for stem, k in kernels
-           if roofline_fraction(k, stem) < 1 / 3]
+           if roofline_fraction(k, stem, peaks) < 1 / 3]
     lines = [f"Beyond 3x of their floor (roofline fraction below 0.33): "
              f"{len(far)} kernels" + ("." if not far else ":")]
     for stem, k in far:
         reason = reasons.get(stem, reasons.get(stem.split(".")[0]))
         lines.append(f"- {k['kernel'].split('::')[0]} ({stem}): "
-                     f"{roofline_fraction(k, stem):.2f}; "
+                     f"{roofline_fraction(k, stem, peaks):.2f}; "
                      + (f"why: {reason}" if reason else "no reason given"))
     return lines
 
