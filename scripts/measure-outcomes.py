@@ -471,7 +471,14 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
         table_configurations = [dict(c) for c in old["configurations"]] + [
             c for c in table_configurations if c["name"] not in known]
         kernels = merged
-        notes = old.get("notes", []) + notes
+        # An old note about a run measured now (one stopped or failed
+        # before) no longer holds.
+        done = {f"{module.name} with {configuration['name']}:"
+                for (module, _, configuration), (report, _) in zip(runs,
+                                                                 outcomes)
+                if report is not None}
+        notes = [n for n in old.get("notes", [])
+                 if not any(n.startswith(d) for d in done)] + notes
     # Each configuration's cost: the median over the kernels measured with
     # it (a table written before kernels carried their costs keeps its own).
     for configuration in table_configurations:

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Measures the outcome table (scripts/measure-outcomes.py) on a GPU host
+# without LLVM, from the repository root, in sittings: each run measures what
+# the table in STATE_DIR lacks for SECONDS at most, writes the table there
+# and keeps the worker pool's verdicts there too (scripts/worker-pool.py), so
+# that the next sitting, on this host or on a fresh one given STATE_DIR back,
+# neither repeats a run nor re-evaluates a candidate. Uses a bundle made with
+#   scripts/bundle.sh
+# at bundle/autoprof-bundle.tar.xz (or .tar.gz).
+#
+# Usage: scripts/gpu-host-outcomes.sh STATE_DIR SECONDS MODULE_OR_DIR...
+#            [-- MEASURE-OUTCOMES OPTIONS...]
+# STATE_DIR/outcomes.json is the table; STATE_DIR/pool.tar.gz the verdicts;
+# the options (e.g. --only tile16x16, --names ..., --budget 3) go to
+# measure-outcomes.py. Prints measure-outcomes.py's summary.
+# AUTOPROF_POOL_WORKER, when set, is the worker the pool runs (default: the
+# bundle's autoprof-worker).
+set -euo pipefail
+[ $# -ge 3 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
+state=$1 seconds=$2
+shift 2
+modules=() options=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do modules+=("$1"); shift; done
+[ $# -gt 0 ] && { shift; options=("$@"); }
+mkdir -p "$state"
+state=$(cd "$state" && pwd)
+
+work=${TMPDIR:-/tmp}/autoprof-gpu-outcomes
+rm -rf "$work" && mkdir -p "$work/pool"
+if [ -f bundle/autoprof-bundle.tar.xz ]; then
+  tar -C "$work" -xJf bundle/autoprof-bundle.tar.xz
+else
+  tar -C "$work" -xzf bundle/autoprof-bundle.tar.gz
+fi
+bin=$work/autoprof/bin
+[ -f "$state/pool.tar.gz" ] && tar -C "$work/pool" -xzf "$state/pool.tar.gz"
+
+extend=()
+[ -f "$state/outcomes.json" ] && extend=(--extend "$state/outcomes.json")
+# Searches compile on the CPU while others hold the GPUs: four per GPU.
+gpus=$(python3 scripts/worker-pool.py --list-gpus | wc -l)
+export AUTOPROF_POOL_DIR=$work/pool
+export AUTOPROF_POOL_WORKER=${AUTOPROF_POOL_WORKER:-$bin/autoprof-worker}
+status=0
+python3 scripts/measure-outcomes.py --opt "$bin/autoprof-opt" \
+  --worker scripts/worker-pool.py --jobs $(( 4 * (gpus > 0 ? gpus : 1) )) \
+  --stop-after "$seconds" "${extend[@]}" --out "$work/outcomes.json" \
+  "${options[@]}" "${modules[@]}" || status=$?
+# The table and the verdicts survive a failed run: what was measured stays.
+if [ -f "$work/outcomes.json" ]; then
+  cp "$work/outcomes.json" "$state/outcomes.json"
+fi
+mkdir -p "$work/pool/cache"
+tar -C "$work/pool" -czf "$state/pool.tar.gz" cache
+exit $status
