@@ -8,7 +8,7 @@
 set -uo pipefail
 work=${TMPDIR:-/tmp}/autoprof-bundle-check
 rm -rf "$work" && mkdir -p "$work"
-tar -C "$work" -xJf bundle/autoprof-bundle.tar.xz
+scripts/unpack-bundle.sh "$work" || exit 1
 opt=$work/autoprof/bin/autoprof-opt
 
 echo "== host"

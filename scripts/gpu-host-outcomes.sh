@@ -27,11 +27,7 @@ state=$(cd "$state" && pwd)
 
 work=${TMPDIR:-/tmp}/autoprof-gpu-outcomes
 rm -rf "$work" && mkdir -p "$work/pool"
-if [ -f bundle/autoprof-bundle.tar.xz ]; then
-  tar -C "$work" -xJf bundle/autoprof-bundle.tar.xz
-else
-  tar -C "$work" -xzf bundle/autoprof-bundle.tar.gz
-fi
+scripts/unpack-bundle.sh "$work" || exit 1
 bin=$work/autoprof/bin
 [ -f "$state/pool.tar.gz" ] && tar -C "$work/pool" -xzf "$state/pool.tar.gz"
 

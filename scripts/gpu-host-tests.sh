@@ -9,11 +9,7 @@ set -uo pipefail
 repo=$(pwd)
 work=${TMPDIR:-/tmp}/autoprof-gpu-tests
 rm -rf "$work" && mkdir -p "$work/build/test"
-if [ -f bundle/autoprof-bundle.tar.xz ]; then
-  tar -C "$work" -xJf bundle/autoprof-bundle.tar.xz
-else
-  tar -C "$work" -xzf bundle/autoprof-bundle.tar.gz
-fi
+scripts/unpack-bundle.sh "$work" || exit 1
 bin=$work/autoprof/bin
 ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 

@@ -28,6 +28,7 @@ import hashlib
 import inspect
 import itertools
 import json
+import math
 import pathlib
 import re
 import tempfile
@@ -223,7 +224,6 @@ def rank_configurations(candidates: Sequence[Configuration],
         return 0 if value == 0 else (1 if value > 0 else -1)
 
     def score(c: Configuration) -> Tuple:
-        import math
         moves = [math.log2(block_ratio(c)) if block_keys else 0.0,
                  math.log2(c.num_warps / base.num_warps),
                  c.num_stages - base.num_stages]
