@@ -9,13 +9,12 @@
 // RUN: autoprof-opt %s --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // CHECK-LABEL: gpu.func @rows_measured
-// CHECK-SAME: autoprof.proposals = ["block-size=64", "block-size=32", "block-size=128",
+// CHECK-SAME: autoprof.proposals = ["block-size=64", "block-size=32", "block-size=128", "unroll=4", "unroll=8", "block-size=512", "coarsen=4", "coarsen=2", "min-blocks=2", "launch-bounds=1"]
 // REMARK: remark: @rows_measured: proposal 1: block-size=64 (score 9.50); 256 blocks for 132 SMs; addresses low-occupancy: unknown
 // REMARK: remark: @rows_measured: proposal 3: block-size=128 (score 9.30); 128 blocks for 132 SMs;
 
 // CHECK-LABEL: gpu.func @rows_unmeasured
-// CHECK-NOT: "block-size=64"
-// CHECK-SAME: "block-size=128"
+// CHECK-SAME: autoprof.proposals = ["unroll=4", "unroll=8", "block-size=128", "block-size=512", "coarsen=4", "coarsen=2", "min-blocks=2", "launch-bounds=1"]
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @rows_measured(%x: memref<16384x1024xf32>, %y: memref<16384xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 500.0 : f64, metrics = {"launch__waves_per_multiprocessor" = 0.06 : f64}}} {
