@@ -534,6 +534,20 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
   return result;
 }
 
+llvm::StringRef mlir::autoprof::learn::getHeldOutKindName(HeldOutKind kind) {
+  switch (kind) {
+  case HeldOutKind::Fixed:
+    return "fixed";
+  case HeldOutKind::BestFixed:
+    return "best-fixed";
+  case HeldOutKind::Learned:
+    return "learned";
+  case HeldOutKind::Oracle:
+    return "oracle";
+  }
+  return "fixed";
+}
+
 std::vector<HeldOutRow>
 mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
                                       const OutcomeTable &table,
@@ -542,13 +556,13 @@ mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
   std::vector<HeldOutRow> rows;
   for (const ProfileConfiguration &configuration : table.configurations)
     rows.push_back(
-        {"fixed", configuration.name,
+        {HeldOutKind::Fixed, configuration.name,
          scoreConfiguration(configuration, table, heldOut, options)});
   if (const ProfileConfiguration *best =
           bestFixedConfiguration(table, result.split.train, options))
-    rows.push_back({"best-fixed", best->name,
+    rows.push_back({HeldOutKind::BestFixed, best->name,
                     scoreConfiguration(*best, table, heldOut, options)});
-  rows.push_back({"learned", "", result.heldOut});
+  rows.push_back({HeldOutKind::Learned, "", result.heldOut});
   // The oracle picks each kernel's best measured configuration.
   TreeScore oracle;
   for (size_t index : heldOut) {
@@ -568,7 +582,7 @@ mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
       addOutcome(oracle, index, *best, table, options);
   }
   finish(oracle, options);
-  rows.push_back({"oracle", "", std::move(oracle)});
+  rows.push_back({HeldOutKind::Oracle, "", std::move(oracle)});
   return rows;
 }
 
@@ -593,7 +607,7 @@ mlir::autoprof::learn::evaluationToJSON(const LearnResult &result,
     for (auto [index, configuration] :
          llvm::zip_equal(row.score.kernels, row.score.configurations))
       collected[table.kernels[index].name] = configuration;
-    llvm::json::Object entry{{"kind", row.kind},
+    llvm::json::Object entry{{"kind", getHeldOutKindName(row.kind)},
                              {"score", row.score.score},
                              {"mean_log_speedup", row.score.meanLogSpeedup},
                              {"mean_cost", row.score.meanCost},
@@ -624,11 +638,21 @@ mlir::autoprof::learn::summarizeHeldOut(const LearnResult &result,
   os << "| profiling | held-out score | mean log speedup | mean cost | "
         "kernels |\n| --- | --- | --- | --- | --- |\n";
   for (const HeldOutRow &row : compareHeldOut(result, table, options)) {
-    std::string name = row.kind == "fixed" ? row.configuration
-                       : row.kind == "best-fixed"
-                           ? "best fixed on train (" + row.configuration + ")"
-                       : row.kind == "learned" ? "learned tree"
-                                               : "per-kernel oracle";
+    std::string name;
+    switch (row.kind) {
+    case HeldOutKind::Fixed:
+      name = row.configuration;
+      break;
+    case HeldOutKind::BestFixed:
+      name = "best fixed on train (" + row.configuration + ")";
+      break;
+    case HeldOutKind::Learned:
+      name = "learned tree";
+      break;
+    case HeldOutKind::Oracle:
+      name = "per-kernel oracle";
+      break;
+    }
     os << llvm::formatv("| {0} | {1:F4} | {2:F4} | {3:F2} | {4} |\n", name,
                         row.score.score, row.score.meanLogSpeedup,
                         row.score.meanCost, row.score.kernels.size());

@@ -125,12 +125,25 @@ FailureOr<LearnResult> learnTree(TreeOp start, const OutcomeTable &table,
                                  const LearnOptions &options,
                                  std::string &error);
 
+/// What a row of the held-out comparison scores.
+enum class HeldOutKind {
+  /// One configuration for every kernel.
+  Fixed,
+  /// The configuration that scores best on the training kernels.
+  BestFixed,
+  /// The learned tree.
+  Learned,
+  /// Each kernel's best configuration.
+  Oracle,
+};
+
+/// The name of `kind` in the evaluation's JSON: "fixed", "best-fixed",
+/// "learned" or "oracle".
+llvm::StringRef getHeldOutKindName(HeldOutKind kind);
+
 /// One row of the held-out comparison.
 struct HeldOutRow {
-  /// "fixed" (one configuration for every kernel), "best-fixed" (the
-  /// configuration that scores best on the training kernels), "learned"
-  /// (the learned tree) or "oracle" (each kernel's best configuration).
-  std::string kind;
+  HeldOutKind kind;
   /// The configuration of a fixed or best-fixed row.
   std::string configuration;
   TreeScore score;
