@@ -74,6 +74,10 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
   if (auto generic =
           dyn_cast_or_null<BoolAttr>(imported.get("block_size_generic")))
     kernel.blockSizeGeneric = generic.getValue();
+  auto format = dyn_cast_or_null<StringAttr>(imported.get("format"));
+  auto code = dyn_cast_or_null<StringAttr>(imported.get("code"));
+  if (format && format.getValue() == "cuda" && code)
+    kernel.cudaSource = code.str();
   for (Attribute attr : binary.getObjects()) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
     if (object && object.getFormat() == gpu::CompilationTarget::Assembly) {
@@ -120,6 +124,9 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
              << " is not one of an evaluation job"
              << (param ? ": " + llvm::toString(root.getError()) : "");
     job.params.push_back(std::move(parsed));
+    auto name = dyn_cast_or_null<StringAttr>(param.get("name"));
+    kernel.paramNames.push_back(name ? name.str()
+                                     : "arg" + std::to_string(index));
   }
   if (launch.getKernelOperands().size() != job.params.size())
     return launch.emitError("the launch of imported kernel @")

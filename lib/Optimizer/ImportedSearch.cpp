@@ -18,8 +18,11 @@ using namespace mlir;
 using namespace mlir::autoprof;
 namespace rt = ::autoprof::runtime;
 
+ImportedProposer::~ImportedProposer() = default;
+
 FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
-    const ImportedKernel &kernel, const SearchOptions &options, TreeOp tree) {
+    const ImportedKernel &kernel, const SearchOptions &options, TreeOp tree,
+    ImportedProposer &proposer) {
   gpu::BinaryOp binary = kernel.binary;
   MLIRContext *context = binary.getContext();
   std::string name = (binary.getSymName() + "::" + kernel.entry).str();
@@ -63,34 +66,59 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     result.profileLeaf = leaf.getInt();
   result.bestMedianUs = *baseline->medianUs;
 
+  ImportedSearchState state;
+  state.kernel = &kernel;
+  state.incumbent = found.winner;
+  state.context.gpuName = baseline->gpuName;
+  state.context.smCount = baseline->smCount;
+  state.context.peakBandwidth = baseline->peakBandwidth;
+  state.context.baselineMedianUs = *baseline->medianUs;
   llvm::StringMap<double> metrics;
-  for (const rt::MetricResult &metric : baseline->metrics)
+  for (const rt::MetricResult &metric : baseline->metrics) {
     if (metric.collected)
       metrics[metric.name] = metric.value;
-  RewriteEvidence evidence =
+    else
+      state.context.missing.push_back(
+          metric.name + (metric.note.empty() ? "" : ": " + metric.note));
+  }
+  state.context.metrics = metrics;
+  state.evidence =
       RewriteEvidence::fromMeasurements(features.toAttr(context), metrics);
   bool floorHolds =
       *baseline->medianUs * 1e-6 >=
       kFloorMargin * getPhysicalFloor(kernel.jobLaunch, *baseline).seconds;
   double bestMad = baseline->madUs.value_or(0);
   rt::JobKernel incumbentCode = reference;
-  unsigned proposed = 0;
-  for (const PtxProposal &proposal : proposePtxRewrites(evidence)) {
-    if (proposed >= options.budget)
+  std::vector<std::string> &history = state.context.history;
+  while (state.proposed < options.budget) {
+    FailureOr<std::optional<ImportedCandidate>> next = proposer.next(state);
+    if (failed(next))
+      return failure();
+    if (!*next)
       break;
+    ImportedCandidate &candidate = **next;
     CandidateRecord record;
-    record.label = proposal.label();
-    record.source = "builtin";
-    PtxVariant variant = found.winner;
-    if (std::optional<std::string> why =
-            proposal.family->apply(kernel, proposal.parameter, variant)) {
-      // Not a candidate: the budget counts the ones that run.
-      record.status = "skipped";
-      record.reason = std::move(*why);
+    record.label = candidate.label;
+    record.source = proposer.getName().str();
+    record.details = std::move(candidate.details);
+    if (!candidate.variant) {
+      record.status = candidate.status;
+      record.reason = std::move(candidate.reason);
+      // A family that does not apply is not a candidate: the budget counts
+      // the ones that run.
+      if (record.status != "skipped") {
+        ++state.proposed;
+        llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
+                     << ": " << record.status << " (" << record.reason
+                     << ")\n";
+        history.push_back(record.label + ": " + record.status + ", " +
+                          record.reason);
+      }
       result.candidates.push_back(std::move(record));
       continue;
     }
-    ++proposed;
+    ++state.proposed;
+    PtxVariant &variant = *candidate.variant;
     rt::JobKernel code{variant.ptx, "ptx", kernel.entry, variant.launch};
     rt::EvaluationJob job;
     job.device = options.device;
@@ -103,9 +131,14 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     std::optional<rt::EvaluationResult> measured =
         runCandidate(job, options, /*lowerSeconds=*/0, record);
     if (!measured) {
-      if (record.seconds)
+      if (record.seconds) {
         llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
                      << ": " << record.status << " (" << record.reason << ")\n";
+        history.push_back(record.label + ": " + record.status + ", " +
+                          record.reason);
+      } else {
+        history.push_back(record.label + ": could not be run");
+      }
       result.candidates.push_back(std::move(record));
       continue;
     }
@@ -119,6 +152,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
           "floor of {2:F2} us ({3})",
           *measured->medianUs, kFloorMargin * 100, floor.seconds * 1e6,
           floor.description);
+      history.push_back(record.label + ": rejected, " + record.reason);
       result.candidates.push_back(std::move(record));
       continue;
     }
@@ -144,11 +178,17 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
         "(noise {4:F2}){5}\n",
         name, record.label, *measured->medianUs, result.bestMedianUs, noise,
         wins ? ", accepted" : "");
+    history.push_back(llvm::formatv("{0}: verified, {1:F2} us{2}",
+                                    record.label, *measured->medianUs,
+                                    wins ? " (kept)" : "")
+                          .str());
     if (wins) {
       result.bestMedianUs = *measured->medianUs;
       bestMad = measured->madUs.value_or(0);
       result.accepted.push_back(record.label);
-      found.winner = std::move(variant);
+      found.winner = variant;
+      found.winnerCudaSource = std::move(candidate.cudaSource);
+      state.incumbent = std::move(variant);
       incumbentCode = code;
     }
     result.candidates.push_back(std::move(record));

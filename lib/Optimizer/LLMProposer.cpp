@@ -18,6 +18,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,6 +26,7 @@
 using namespace mlir;
 using namespace mlir::autoprof;
 namespace llm = ::autoprof::llm;
+namespace rt = ::autoprof::runtime;
 
 static constexpr const char *kSystemPrompt =
     "You are an expert CUDA performance engineer who writes MLIR and CUDA "
@@ -38,6 +40,16 @@ static constexpr const char *kSystemPrompt =
     "complete replacement gpu.func (nothing else in the block), or ```cuda "
     "holding CUDA C++ that defines the kernel as an extern \"C\" __global__ "
     "function with the C declaration given in the request.";
+
+static constexpr const char *kImportedSystemPrompt =
+    "You are an expert CUDA performance engineer. You rewrite CUDA kernels, "
+    "given as CUDA C++ or as PTX, so that they compute exactly the same "
+    "results faster on the given NVIDIA GPU. Keep what the kernel writes; the "
+    "launch configuration (grid, block and dynamic shared memory sizes) stays "
+    "as given, so the kernel must cover the same problem with it. Answer with "
+    "exactly one fenced ```cuda code block, after at most a few sentences of "
+    "explanation, holding CUDA C++ that defines the kernel as an extern \"C\" "
+    "__global__ function with the C declaration given in the request.";
 
 /// The C type of a kernel argument under the bare-pointer ABI.
 static std::string getCType(Type type) {
@@ -75,6 +87,40 @@ std::string mlir::autoprof::getCudaDeclaration(gpu::GPUFuncOp kernel) {
               getCType(memref.getElementType()) + " *" + name;
     else
       text += getCType(arg.getType()) + " " + name;
+  }
+  return text + ")";
+}
+
+/// The C type of an evaluation job's dtype.
+static StringRef getCType(StringRef dtype) {
+  return llvm::StringSwitch<StringRef>(dtype)
+      .Case("f32", "float")
+      .Case("f64", "double")
+      .Case("f16", "__half")
+      .Case("bf16", "__nv_bfloat16")
+      .Case("i8", "signed char")
+      .Case("i16", "short")
+      .Case("i32", "int")
+      .Case("i64", "long long")
+      .Case("u8", "unsigned char")
+      .Case("u16", "unsigned short")
+      .Case("u32", "unsigned int")
+      .Case("u64", "unsigned long long")
+      .Default("void");
+}
+
+std::string mlir::autoprof::getCudaDeclaration(const ImportedKernel &kernel) {
+  std::string text = "extern \"C\" __global__ void " + kernel.entry + "(";
+  for (auto [index, param] : llvm::enumerate(kernel.jobLaunch.params)) {
+    if (index)
+      text += ", ";
+    StringRef name = kernel.paramNames[index];
+    if (param.isScalar)
+      text += (getCType(param.dtype) + " " + name).str();
+    else
+      text += ((param.role == "input" ? "const " : "") + getCType(param.dtype) +
+               " *" + name)
+                  .str();
   }
   return text + ")";
 }
@@ -127,47 +173,20 @@ static void uninstallCudaKernel(ModuleOp variant, StringRef moduleName,
   binary.erase();
 }
 
-llm::ChatRequest
-mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
-                                  gpu::LaunchFuncOp launch,
-                                  const ProposalContext &context) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
+/// The device line of a prompt.
+static void printDevice(llvm::raw_ostream &os, const ProposalContext &context) {
   os << "Device: " << context.gpuName << ", " << context.smCount << " SMs";
   if (context.peakBandwidth > 0)
     os << llvm::formatv(", measured DRAM bandwidth {0:F2} TB/s",
                         context.peakBandwidth / 1e12);
-  os << ".\n\nKernel (MLIR):\n```mlir\n";
-  // The copy is detached from its gpu.module: print it in its custom form
-  // without re-verifying it there.
-  OpPrintingFlags flags;
-  flags.assumeVerified().useLocalScope();
-  Operation *copy = kernel->clone();
-  // Analysis attributes are noise for the model.
-  copy->removeAttr(AutoProfDialect::FeaturesAttrHelper::getNameStr());
-  copy->removeAttr(AutoProfDialect::ProfileAttrHelper::getNameStr());
-  copy->removeAttr(AutoProfDialect::MeasurementAttrHelper::getNameStr());
-  copy->print(os, flags);
-  copy->destroy();
-  os << "\n```\n\n";
-  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  auto show = [&](Value v) {
-    APInt value;
-    if (matchPattern(v, m_ConstantInt(&value)))
-      os << value.getSExtValue();
-    else
-      os << "?";
-  };
-  os << "Launch: grid (";
-  show(grid.x), os << ", ", show(grid.y), os << ", ", show(grid.z);
-  os << "), block (";
-  show(block.x), os << ", ", show(block.y), os << ", ", show(block.z);
-  os << llvm::formatv("). Median time now: {0:F2} us.\n",
-                      context.baselineMedianUs);
-  os << "C declaration for a CUDA C++ answer (bare pointers, in this order): "
-     << getCudaDeclaration(kernel) << ".\n\n";
+  os << ".\n\n";
+}
 
+/// What was measured of the current kernel, what it establishes and what
+/// was tried: the metrics with their meanings, the bottleneck facts and the
+/// history, then the request.
+static void printEvidence(llvm::raw_ostream &os,
+                          const ProposalContext &context) {
   const MetricCatalog *catalog = MetricCatalog::forChip("sm_90");
   os << "Hardware metrics of the current kernel:\n";
   // Sorted, so that the same measurement gives the same prompt (and the
@@ -209,10 +228,168 @@ mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
       os << "- " << line << "\n";
   }
   os << "\nWrite a faster, equivalent version of this kernel.";
+}
+
+llm::ChatRequest
+mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
+                                  gpu::LaunchFuncOp launch,
+                                  const ProposalContext &context) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printDevice(os, context);
+  os << "Kernel (MLIR):\n```mlir\n";
+  // The copy is detached from its gpu.module: print it in its custom form
+  // without re-verifying it there.
+  OpPrintingFlags flags;
+  flags.assumeVerified().useLocalScope();
+  Operation *copy = kernel->clone();
+  // Analysis attributes are noise for the model.
+  copy->removeAttr(AutoProfDialect::FeaturesAttrHelper::getNameStr());
+  copy->removeAttr(AutoProfDialect::ProfileAttrHelper::getNameStr());
+  copy->removeAttr(AutoProfDialect::MeasurementAttrHelper::getNameStr());
+  copy->print(os, flags);
+  copy->destroy();
+  os << "\n```\n\n";
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  auto show = [&](Value v) {
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      os << value.getSExtValue();
+    else
+      os << "?";
+  };
+  os << "Launch: grid (";
+  show(grid.x), os << ", ", show(grid.y), os << ", ", show(grid.z);
+  os << "), block (";
+  show(block.x), os << ", ", show(block.y), os << ", ", show(block.z);
+  os << llvm::formatv("). Median time now: {0:F2} us.\n",
+                      context.baselineMedianUs);
+  os << "C declaration for a CUDA C++ answer (bare pointers, in this order): "
+     << getCudaDeclaration(kernel) << ".\n\n";
+  printEvidence(os, context);
   llm::ChatRequest request;
   request.system = kSystemPrompt;
   request.messages.push_back({"user", text});
   return request;
+}
+
+llm::ChatRequest
+mlir::autoprof::buildImportedKernelPrompt(const ImportedKernel &kernel,
+                                          const ProposalContext &context) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printDevice(os, context);
+  // The spec's CUDA C++ where it gave one, else the PTX the kernel runs.
+  if (!kernel.cudaSource.empty())
+    os << "Kernel (CUDA C++):\n```cuda\n" << kernel.cudaSource;
+  else
+    os << "Kernel (PTX):\n```ptx\n" << kernel.ptx;
+  os << (StringRef(text).ends_with("\n") ? "" : "\n") << "```\n\n";
+  const rt::JobLaunch &launch = kernel.jobLaunch;
+  os << llvm::formatv("Launch: grid ({0}, {1}, {2}), block ({3}, {4}, {5}), "
+                      "{6} bytes of dynamic shared memory. Median time now: "
+                      "{7:F2} us.\n",
+                      launch.grid[0], launch.grid[1], launch.grid[2],
+                      launch.block[0], launch.block[1], launch.block[2],
+                      launch.dynamicSharedBytes, context.baselineMedianUs);
+  os << "Parameters:";
+  for (auto [index, param] : llvm::enumerate(launch.params)) {
+    os << (index ? "; " : " ") << kernel.paramNames[index] << ": ";
+    if (param.isScalar)
+      os << param.dtype << " scalar";
+    else
+      os << param.count << " " << param.dtype << " elements, " << param.role;
+  }
+  os << ".\nC declaration of the answer (in this order): "
+     << getCudaDeclaration(kernel) << ".\n\n";
+  printEvidence(os, context);
+  llm::ChatRequest request;
+  request.system = kImportedSystemPrompt;
+  request.messages.push_back({"user", text});
+  return request;
+}
+
+/// Takes a CUDA answer's code into `proposal` and compiles it: fails,
+/// saying why in `error`, when it does not define `entry` unmangled or does
+/// not compile.
+static bool acceptCudaAnswer(StringRef code, StringRef entry,
+                             CudaCompiler compileCuda, Proposal &proposal,
+                             std::string &error) {
+  proposal.code = code.str();
+  proposal.language = "cuda";
+  // The name must be there unmangled for the launch to find it.
+  if (!code.contains("extern \"C\"") || !code.contains("__global__") ||
+      !code.contains(entry)) {
+    error = "the CUDA answer does not define extern \"C\" __global__ void " +
+            entry.str();
+    return false;
+  }
+  llvm::Expected<std::string> ptx = compileCuda(code);
+  if (!ptx) {
+    error = llvm::toString(ptx.takeError());
+    return false;
+  }
+  proposal.ptx = std::move(*ptx);
+  proposal.installed = true;
+  return true;
+}
+
+/// Asks `client` with `request`, once more with the reason when the answer
+/// cannot be used (`take` says why, or installs it and returns true).
+static llvm::Expected<Proposal> askWithRepair(
+    const llm::ChatClient &client, llm::ChatRequest request,
+    llvm::function_ref<bool(const llm::CodeBlock &, Proposal &, std::string &)>
+        take,
+    StringRef again) {
+  Proposal proposal;
+  for (int round = 0; round < 2; ++round) {
+    llvm::Expected<llm::ChatResponse> response = client.complete(request);
+    if (!response)
+      return response.takeError();
+    proposal.promptTokens += response->promptTokens;
+    proposal.completionTokens += response->completionTokens;
+    proposal.latencySeconds += response->latencySeconds;
+    proposal.fromCache = response->fromCache;
+    proposal.repaired = round == 1;
+
+    std::string error;
+    llvm::Expected<llm::CodeBlock> block =
+        llm::extractCodeBlock(response->text);
+    if (!block)
+      error = llvm::toString(block.takeError());
+    else if (take(*block, proposal, error))
+      return proposal;
+    proposal.rejection = error;
+    // One repair round: show the model what was wrong.
+    request.messages.push_back({"assistant", response->text});
+    request.messages.push_back(
+        {"user", "That answer cannot be used: " + error + ". " + again.str()});
+  }
+  return proposal;
+}
+
+llvm::Expected<Proposal>
+mlir::autoprof::proposeImportedWithModel(const llm::ChatClient &client,
+                                         const ImportedKernel &kernel,
+                                         const ProposalContext &context,
+                                         CudaCompiler compileCuda) {
+  auto take = [&](const llm::CodeBlock &block, Proposal &proposal,
+                  std::string &error) {
+    if (block.language == llm::CodeLanguage::MLIR) {
+      proposal.code = block.code;
+      proposal.language = "mlir";
+      error = "the kernel is known only as " +
+              std::string(kernel.cudaSource.empty() ? "PTX" : "CUDA C++") +
+              ", so the answer must be CUDA C++, not MLIR";
+      return false;
+    }
+    return acceptCudaAnswer(block.code, kernel.entry, compileCuda, proposal,
+                            error);
+  };
+  return askWithRepair(client, buildImportedKernelPrompt(kernel, context), take,
+                       "Answer again with exactly one ```cuda block defining " +
+                           getCudaDeclaration(kernel) + ".");
 }
 
 LogicalResult mlir::autoprof::installKernel(ModuleOp variant,
@@ -297,62 +474,24 @@ llvm::Expected<Proposal> mlir::autoprof::proposeWithModel(
         op.getKernelName() == kernelName)
       launch = op;
   });
-  llm::ChatRequest request = buildKernelPrompt(kernel, launch, context);
-  Proposal proposal;
-  for (int round = 0; round < 2; ++round) {
-    llvm::Expected<llm::ChatResponse> response = client.complete(request);
-    if (!response)
-      return response.takeError();
-    proposal.promptTokens += response->promptTokens;
-    proposal.completionTokens += response->completionTokens;
-    proposal.latencySeconds += response->latencySeconds;
-    proposal.fromCache = response->fromCache;
-    proposal.repaired = round == 1;
-
-    std::string error;
-    llvm::Expected<llm::CodeBlock> block =
-        llm::extractCodeBlock(response->text);
-    if (!block) {
-      error = llvm::toString(block.takeError());
-    } else if (block->language == llm::CodeLanguage::CUDA) {
-      proposal.code = block->code;
-      proposal.language = "cuda";
-      // The name must be there unmangled for the launch to find it.
-      if (!StringRef(block->code).contains("extern \"C\"") ||
-          !StringRef(block->code).contains("__global__") ||
-          !StringRef(block->code).contains(kernelName)) {
-        error = "the CUDA answer does not define extern \"C\" __global__ "
-                "void " +
-                kernelName.str();
-      } else {
-        llvm::Expected<std::string> ptx = compileCuda(block->code);
-        if (ptx) {
-          proposal.ptx = std::move(*ptx);
-          proposal.installed = true;
-          return proposal;
-        }
-        error = llvm::toString(ptx.takeError());
-      }
-    } else {
-      proposal.code = block->code;
-      proposal.language = "mlir";
-      if (succeeded(installKernel(variant, moduleName, kernelName, block->code,
-                                  error))) {
-        proposal.installed = true;
-        return proposal;
-      }
-    }
-    proposal.rejection = error;
-    // One repair round: show the model what was wrong.
-    request.messages.push_back({"assistant", response->text});
-    request.messages.push_back(
-        {"user", "That answer cannot be used: " + error +
-                     ". Answer again with exactly one ```mlir block holding "
-                     "the complete gpu.func @" +
-                     kernelName.str() +
-                     " with the same signature, or one ```cuda block "
-                     "defining " +
-                     getCudaDeclaration(kernel) + "."});
-  }
-  return proposal;
+  auto take = [&](const llm::CodeBlock &block, Proposal &proposal,
+                  std::string &error) {
+    if (block.language == llm::CodeLanguage::CUDA)
+      return acceptCudaAnswer(block.code, kernelName, compileCuda, proposal,
+                              error);
+    proposal.code = block.code;
+    proposal.language = "mlir";
+    if (failed(installKernel(variant, moduleName, kernelName, block.code,
+                             error)))
+      return false;
+    proposal.installed = true;
+    return true;
+  };
+  return askWithRepair(client, buildKernelPrompt(kernel, launch, context), take,
+                       "Answer again with exactly one ```mlir block holding "
+                       "the complete gpu.func @" +
+                           kernelName.str() +
+                           " with the same signature, or one ```cuda block "
+                           "defining " +
+                           getCudaDeclaration(kernel) + ".");
 }

@@ -32,11 +32,22 @@ using namespace mlir;
 using namespace mlir::autoprof;
 namespace rt = ::autoprof::runtime;
 
-/// Puts `winner` in place of `kernel`'s code and launch sizes.
+/// Puts `winner` in place of `kernel`'s code and launch sizes; where a
+/// model wrote it in CUDA C++ (`cudaSource`), that source replaces the
+/// spec's in `autoprof.imported`, so that the binary's PTX still compiles
+/// from the source it names.
 static void applyImportedWinner(const ImportedKernel &kernel,
-                                const PtxVariant &winner) {
+                                const PtxVariant &winner,
+                                StringRef cudaSource) {
   gpu::BinaryOp binary = kernel.binary;
   MLIRContext *context = binary.getContext();
+  if (!cudaSource.empty()) {
+    AutoProfDialect::ImportedAttrHelper helper(context);
+    NamedAttrList imported(helper.getAttr(binary));
+    imported.set("format", StringAttr::get(context, "cuda"));
+    imported.set("code", StringAttr::get(context, cudaSource));
+    helper.setAttr(binary, imported.getDictionary(context));
+  }
   SmallVector<Attribute> objects;
   for (Attribute attr : binary.getObjects()) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
@@ -145,6 +156,7 @@ void OptimizePass::runOnOperation() {
   }
 
   std::unique_ptr<CandidateProposer> candidates;
+  std::unique_ptr<ImportedProposer> importedCandidates;
   if (proposer == ProposerKind::Model) {
     ::autoprof::llm::ChatOptions chat;
     chat.style = apiStyle;
@@ -153,10 +165,11 @@ void OptimizePass::runOnOperation() {
     chat.cacheDirectory = cacheDir;
     chat.replayOnly = replayOnly;
     chat.maxRetries = llmRetries;
-    candidates = createModelProposer(
-        std::make_shared<::autoprof::llm::ChatClient>(
-            ::autoprof::llm::ChatOptions::fromEnvironment(chat)),
-        options.worker, chip, features);
+    auto client = std::make_shared<::autoprof::llm::ChatClient>(
+        ::autoprof::llm::ChatOptions::fromEnvironment(chat));
+    candidates = createModelProposer(client, options.worker, chip, features);
+    importedCandidates =
+        createImportedModelProposer(client, options.worker, chip);
   } else {
     candidates = createBuiltinProposer(search);
   }
@@ -235,16 +248,22 @@ void OptimizePass::runOnOperation() {
     }
     ++searched;
     std::string reason;
+    // Each kernel's families are ranked from its own baseline.
+    std::unique_ptr<ImportedProposer> families;
+    if (!importedCandidates)
+      families = createPtxFamilyProposer();
     FailureOr<ImportedSearchResult> result =
         searchCapturingErrors(context, keepGoing, reason, [&] {
-          return searchImportedKernel(kernel, options, tree->tree);
+          return searchImportedKernel(
+              kernel, options, tree->tree,
+              importedCandidates ? *importedCandidates : *families);
         });
     if (failed(result)) {
       failures.push_back({name, reason.empty() ? "the search failed" : reason});
       continue;
     }
     if (!result->report.accepted.empty())
-      applyImportedWinner(kernel, result->winner);
+      applyImportedWinner(kernel, result->winner, result->winnerCudaSource);
     results.push_back(std::move(result->report));
   }
 

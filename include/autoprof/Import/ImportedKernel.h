@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::autoprof {
 
@@ -37,6 +38,10 @@ struct ImportedKernel {
   /// The spec says the kernel computes the same result with any block size
   /// that covers the problem.
   bool blockSizeGeneric = false;
+  /// The CUDA C++ source of a spec in that format (empty for PTX).
+  std::string cudaSource;
+  /// The spec's parameter names, in order.
+  std::vector<std::string> paramNames;
   /// The evaluation job's launch: the launch's sizes, the binary's
   /// parameters.
   ::autoprof::runtime::JobLaunch jobLaunch;

@@ -21,6 +21,7 @@
 #ifndef AUTOPROF_OPTIMIZER_LLMPROPOSER_H
 #define AUTOPROF_OPTIMIZER_LLMPROPOSER_H
 
+#include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/LLM/ChatClient.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -95,6 +96,27 @@ proposeWithModel(const ::autoprof::llm::ChatClient &client, ModuleOp variant,
 /// The C declaration of `kernel` under the bare-pointer ABI the launches use:
 /// `extern "C" __global__ void name(const float *x, float *y, long long n)`.
 std::string getCudaDeclaration(gpu::GPUFuncOp kernel);
+
+/// The prompt for a kernel imported from a kernel spec: its CUDA C++ source
+/// (or, for a PTX spec, its PTX), launch, parameters and the C declaration
+/// an answer must define, then what `context` holds, as for a gpu.func.
+::autoprof::llm::ChatRequest
+buildImportedKernelPrompt(const ImportedKernel &kernel,
+                          const ProposalContext &context);
+
+/// Asks the model for a faster CUDA C++ version of an imported kernel (one
+/// repair round, as proposeWithModel): a CUDA answer that defines the entry
+/// unmangled is compiled to `ptx`; an MLIR answer is refused (the kernel
+/// has no gpu.func to replace).
+llvm::Expected<Proposal>
+proposeImportedWithModel(const ::autoprof::llm::ChatClient &client,
+                         const ImportedKernel &kernel,
+                         const ProposalContext &context,
+                         CudaCompiler compileCuda);
+
+/// `extern "C" __global__ void entry(...)` of an imported kernel: the spec's
+/// parameter names, buffers as pointers (`const` for inputs).
+std::string getCudaDeclaration(const ImportedKernel &kernel);
 
 /// Makes every launch of @moduleName::@kernelName in `variant` call `ptx`
 /// instead, kept in a gpu.binary named "<moduleName>_<kernelName>_cuda" for

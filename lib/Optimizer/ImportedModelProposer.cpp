@@ -1,0 +1,92 @@
+//===- ImportedModelProposer.cpp - A chat model's CUDA for imported kernels ===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Asks the model for a CUDA C++ version of an imported kernel once per
+// budget slot (LLMProposer.h builds the prompt: the spec's CUDA source or
+// the PTX, the launch, the declaration, the metrics and facts, the
+// history). The answer is compiled to PTX by the worker, which brings NVRTC
+// (the compiler itself never links CUDA), and runs with the kernel's launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/ImportedSearch.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+
+namespace {
+class ImportedModelProposer : public ImportedProposer {
+public:
+  ImportedModelProposer(std::shared_ptr<::autoprof::llm::ChatClient> client,
+                        rt::WorkerOptions workerOptions, std::string chip)
+      : client(std::move(client)), workerOptions(std::move(workerOptions)),
+        chip(std::move(chip)) {}
+
+  StringRef getName() const override { return "llm"; }
+
+  FailureOr<std::optional<ImportedCandidate>>
+  next(ImportedSearchState &state) override {
+    const ImportedKernel &kernel = *state.kernel;
+    auto compileCuda = [&](StringRef source) -> llvm::Expected<std::string> {
+      rt::EvaluationJob job;
+      job.kernel = {source.str(), "cuda", kernel.entry, kernel.jobLaunch};
+      job.time = false;
+      job.compileArch = ("compute_" + StringRef(chip).drop_front(3)).str();
+      llvm::Expected<rt::EvaluationResult> result =
+          rt::runWorker(job, workerOptions);
+      if (!result)
+        return result.takeError();
+      if (result->status != "ok")
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       result->reason);
+      return result->ptx;
+    };
+    llvm::Expected<Proposal> proposal =
+        proposeImportedWithModel(*client, kernel, state.context, compileCuda);
+    if (!proposal) {
+      gpu::BinaryOp binary = kernel.binary;
+      return binary.emitError("the language model could not be asked about @")
+             << binary.getSymName() << "::" << kernel.entry << ": "
+             << llvm::toString(proposal.takeError());
+    }
+    ImportedCandidate candidate;
+    candidate.label = "llm#" + std::to_string(state.proposed + 1);
+    candidate.details =
+        llvm::json::Object{{"prompt_tokens", proposal->promptTokens},
+                           {"completion_tokens", proposal->completionTokens},
+                           {"latency_s", proposal->latencySeconds},
+                           {"from_cache", proposal->fromCache},
+                           {"repaired", proposal->repaired}};
+    if (!proposal->code.empty()) {
+      candidate.details["language"] = proposal->language;
+      candidate.details["text"] = proposal->code;
+    }
+    if (!proposal->installed) {
+      candidate.status = "rejected";
+      candidate.reason = proposal->rejection;
+      return std::optional<ImportedCandidate>(std::move(candidate));
+    }
+    // The launch stays as it is: the answer was asked to cover the same
+    // problem with it.
+    candidate.variant = PtxVariant{proposal->ptx, kernel.jobLaunch};
+    candidate.cudaSource = proposal->code;
+    return std::optional<ImportedCandidate>(std::move(candidate));
+  }
+
+private:
+  std::shared_ptr<::autoprof::llm::ChatClient> client;
+  rt::WorkerOptions workerOptions;
+  std::string chip;
+};
+} // namespace
+
+std::unique_ptr<ImportedProposer> mlir::autoprof::createImportedModelProposer(
+    std::shared_ptr<::autoprof::llm::ChatClient> client,
+    rt::WorkerOptions workerOptions, std::string chip) {
+  return std::make_unique<ImportedModelProposer>(
+      std::move(client), std::move(workerOptions), std::move(chip));
+}
