@@ -14,6 +14,7 @@
 
 #include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+#include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/Runtime/WorkerClient.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
@@ -34,6 +35,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 
 namespace mlir::autoprof {
@@ -244,6 +246,125 @@ FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
   return std::optional<KernelToVerify>(std::move(result));
 }
 
+/// The worker's verdict on `job` as diagnostics at `loc`: a remark when it
+/// verified, else an error. Returns whether it verified.
+static bool
+reportVerdict(const rt::EvaluationJob &job,
+              const rt::WorkerOptions &workerOptions, Location loc,
+              StringRef name,
+              llvm::function_ref<void(InFlightDiagnostic &)> detail) {
+  llvm::Expected<rt::EvaluationResult> result =
+      rt::runWorker(job, workerOptions);
+  if (!result) {
+    emitError(loc, "cannot verify @")
+        << name << ": " << llvm::toString(result.takeError());
+    return false;
+  }
+  if (result->status != "ok") {
+    emitError(loc, "@") << name
+                        << " failed verification against the reference ("
+                        << result->status << "): " << result->reason;
+    return false;
+  }
+  if (!result->verified.value_or(false)) {
+    emitError(loc, "verifying @")
+        << name << ": the worker reported success without a verification";
+    return false;
+  }
+  InFlightDiagnostic remark = emitRemark(loc, "@");
+  detail(remark);
+  return true;
+}
+
+/// Verifies every imported kernel of `module` (ImportedKernel.h) against the
+/// binary of the same name in `referenceModule`: the two PTX entries on the
+/// spec's parameters (the same list: a search keeps it), each with its own
+/// launch. Returns failure when one could not be verified; `count` gets how
+/// many were looked at.
+static LogicalResult verifyImportedKernels(ModuleOp module,
+                                           ModuleOp referenceModule,
+                                           const rt::WorkerOptions &options,
+                                           int device, uint64_t seed,
+                                           unsigned &count) {
+  FailureOr<SmallVector<ImportedKernel>> kernels = findImportedKernels(module);
+  if (failed(kernels))
+    return failure();
+  count = kernels->size();
+  if (kernels->empty())
+    return success();
+  FailureOr<SmallVector<ImportedKernel>> references =
+      findImportedKernels(referenceModule);
+  if (failed(references))
+    return failure();
+  llvm::StringMap<unsigned> launchCount;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    ++launchCount[launch.getKernelModuleName().getValue()];
+  });
+  bool anyFailed = false;
+  for (ImportedKernel &kernel : *kernels) {
+    gpu::BinaryOp binary = kernel.binary;
+    std::string name = (binary.getSymName() + "::" + kernel.entry).str();
+    const ImportedKernel *reference = nullptr;
+    for (ImportedKernel &candidate : *references)
+      if (candidate.binary.getSymName() == binary.getSymName())
+        reference = &candidate;
+    if (!reference || reference->entry != kernel.entry) {
+      binary.emitError("@")
+          << name << " has no counterpart in the reference module: it "
+          << "launches no imported binary @" << binary.getSymName()
+          << " with entry '" << kernel.entry << "'";
+      anyFailed = true;
+      continue;
+    }
+    if (launchCount[binary.getSymName()] > 1) {
+      kernel.launch.emitWarning("@")
+          << name << " not verified: it is launched "
+          << launchCount[binary.getSymName()]
+          << " times, and an imported kernel is verified on one launch";
+      continue;
+    }
+    if (reference->jobLaunch.params.size() != kernel.jobLaunch.params.size()) {
+      binary.emitError("@")
+          << name << " takes " << kernel.jobLaunch.params.size()
+          << " parameters, its reference "
+          << reference->jobLaunch.params.size();
+      anyFailed = true;
+      continue;
+    }
+    rt::EvaluationJob job;
+    job.device = device;
+    job.kernel = {reference->ptx, "ptx", reference->entry,
+                  reference->jobLaunch};
+    job.candidate =
+        rt::JobKernel{kernel.ptx, "ptx", kernel.entry, kernel.jobLaunch};
+    job.verifySeeds = {seed, seed + 1u};
+    // Without special values: nothing says the PTX tolerates them.
+    job.verifyDistributions = getBaseVerifyDistributions();
+    job.time = false;
+    const unsigned *grid = kernel.jobLaunch.grid,
+                   *block = kernel.jobLaunch.block;
+    const unsigned *referenceBlock = reference->jobLaunch.block;
+    bool resized = !std::equal(block, block + 3, referenceBlock);
+    if (!reportVerdict(job, options, binary.getLoc(), name,
+                       [&](InFlightDiagnostic &remark) {
+                         remark << name << " verified against the reference ("
+                                << job.verifySeeds.size() << " seeds x "
+                                << job.verifyDistributions.size()
+                                << " input distributions";
+                         if (resized)
+                           remark << llvm::formatv(
+                               "; grid ({0}, {1}, {2}) of blocks ({3}, {4}, "
+                               "{5}) against blocks ({6}, {7}, {8})",
+                               grid[0], grid[1], grid[2], block[0], block[1],
+                               block[2], referenceBlock[0], referenceBlock[1],
+                               referenceBlock[2]);
+                         remark << ")";
+                       }))
+      anyFailed = true;
+  }
+  return failure(anyFailed);
+}
+
 void VerifyKernelsPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(checkWorkerDeadline(module, deadline)))
@@ -259,12 +380,23 @@ void VerifyKernelsPass::runOnOperation() {
     return signalPassFailure();
   KernelLaunchLists launches = findAllKernelLaunches(*candidateModule);
   KernelLaunchLists references = findAllKernelLaunches(*referenceModule);
+  rt::WorkerOptions workerOptions;
+  workerOptions.workerPath = workerPath;
+  workerOptions.deadlineSeconds = deadline;
+
+  // Kernels imported from kernel specs: binaries, not gpu.funcs.
+  unsigned imported = 0;
+  bool anyFailed =
+      failed(verifyImportedKernels(*candidateModule, *referenceModule,
+                                   workerOptions, device, seed, imported));
   if (launches.empty()) {
-    module.emitWarning("no launched kernel to verify");
+    if (!imported)
+      module.emitWarning("no launched kernel to verify");
+    if (anyFailed)
+      signalPassFailure();
     return;
   }
 
-  bool anyFailed = false;
   SmallVector<KernelToVerify, 0> toVerify;
   candidateModule->walk([&](gpu::GPUFuncOp kernel) {
     auto found = launches.find(kernel);
@@ -298,9 +430,6 @@ void VerifyKernelsPass::runOnOperation() {
   if (failed(referencePtx))
     return signalPassFailure();
 
-  rt::WorkerOptions workerOptions;
-  workerOptions.workerPath = workerPath;
-  workerOptions.deadlineSeconds = deadline;
   for (KernelToVerify &entry : toVerify) {
     gpu::GPUFuncOp kernel = entry.kernel;
     StringRef name = kernel.getName();
@@ -324,50 +453,34 @@ void VerifyKernelsPass::runOnOperation() {
             .isAttrPresent(kernel);
     job.time = false;
 
-    llvm::Expected<rt::EvaluationResult> result =
-        rt::runWorker(job, workerOptions);
-    if (!result) {
-      emitError(kernel.getLoc(), "cannot verify @")
-          << name << ": " << llvm::toString(result.takeError());
-      anyFailed = true;
-      continue;
-    }
-    if (result->status != "ok") {
-      emitError(kernel.getLoc(), "@")
-          << name << " failed verification against the reference ("
-          << result->status << "): " << result->reason;
-      anyFailed = true;
-      continue;
-    }
-    if (!result->verified.value_or(false)) {
-      emitError(kernel.getLoc(), "verifying @")
-          << name << ": the worker reported success without a verification";
-      anyFailed = true;
-      continue;
-    }
     size_t sunk = entry.reference.params.size() - entry.candidate.params.size();
     // A folded host loop drops the induction variable's scalar.
     bool folded = entry.reference.repeat && !entry.candidate.repeat;
     if (folded && sunk)
       --sunk;
-    InFlightDiagnostic remark = emitRemark(kernel.getLoc(), "@");
-    remark << entry.moduleName << "::@" << name;
-    if (entry.numLaunches > 1)
-      remark << " (launch " << entry.launchIndex + 1 << " of "
-             << entry.numLaunches << ")";
-    remark << " verified against the "
-           << (entry.referenceName == name
-                   ? "reference"
-                   : "reference's @" + entry.referenceName)
-           << " (" << job.verifySeeds.size() << " seeds x "
-           << job.verifyDistributions.size() << " input distributions";
-    if (folded)
-      remark << "; the reference's " << entry.reference.repeat->count
-             << " launches of a host loop in one";
-    if (sunk)
-      remark << "; " << sunk << " reference scalar" << (sunk == 1 ? "" : "s")
-             << " sunk";
-    remark << ")";
+    if (!reportVerdict(job, workerOptions, kernel.getLoc(), name,
+                       [&](InFlightDiagnostic &remark) {
+                         remark << entry.moduleName << "::@" << name;
+                         if (entry.numLaunches > 1)
+                           remark << " (launch " << entry.launchIndex + 1
+                                  << " of " << entry.numLaunches << ")";
+                         remark << " verified against the "
+                                << (entry.referenceName == name
+                                        ? "reference"
+                                        : "reference's @" + entry.referenceName)
+                                << " (" << job.verifySeeds.size() << " seeds x "
+                                << job.verifyDistributions.size()
+                                << " input distributions";
+                         if (folded)
+                           remark << "; the reference's "
+                                  << entry.reference.repeat->count
+                                  << " launches of a host loop in one";
+                         if (sunk)
+                           remark << "; " << sunk << " reference scalar"
+                                  << (sunk == 1 ? "" : "s") << " sunk";
+                         remark << ")";
+                       }))
+      anyFailed = true;
   }
   if (anyFailed)
     signalPassFailure();

@@ -371,6 +371,15 @@ def VerifyKernelsPass : Pass<"autoprof-verify-kernels", "ModuleOp"> {
     unverified. Without a GPU (or a worker) the pass fails with a diagnostic
     that says why.
 
+    A kernel imported from a kernel spec (a `gpu.binary` marked
+    `autoprof.imported`) is verified against the imported binary of the same
+    name and entry in the reference: the two PTX entries on the spec's
+    parameters, each with its own launch (so a search's block size is
+    checked against the original's), on every base input distribution but
+    special float values (nothing says the PTX tolerates them). A binary
+    launched more than once gets a warning and is left unverified; one
+    without a counterpart is an error at the binary.
+
     ```sh
     autoprof-opt m.mlir --autoprof-normalize-kernels -o n.mlir
     autoprof-opt n.mlir --autoprof-verify-kernels="reference=m.mlir"
