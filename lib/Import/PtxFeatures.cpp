@@ -8,6 +8,7 @@
 
 #include "autoprof/Analysis/FeatureSchema.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Regex.h"
 
@@ -39,6 +40,23 @@ static void forEachMatch(const llvm::Regex &regex, StringRef text,
   }
 }
 
+/// Whether `text` names the identifier `name`: an occurrence neither
+/// preceded nor followed by a character of a PTX identifier (`tile` is not
+/// named by `tile_b`).
+static bool namesIdentifier(StringRef text, StringRef name) {
+  auto isIdentifierChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  for (size_t at = text.find(name); at != StringRef::npos;
+       at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at == 0 || !isIdentifierChar(text[at - 1])) &&
+        (end == text.size() || !isIdentifierChar(text[end])))
+      return true;
+  }
+  return false;
+}
+
 /// Bytes that `.<space>` variable declarations of `text` reserve, counting
 /// only the variables `uses` names when given (`.extern` arrays of no size,
 /// dynamic shared memory, reserve none).
@@ -50,7 +68,7 @@ static uint64_t getDeclaredBytes(StringRef text, StringRef space,
       "([A-Za-z_$%][A-Za-z0-9_$]*)(\\[([0-9]*)\\])?");
   uint64_t bytes = 0;
   forEachMatch(declaration, text, [&](ArrayRef<StringRef> match) {
-    if (!match[2].empty() || (uses && !uses->contains(match[5])))
+    if (!match[2].empty() || (uses && !namesIdentifier(*uses, match[5])))
       return;
     uint64_t bits = 0, count = 1;
     match[4].getAsInteger(10, bits);
