@@ -42,10 +42,10 @@ static void forEachMatch(const llvm::Regex &regex, StringRef text,
 
 /// Whether `text` names the identifier `name`: an occurrence neither
 /// preceded nor followed by a character of a PTX identifier (`tile` is not
-/// named by `tile_b`).
+/// named by `tile_b` or `%tile`).
 static bool namesIdentifier(StringRef text, StringRef name) {
   auto isIdentifierChar = [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '$';
+    return llvm::isAlnum(c) || c == '_' || c == '$' || c == '%';
   };
   for (size_t at = text.find(name); at != StringRef::npos;
        at = text.find(name, at + 1)) {

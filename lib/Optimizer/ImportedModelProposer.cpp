@@ -1,14 +1,16 @@
-//===- ImportedModelProposer.cpp - A chat model's CUDA for imported kernels ===//
+//===- ImportedModelProposer.cpp - A chat model's CUDA for imported kernels
+//===//
 //
 // Part of the AutoProf project.
 //
 //===----------------------------------------------------------------------===//
 //
 // Asks the model for a CUDA C++ version of an imported kernel once per
-// budget slot (LLMProposer.h builds the prompt: the spec's CUDA source or
-// the PTX, the launch, the declaration, the metrics and facts, the
-// history). The answer is compiled to PTX by the worker, which brings NVRTC
-// (the compiler itself never links CUDA), and runs with the kernel's launch.
+// budget slot (LLMProposer.h builds the prompt: the fastest version so far,
+// its CUDA source or its PTX, the launch, the declaration, the metrics and
+// facts, the history). The answer is compiled to PTX by the worker, which
+// brings NVRTC (the compiler itself never links CUDA), and runs with the
+// kernel's launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +47,9 @@ public:
                                        result->reason);
       return result->ptx;
     };
-    llvm::Expected<Proposal> proposal =
-        proposeImportedWithModel(*client, kernel, state.context, compileCuda);
+    llvm::Expected<Proposal> proposal = proposeImportedWithModel(
+        *client, kernel, state.incumbentCudaSource, state.incumbent.ptx,
+        state.context, compileCuda);
     if (!proposal) {
       gpu::BinaryOp binary = kernel.binary;
       return binary.emitError("the language model could not be asked about @")

@@ -69,6 +69,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   ImportedSearchState state;
   state.kernel = &kernel;
   state.incumbent = found.winner;
+  state.incumbentCudaSource = kernel.cudaSource;
   state.context.gpuName = baseline->gpuName;
   state.context.smCount = baseline->smCount;
   state.context.peakBandwidth = baseline->peakBandwidth;
@@ -91,9 +92,15 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   rt::JobKernel incumbentCode = reference;
   std::vector<std::string> &history = state.context.history;
   while (state.proposed < options.budget) {
+    // A proposer that fails (an unreachable model) ends this kernel's
+    // search; the winners so far stay.
     FailureOr<std::optional<ImportedCandidate>> next = proposer.next(state);
-    if (failed(next))
-      return failure();
+    if (failed(next)) {
+      result.failure = "the " + proposer.getName().str() +
+                       " proposer failed after " +
+                       std::to_string(state.proposed) + " candidates";
+      break;
+    }
     if (!*next)
       break;
     ImportedCandidate &candidate = **next;
@@ -159,6 +166,21 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     double noise = std::max(2.0 * (bestMad + measured->madUs.value_or(0)),
                             0.01 * result.bestMedianUs);
     bool wins = *measured->medianUs < result.bestMedianUs - noise;
+    // Would-be winners also run under compute-sanitizer, when asked (a model's
+    // CUDA may race or write outside its buffers where the inputs did not
+    // show it).
+    if (wins && !options.sanitizers.empty()) {
+      std::string finding = sanitizeCandidate(code, options, record.sanitizer);
+      if (!finding.empty()) {
+        record.status = "rejected";
+        record.reason = std::move(finding);
+        llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
+                     << ": rejected (" << record.reason << ")\n";
+        history.push_back(record.label + ": rejected, " + record.reason);
+        result.candidates.push_back(std::move(record));
+        continue;
+      }
+    }
     if (wins) {
       auto retimeStart = std::chrono::steady_clock::now();
       llvm::Expected<Retiming> retiming =
@@ -187,7 +209,10 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
       bestMad = measured->madUs.value_or(0);
       result.accepted.push_back(record.label);
       found.winner = variant;
-      found.winnerCudaSource = std::move(candidate.cudaSource);
+      found.winnerCudaSource = candidate.cudaSource;
+      // What the next proposal starts from: the winner's code (its CUDA
+      // source when it has one, else its PTX).
+      state.incumbentCudaSource = std::move(candidate.cudaSource);
       state.incumbent = std::move(variant);
       incumbentCode = code;
     }

@@ -276,15 +276,16 @@ mlir::autoprof::buildKernelPrompt(gpu::GPUFuncOp kernel,
 
 llm::ChatRequest
 mlir::autoprof::buildImportedKernelPrompt(const ImportedKernel &kernel,
+                                          StringRef cudaSource, StringRef ptx,
                                           const ProposalContext &context) {
   std::string text;
   llvm::raw_string_ostream os(text);
   printDevice(os, context);
-  // The spec's CUDA C++ where it gave one, else the PTX the kernel runs.
-  if (!kernel.cudaSource.empty())
-    os << "Kernel (CUDA C++):\n```cuda\n" << kernel.cudaSource;
+  // The CUDA C++ where it is known, else the PTX the kernel runs.
+  if (!cudaSource.empty())
+    os << "Kernel (CUDA C++):\n```cuda\n" << cudaSource;
   else
-    os << "Kernel (PTX):\n```ptx\n" << kernel.ptx;
+    os << "Kernel (PTX):\n```ptx\n" << ptx;
   os << (StringRef(text).ends_with("\n") ? "" : "\n") << "```\n\n";
   const rt::JobLaunch &launch = kernel.jobLaunch;
   os << llvm::formatv("Launch: grid ({0}, {1}, {2}), block ({3}, {4}, {5}), "
@@ -369,27 +370,27 @@ static llvm::Expected<Proposal> askWithRepair(
   return proposal;
 }
 
-llvm::Expected<Proposal>
-mlir::autoprof::proposeImportedWithModel(const llm::ChatClient &client,
-                                         const ImportedKernel &kernel,
-                                         const ProposalContext &context,
-                                         CudaCompiler compileCuda) {
+llvm::Expected<Proposal> mlir::autoprof::proposeImportedWithModel(
+    const llm::ChatClient &client, const ImportedKernel &kernel,
+    StringRef cudaSource, StringRef ptx, const ProposalContext &context,
+    CudaCompiler compileCuda) {
   auto take = [&](const llm::CodeBlock &block, Proposal &proposal,
                   std::string &error) {
     if (block.language == llm::CodeLanguage::MLIR) {
       proposal.code = block.code;
       proposal.language = "mlir";
       error = "the kernel is known only as " +
-              std::string(kernel.cudaSource.empty() ? "PTX" : "CUDA C++") +
+              std::string(cudaSource.empty() ? "PTX" : "CUDA C++") +
               ", so the answer must be CUDA C++, not MLIR";
       return false;
     }
     return acceptCudaAnswer(block.code, kernel.entry, compileCuda, proposal,
                             error);
   };
-  return askWithRepair(client, buildImportedKernelPrompt(kernel, context), take,
-                       "Answer again with exactly one ```cuda block defining " +
-                           getCudaDeclaration(kernel) + ".");
+  return askWithRepair(
+      client, buildImportedKernelPrompt(kernel, cudaSource, ptx, context), take,
+      "Answer again with exactly one ```cuda block defining " +
+          getCudaDeclaration(kernel) + ".");
 }
 
 LogicalResult mlir::autoprof::installKernel(ModuleOp variant,

@@ -34,8 +34,8 @@ namespace rt = ::autoprof::runtime;
 
 /// Puts `winner` in place of `kernel`'s code and launch sizes; where a
 /// model wrote it in CUDA C++ (`cudaSource`), that source replaces the
-/// spec's in `autoprof.imported`, so that the binary's PTX still compiles
-/// from the source it names.
+/// spec's code in `autoprof.imported` (its `source` still names the spec's
+/// file the kernel came from).
 static void applyImportedWinner(const ImportedKernel &kernel,
                                 const PtxVariant &winner,
                                 StringRef cudaSource) {
@@ -227,8 +227,8 @@ void OptimizePass::runOnOperation() {
     results.push_back(std::move(**result));
   }
 
-  // Kernels imported from kernel specs: the PTX-level families, on the
-  // binary and its launch.
+  // Kernels imported from kernel specs: the PTX-level families on the
+  // binary and its launch, or the model's CUDA C++.
   FailureOr<SmallVector<ImportedKernel>> imported =
       findImportedKernels(*incumbent);
   if (failed(imported))
@@ -261,6 +261,11 @@ void OptimizePass::runOnOperation() {
     if (failed(result)) {
       failures.push_back({name, reason.empty() ? "the search failed" : reason});
       continue;
+    }
+    if (!result->report.failure.empty()) {
+      if (!reason.empty())
+        result->report.failure += ": " + reason;
+      failures.push_back({name, result->report.failure});
     }
     if (!result->report.accepted.empty())
       applyImportedWinner(kernel, result->winner, result->winnerCudaSource);

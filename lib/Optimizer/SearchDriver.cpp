@@ -150,16 +150,9 @@ mlir::autoprof::retimeInterleaved(rt::JobKernel candidate,
   return retiming;
 }
 
-/// Runs `candidate` (on its own parameter list, launched once on generated
-/// inputs) under each of the options' compute-sanitizer tools. Returns why the candidate is rejected (a tool
-/// reported an error), or an empty string; `outcome` says what each tool
-/// gave, for the report. A run that ends without a finding but without a
-/// result either (the deadline passed under the tool's slowdown) is
-/// inconclusive: said in `outcome`, not a rejection, since the candidate
-/// passed every other check.
-static std::string sanitizeCandidate(rt::JobKernel candidate,
-                                     const SearchOptions &options,
-                                     std::string &outcome) {
+std::string mlir::autoprof::sanitizeCandidate(rt::JobKernel candidate,
+                                              const SearchOptions &options,
+                                              std::string &outcome) {
   candidate.referenceParams.reset();
   rt::EvaluationJob job;
   job.device = options.device;

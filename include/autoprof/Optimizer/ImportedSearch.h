@@ -27,8 +27,10 @@ namespace mlir::autoprof {
 /// What a proposer of an imported kernel's variants sees.
 struct ImportedSearchState {
   const ImportedKernel *kernel = nullptr;
-  /// The fastest verified variant so far (the original until one wins).
+  /// The fastest verified variant so far (the original until one wins), and
+  /// the CUDA C++ it was compiled from (empty when only its PTX is known).
   PtxVariant incumbent;
+  std::string incumbentCudaSource;
   /// The baseline's features (from the PTX) and metrics, for the rankings.
   RewriteEvidence evidence;
   /// What a model is told: device, baseline, metrics, the history of tried

@@ -97,12 +97,13 @@ proposeWithModel(const ::autoprof::llm::ChatClient &client, ModuleOp variant,
 /// `extern "C" __global__ void name(const float *x, float *y, long long n)`.
 std::string getCudaDeclaration(gpu::GPUFuncOp kernel);
 
-/// The prompt for a kernel imported from a kernel spec: its CUDA C++ source
-/// (or, for a PTX spec, its PTX), launch, parameters and the C declaration
-/// an answer must define, then what `context` holds, as for a gpu.func.
+/// The prompt for a kernel imported from a kernel spec: its code (the
+/// fastest version so far: `cudaSource` where it is known, else `ptx`),
+/// launch, parameters and the C declaration an answer must define, then what
+/// `context` holds, as for a gpu.func.
 ::autoprof::llm::ChatRequest
-buildImportedKernelPrompt(const ImportedKernel &kernel,
-                          const ProposalContext &context);
+buildImportedKernelPrompt(const ImportedKernel &kernel, StringRef cudaSource,
+                          StringRef ptx, const ProposalContext &context);
 
 /// Asks the model for a faster CUDA C++ version of an imported kernel (one
 /// repair round, as proposeWithModel): a CUDA answer that defines the entry
@@ -110,8 +111,8 @@ buildImportedKernelPrompt(const ImportedKernel &kernel,
 /// has no gpu.func to replace).
 llvm::Expected<Proposal>
 proposeImportedWithModel(const ::autoprof::llm::ChatClient &client,
-                         const ImportedKernel &kernel,
-                         const ProposalContext &context,
+                         const ImportedKernel &kernel, StringRef cudaSource,
+                         StringRef ptx, const ProposalContext &context,
                          CudaCompiler compileCuda);
 
 /// `extern "C" __global__ void entry(...)` of an imported kernel: the spec's

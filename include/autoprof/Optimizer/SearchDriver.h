@@ -68,6 +68,17 @@ runCandidate(const ::autoprof::runtime::EvaluationJob &job,
              const SearchOptions &options, double lowerSeconds,
              CandidateRecord &record);
 
+/// Runs `candidate` (on its own parameter list, launched once on generated
+/// inputs) under each of the options' compute-sanitizer tools. Returns why
+/// the candidate is rejected (a tool reported an error), or an empty string;
+/// `outcome` says what each tool gave, for the report. A run that ends
+/// without a finding but without a result either (the deadline passed under
+/// the tool's slowdown) is inconclusive: said in `outcome`, not a rejection,
+/// since the candidate passed every other check.
+std::string sanitizeCandidate(::autoprof::runtime::JobKernel candidate,
+                              const SearchOptions &options,
+                              std::string &outcome);
+
 /// The least time a kernel's problem can take on the device: its compulsory
 /// DRAM traffic at the measured bandwidth, less the writes the L2 can hold
 /// when the kernel ends. Flops give no floor: the static count includes both
