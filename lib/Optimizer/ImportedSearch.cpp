@@ -30,8 +30,13 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
 
   // Baseline: time and the metrics the tree selects from the PTX features.
   KernelFeatures features = computePtxFeatures(kernel);
-  DictionaryAttr profile =
-      buildProfileAttr(tree, features.toAttr(context), nullptr);
+  // The binary's own profile (autoprof-select-profile, or written by hand)
+  // when it has one, as for a gpu.func.
+  FailureOr<DictionaryAttr> selected =
+      getOrSelectProfile(binary, features.toAttr(context), tree);
+  if (failed(selected))
+    return failure();
+  DictionaryAttr profile = *selected;
   rt::EvaluationJob baselineJob;
   baselineJob.device = options.device;
   baselineJob.kernel = reference;

@@ -203,20 +203,9 @@ LogicalResult ProfilePass::profileImported(
   job.device = device;
   job.kernel = {kernel.ptx, "ptx", kernel.entry, kernel.jobLaunch};
   job.timeBudgetSeconds = timeBudget;
-  FailureOr<std::vector<std::string>> names =
-      getJobMetrics(binary, [&]() -> FailureOr<DictionaryAttr> {
-        if (DictionaryAttr own =
-                AutoProfDialect::ProfileAttrHelper(&getContext())
-                    .getAttr(binary)) {
-          auto listed = dyn_cast_or_null<ArrayAttr>(own.get("metrics"));
-          if (!listed || !llvm::all_of(listed, llvm::IsaPred<StringAttr>))
-            return binary.emitError("the imported kernel's ")
-                   << kProfileAttrName
-                   << " has no 'metrics' array of strings; remove it";
-          return own;
-        }
-        return buildProfileAttr(tree, features.toAttr(&getContext()));
-      });
+  FailureOr<std::vector<std::string>> names = getJobMetrics(binary, [&] {
+    return getOrSelectProfile(binary, features.toAttr(&getContext()), tree);
+  });
   if (failed(names))
     return failure();
   job.metrics = std::move(*names);

@@ -169,6 +169,22 @@ mlir::autoprof::getOrSelectProfile(gpu::GPUFuncOp kernel,
   return buildProfileAttr(tree, *features);
 }
 
+FailureOr<DictionaryAttr>
+mlir::autoprof::getOrSelectProfile(gpu::BinaryOp binary,
+                                   DictionaryAttr features, TreeOp tree) {
+  if (DictionaryAttr own =
+          AutoProfDialect::ProfileAttrHelper(binary.getContext())
+              .getAttr(binary)) {
+    auto listed = dyn_cast_or_null<ArrayAttr>(own.get("metrics"));
+    if (!listed || !llvm::all_of(listed, llvm::IsaPred<StringAttr>))
+      return binary.emitError("the imported kernel's ")
+             << kProfileAttrName
+             << " has no 'metrics' array of strings; remove it";
+    return own;
+  }
+  return buildProfileAttr(tree, features);
+}
+
 void SelectProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<LoadedTree> loaded =

@@ -53,6 +53,13 @@ FailureOr<DictionaryAttr> getOrSelectProfile(gpu::GPUFuncOp kernel,
                                              gpu::LaunchFuncOp launch,
                                              TreeOp tree);
 
+/// The profile of an imported kernel's `binary`: its `autoprof.profile`
+/// attribute when present (an error at the binary when it names no metrics
+/// array of strings), otherwise one selected with `tree` from `features`
+/// (its features from the launch and the PTX).
+FailureOr<DictionaryAttr>
+getOrSelectProfile(gpu::BinaryOp binary, DictionaryAttr features, TreeOp tree);
+
 /// The metrics a profiled kernel (a gpu.func, or an imported kernel's
 /// gpu.binary) carries in its `autoprof.measurement` attribute
 /// (autoprof-profile), by name; metrics that were not collected, and every
