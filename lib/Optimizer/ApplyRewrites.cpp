@@ -28,7 +28,8 @@ struct ApplyRewritesPass
     // `kernel=name` or, where several GPU modules hold a kernel of that
     // name, `kernel=module::name` (how reports name kernels).
     StringRef wanted = kernelName;
-    auto [moduleName, funcName] = wanted.rsplit("::");
+    StringRef moduleName, funcName;
+    std::tie(moduleName, funcName) = wanted.rsplit("::");
     if (funcName.empty())
       std::swap(moduleName, funcName);
     SmallVector<gpu::GPUFuncOp> kernels;

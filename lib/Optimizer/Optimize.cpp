@@ -203,7 +203,8 @@ void OptimizePass::runOnOperation() {
   SmallVector<KernelSearchResult, 0> results;
   SmallVector<FailedKernel> failures;
   MLIRContext *context = &getContext();
-  for (auto &[moduleName, kernelName] : kernels) {
+  for (const auto &kernel : kernels) {
+    const std::string &moduleName = kernel.first, &kernelName = kernel.second;
     // The errors of one kernel's search are its failure's reason; with
     // keep-going they are reported as warnings.
     std::string reason;

@@ -80,7 +80,7 @@ struct JobKernel {
   /// names must be scalars: constants this kernel has sunk into its body
   /// (`autoprof-normalize-kernels`), which only the reference is passed.
   /// Absent: this kernel takes exactly the reference's parameter list.
-  std::optional<std::vector<unsigned>> referenceParams;
+  std::optional<std::vector<unsigned>> referenceParams = std::nullopt;
 };
 
 /// What the worker should do; sections that are absent are skipped.

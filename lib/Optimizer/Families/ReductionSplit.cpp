@@ -474,9 +474,11 @@ Value mlir::autoprof::rewrites::combinePartials(RewriterBase &rewriter,
 void mlir::autoprof::rewrites::finishReductionSplit(
     RewriterBase &rewriter, gpu::GPUFuncOp kernel, const ReductionSplit &split,
     const SplitLoop &loop, ValueRange totals, Value isFirstLane) {
-  for (auto [uses, total] : llvm::zip(loop.uses, totals))
+  for (auto [uses, total] : llvm::zip(loop.uses, totals)) {
+    Value value = total;
     for (OpOperand *use : uses)
-      rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(total); });
+      rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(value); });
+  }
   // Floating-point sums and products now add their terms in another order.
   if (split.reassociates)
     AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
