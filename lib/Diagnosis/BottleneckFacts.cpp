@@ -42,10 +42,14 @@ constexpr llvm::StringLiteral kLoadSectors =
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 constexpr llvm::StringLiteral kLoadRequests =
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+constexpr llvm::StringLiteral kLoadBytes =
+    "smsp__sass_data_bytes_mem_global_op_ld.sum";
 constexpr llvm::StringLiteral kStoreSectors =
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
 constexpr llvm::StringLiteral kStoreRequests =
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+constexpr llvm::StringLiteral kStoreBytes =
+    "smsp__sass_data_bytes_mem_global_op_st.sum";
 constexpr llvm::StringLiteral kBankLoad =
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 constexpr llvm::StringLiteral kBankStore =
@@ -90,14 +94,23 @@ std::string below(llvm::StringRef metric, double value, double threshold) {
                        value < threshold ? "<" : ">=", threshold);
 }
 
-/// Sectors per request above 8 (a warp's 4-byte accesses fill 4 sectors
-/// when contiguous; 32 when every lane hits its own).
+/// More than twice the sectors the requested bytes fill: less than half of
+/// each 32-byte sector a warp's accesses fetch is used. Values: sectors,
+/// requests, bytes requested. A warp's contiguous 4-byte accesses request
+/// 128 bytes and fetch 4 sectors, its contiguous 128-bit accesses 512 bytes
+/// and 16 sectors: both use every byte; 4-byte accesses that each hit their
+/// own sector fetch 32 sectors for 4 sectors' worth of bytes.
 std::pair<bool, std::string> scattered(llvm::ArrayRef<double> values) {
-  if (values[1] <= 0)
+  double sectors = values[0], requests = values[1], bytes = values[2];
+  if (requests <= 0 || bytes <= 0)
     return {false, "no requests"};
-  double ratio = values[0] / values[1];
-  return {ratio > 8, llvm::formatv("{0:F2} sectors per request {1} 8", ratio,
-                                   ratio > 8 ? ">" : "<=")};
+  double needed = bytes / 32;
+  double excess = sectors / needed;
+  return {excess > 2,
+          llvm::formatv("{0:F2} sectors per request where the {1:F0} bytes "
+                        "requested fill {2:F2}: {3:F2}x {4} 2",
+                        sectors / requests, bytes / requests,
+                        needed / requests, excess, excess > 2 ? ">" : "<=")};
 }
 
 const std::vector<Fact> &getFacts() {
@@ -134,13 +147,13 @@ const std::vector<Fact> &getFacts() {
        }},
       {{"uncoalesced-loads",
         "a warp's global loads touch many more sectors than they need",
-        {kLoadSectors, kLoadRequests},
-        "global load sectors per request > 8"},
+        {kLoadSectors, kLoadRequests, kLoadBytes},
+        "global load sectors > 2 x the sectors their requested bytes fill"},
        [](auto v) { return scattered(v); }},
       {{"uncoalesced-stores",
         "a warp's global stores touch many more sectors than they need",
-        {kStoreSectors, kStoreRequests},
-        "global store sectors per request > 8"},
+        {kStoreSectors, kStoreRequests, kStoreBytes},
+        "global store sectors > 2 x the sectors their requested bytes fill"},
        [](auto v) { return scattered(v); }},
       {{"shared-bank-conflicts",
         "shared-memory accesses replay on bank conflicts",

@@ -69,11 +69,24 @@ FactState RewriteEvidence::getFact(StringRef name) const {
   return fact ? fact->state : FactState::Unknown;
 }
 
+std::optional<double> RewriteEvidence::getSectorExcess() const {
+  if (!sectorsPerRequest || !sectorsNeededPerRequest ||
+      *sectorsNeededPerRequest <= 0)
+    return std::nullopt;
+  return *sectorsPerRequest / *sectorsNeededPerRequest;
+}
+
 bool RewriteEvidence::isScattered() const {
   FactState measured = getFact("uncoalesced-loads");
   if (measured != FactState::Unknown)
     return measured == FactState::True;
-  return sectorsPerRequest && *sectorsPerRequest > 8;
+  std::optional<double> excess = getSectorExcess();
+  return excess && *excess > 2;
+}
+
+bool RewriteEvidence::isCoalesced() const {
+  std::optional<double> excess = getSectorExcess();
+  return excess && *excess <= 1.25;
 }
 
 RewriteEvidence
@@ -83,14 +96,20 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
   evidence.memoryBound = evidence.getFeature("arith_intensity") < 4.0;
 
   // Sectors per global load request (MemoryWorkloadAnalysis): 4 when a warp
-  // reads 128 contiguous bytes, up to 32 when every lane hits its own
-  // sector.
-  if (std::optional<double> sectors =
-          evidence.getMetric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
-    if (std::optional<double> requests = evidence.getMetric(
-            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
-        requests && *requests > 0)
+  // reads 128 contiguous bytes, 16 when it reads 512 in 128-bit vectors, up
+  // to 32 when every lane hits its own sector; and the sectors the bytes
+  // the lanes ask for fill.
+  if (std::optional<double> requests = evidence.getMetric(
+          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+      requests && *requests > 0) {
+    if (std::optional<double> sectors = evidence.getMetric(
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
       evidence.sectorsPerRequest = *sectors / *requests;
+    if (std::optional<double> bytes = evidence.getMetric(
+            "smsp__sass_data_bytes_mem_global_op_ld.sum");
+        bytes && *bytes > 0)
+      evidence.sectorsNeededPerRequest = *bytes / 32 / *requests;
+  }
   MemoryAccessAnalysis analysis(target.kernel,
                                 getUniformBlock(target.launches));
   {
@@ -143,20 +162,24 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
   evidence.windowShare = std::max(analysis.getWindowShare(gpu::Dimension::y),
                                   analysis.getWindowShare(gpu::Dimension::z));
   evidence.windowShareX = analysis.getWindowShare(gpu::Dimension::x);
-  // Without the counters, the static analysis estimates the same ratio from
-  // each global load's address.
-  if (!evidence.sectorsPerRequest) {
-    double sectors = 0, requests = 0;
+  // Without the counters, the static analysis estimates the same ratios
+  // from each global load's address and width.
+  {
+    double sectors = 0, needed = 0, requests = 0;
     for (const MemoryAccess &access : analysis.getAccesses())
       if (access.reads && !access.writes && !access.shared &&
           access.sectorsPerRequest > 0) {
         double weight = std::max<int64_t>(1, access.executionsPerThread);
         // Per 32 lanes, as the counter counts a full warp's request.
         sectors += weight * access.sectorsPerRequest;
+        // Lanes that share an address need its sector once.
+        needed += weight * std::max(1.0, access.bytesPerRequest / 32.0);
         requests += weight * std::max<int64_t>(1, access.warpLanes) / 32.0;
       }
-    if (requests > 0)
+    if (requests > 0 && !evidence.sectorsPerRequest)
       evidence.sectorsPerRequest = sectors / requests;
+    if (requests > 0 && !evidence.sectorsNeededPerRequest)
+      evidence.sectorsNeededPerRequest = needed / requests;
   }
 
   gpu::GPUFuncOp kernel = target.kernel;

@@ -121,6 +121,16 @@ constexpr MetricInfo Sm90Metrics[] = {
      "Global store requests sent to L1/TEX (about one per warp-level store); "
      "the denominator of the store coalescing ratio",
      Cupti},
+    {"smsp__sass_data_bytes_mem_global_op_ld.sum", "bytes",
+     "Bytes the warps' global load instructions ask for (each active lane's "
+     "access width); a 32nd of it is the sectors the loads would fetch if "
+     "every byte of a sector were used: 4 per request for 4-byte lanes, 16 "
+     "for 128-bit vectors",
+     Cupti},
+    {"smsp__sass_data_bytes_mem_global_op_st.sum", "bytes",
+     "Bytes the warps' global store instructions write; against the store "
+     "sectors it tells how much of each written sector the stores use",
+     Cupti},
     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "conflicts",
      "Shared memory bank conflicts caused by shared loads (LDS, LDSM); each "
      "one serializes part of a warp's access, fix with padding or swizzling",
@@ -477,6 +487,8 @@ constexpr StringRef Sm90MemoryWorkloadAnalysis[] = {
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_data_bytes_mem_global_op_ld.sum",
+    "smsp__sass_data_bytes_mem_global_op_st.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",

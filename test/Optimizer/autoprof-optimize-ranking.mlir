@@ -1,12 +1,13 @@
 // What the profile says changes what the built-in proposer tries first: the
 // same 3-D kernel, measured by a stand-in worker (every candidate verified
 // and twice as fast as the baseline), gets coalesce=32 first when its loads
-// touch 32 sectors per request (scattered), and a different first candidate
-// when they touch 4 (contiguous).
+// touch 32 sectors per request for the 128 bytes a warp asks for
+// (scattered), and a different first candidate when they touch 4
+// (contiguous).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 32.0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 1.0}' %autoprof_opt %s --autoprof-optimize="budget=2 worker=%S/Inputs/fake-worker.py report=%t/scattered.json" -o /dev/null
+// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 32.0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 1.0, "smsp__sass_data_bytes_mem_global_op_ld.sum": 128.0}' %autoprof_opt %s --autoprof-optimize="budget=2 worker=%S/Inputs/fake-worker.py report=%t/scattered.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/scattered.json --check-prefix=SCATTERED
-// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 4.0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 1.0}' %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py report=%t/contiguous.json" -o /dev/null
+// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 4.0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 1.0, "smsp__sass_data_bytes_mem_global_op_ld.sum": 128.0}' %autoprof_opt %s --autoprof-optimize="budget=1 worker=%S/Inputs/fake-worker.py report=%t/contiguous.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/contiguous.json --check-prefix=CONTIGUOUS
 
 // The tree collects MemoryWorkloadAnalysis for this memory-bound kernel.

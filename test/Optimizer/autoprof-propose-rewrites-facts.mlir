@@ -11,13 +11,19 @@
 // CHECK-SAME: autoprof.proposals = ["vectorize=4", "restrict=1", "vectorize=2", "block-size=256", "block-size=128", "block-size=512", "min-blocks=2", "launch-bounds=1"]
 // REMARK: remark: @unprofiled: proposal 1: vectorize=4 (score 9.50); addresses issue-bound: unknown (not collected: smsp__issue_active.avg.pct_of_peak_sustained_active), dram-bound: unknown (not collected: dram__throughput.avg.pct_of_peak_sustained_elapsed)
 
-// Measured scattered loads (32 sectors per request) overrule the estimate:
+// Measured scattered loads (32 sectors per request where the 128 bytes the
+// lanes ask for fill 4) overrule the estimate:
 // wider loads of scattered addresses lose, so vectorize drops below
 // restrict and the block sizes.
 // CHECK-LABEL: gpu.func @scattered
 // CHECK-SAME: autoprof.proposals = ["restrict=1", "block-size=256", "block-size=128", "block-size=512", "vectorize=4", "vectorize=2", "min-blocks=2", "launch-bounds=1"]
 // REMARK: remark: @scattered: proposal 1: restrict=1 (score 9.00); addresses dram-bound: true (dram__throughput.avg.pct_of_peak_sustained_elapsed = 83.50 >= 60.00), latency-bound: unknown
 // REMARK: remark: @scattered: proposal 5: vectorize=4 (score 6.50); addresses issue-bound: unknown ({{.*}}), dram-bound: true
+
+// 16 sectors per request where the lanes ask for 512 bytes (128-bit
+// vectors) use every byte they fetch: coalesced, as without a profile.
+// CHECK-LABEL: gpu.func @vectors
+// CHECK-SAME: autoprof.proposals = ["vectorize=4", "restrict=1", "vectorize=2", "block-size=256", "block-size=128", "block-size=512", "min-blocks=2", "launch-bounds=1"]
 
 // Low achieved occupancy: a register cap is proposed and more resident
 // blocks rank higher.
@@ -41,7 +47,20 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    gpu.func @scattered(%x: memref<1048576xf32>, %y: memref<1048576xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 10.0 : f64, metrics = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" = 3200.0 : f64, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum" = 100.0 : f64, "dram__throughput.avg.pct_of_peak_sustained_elapsed" = 83.5 : f64}}} {
+    gpu.func @scattered(%x: memref<1048576xf32>, %y: memref<1048576xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 10.0 : f64, metrics = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" = 3200.0 : f64, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum" = 100.0 : f64, "smsp__sass_data_bytes_mem_global_op_ld.sum" = 12800.0 : f64, "dram__throughput.avg.pct_of_peak_sustained_elapsed" = 83.5 : f64}}} {
+      %bid = gpu.block_id x
+      %bdim = arith.constant 64 : index
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %v = memref.load %x[%i] : memref<1048576xf32>
+      %two = arith.constant 2.0 : f32
+      %w = arith.mulf %v, %two : f32
+      memref.store %w, %y[%i] : memref<1048576xf32>
+      gpu.return
+    }
+
+    gpu.func @vectors(%x: memref<1048576xf32>, %y: memref<1048576xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 10.0 : f64, metrics = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" = 1600.0 : f64, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum" = 100.0 : f64, "smsp__sass_data_bytes_mem_global_op_ld.sum" = 51200.0 : f64, "dram__throughput.avg.pct_of_peak_sustained_elapsed" = 83.5 : f64}}} {
       %bid = gpu.block_id x
       %bdim = arith.constant 64 : index
       %tid = gpu.thread_id x
@@ -75,6 +94,7 @@ module attributes {gpu.container_module} {
     %y = memref.alloc() : memref<1048576xf32>
     gpu.launch_func @kernels::@unprofiled blocks in (%c16384, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<1048576xf32>, %y : memref<1048576xf32>)
     gpu.launch_func @kernels::@scattered blocks in (%c16384, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<1048576xf32>, %y : memref<1048576xf32>)
+    gpu.launch_func @kernels::@vectors blocks in (%c16384, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<1048576xf32>, %y : memref<1048576xf32>)
     gpu.launch_func @kernels::@occupancy blocks in (%c16384, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<1048576xf32>, %y : memref<1048576xf32>)
     return
   }

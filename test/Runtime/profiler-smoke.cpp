@@ -10,8 +10,9 @@
 //
 //  - a streaming kernel (y = 2x + 1 over 2^25 floats) is profiled with a list
 //    that mixes valid CUPTI metrics, an invalid name, a PC-sampling name and
-//    driver-derived launch__/device__attribute_ metrics; DRAM bytes read must
-//    match the 128 MiB the kernel reads, the invalid names must come back
+//    driver-derived launch__/device__attribute_ metrics; DRAM bytes read and
+//    the bytes the loads request must match the 128 MiB the kernel reads
+//    (its loads' sectors a 32nd of it), the invalid names must come back
 //    missing with a note, and the replay pass count must be positive;
 //  - every metric group of the sm_90 catalog (lib/Profiling/MetricCatalog.cpp)
 //    is collected on its own, reporting passes, seconds and what is missing;
@@ -165,6 +166,8 @@ const std::vector<Group> &catalogGroups() {
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
         "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        "smsp__sass_data_bytes_mem_global_op_ld.sum",
+        "smsp__sass_data_bytes_mem_global_op_st.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
         "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"}},
@@ -369,6 +372,8 @@ void testMixedList(autoprof_session *session, autoprof_kernel *kernel,
       "device__attribute_max_warps_per_multiprocessor",
       "device__attribute_multiprocessor_count",
       "dram__bytes_read.sum", // Duplicate: same value twice.
+      "smsp__sass_data_bytes_mem_global_op_ld.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
   };
   autoprof_profile *profile =
       collect(session, kernel, spec, "scale_kernel", names, title);
@@ -402,6 +407,20 @@ void testMixedList(autoprof_session *session, autoprof_kernel *kernel,
                  &value);
   check(ok && value > 0 && value <= 100, "sm__throughput in (0, 100] (%.2f)",
         value);
+  // The diagnosis's coalescing test (docs/diagnosis.md): the bytes the
+  // loads ask for are the kernel's 4 bytes per element, and its coalesced
+  // loads fetch a 32nd of them in sectors.
+  ok = collected(profile, "smsp__sass_data_bytes_mem_global_op_ld.sum",
+                 &value);
+  check(ok && std::fabs(value - expectedRead) / expectedRead < 0.01,
+        "smsp__sass_data_bytes_mem_global_op_ld.sum within 1%% of the %.0f "
+        "bytes loaded (%.0f)",
+        expectedRead, value);
+  ok = collected(profile, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                 &value);
+  check(ok && std::fabs(value - expectedRead / 32) / (expectedRead / 32) < 0.01,
+        "coalesced loads fetch %.0f sectors, within 1%% (%.0f)",
+        expectedRead / 32, value);
   double warps = double(ScaleN) / 32;
   ok = collected(profile, "smsp__inst_executed.sum", &value);
   check(ok && value >= 5 * warps && value <= 50 * warps,

@@ -16,9 +16,9 @@ module attributes {gpu.container_module} {
     // REMARK: remark: @streamed: dram-bound is true (dram__throughput.avg.pct_of_peak_sustained_elapsed = 83.50 >= 60.00)
     // REMARK: remark: @streamed: l2-bound is unknown (not collected: lts__throughput.avg.pct_of_peak_sustained_elapsed)
     // REMARK: remark: @streamed: compute-bound is false (sm__throughput.avg.pct_of_peak_sustained_elapsed = 20.00 < 60.00, dram__throughput.avg.pct_of_peak_sustained_elapsed = 83.50 >= 60.00)
-    // REMARK: remark: @streamed: uncoalesced-loads is true (32.00 sectors per request > 8)
+    // REMARK: remark: @streamed: uncoalesced-loads is true (32.00 sectors per request where the 128 bytes requested fill 4.00: 8.00x > 2)
     // REMARK: remark: @streamed: tail-effect is true (launch__waves_per_multiprocessor = 1.25)
-    gpu.func @streamed(%a: memref<1024xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 10.0 : f64, metrics = {"dram__throughput.avg.pct_of_peak_sustained_elapsed" = 83.5 : f64, "sm__throughput.avg.pct_of_peak_sustained_elapsed" = 20.0 : f64, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" = 3200.0 : f64, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum" = 100.0 : f64, "launch__waves_per_multiprocessor" = 1.25 : f64}}} {
+    gpu.func @streamed(%a: memref<1024xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 10.0 : f64, metrics = {"dram__throughput.avg.pct_of_peak_sustained_elapsed" = 83.5 : f64, "sm__throughput.avg.pct_of_peak_sustained_elapsed" = 20.0 : f64, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" = 3200.0 : f64, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum" = 100.0 : f64, "smsp__sass_data_bytes_mem_global_op_ld.sum" = 12800.0 : f64, "launch__waves_per_multiprocessor" = 1.25 : f64}}} {
       gpu.return
     }
 

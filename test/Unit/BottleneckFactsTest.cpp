@@ -47,7 +47,7 @@ TEST(BottleneckFactsTest, MissingMetricsMakeFactsUnknownNeverFalse) {
     EXPECT_EQ(llvm::StringRef(fact.evidence).starts_with("not collected: "),
               true);
   }
-  // One of two metrics is not enough.
+  // One of three metrics is not enough.
   EXPECT_EQ(stateOf("uncoalesced-loads",
                     {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 64}}),
             FactState::Unknown);
@@ -59,12 +59,37 @@ TEST(BottleneckFactsTest, Thresholds) {
   EXPECT_EQ(stateOf("dram-bound", {{dram, 59.9}}), FactState::False);
   const char *sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
   const char *requests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
-  EXPECT_EQ(stateOf("uncoalesced-loads", {{sectors, 800}, {requests, 100}}),
+  const char *bytes = "smsp__sass_data_bytes_mem_global_op_ld.sum";
+  // 100 warp requests of 4-byte lanes ask for 12800 bytes (400 sectors'
+  // worth): 800 sectors use half of each, 3200 an eighth.
+  EXPECT_EQ(stateOf("uncoalesced-loads",
+                    {{sectors, 800}, {requests, 100}, {bytes, 12800}}),
             FactState::False);
-  EXPECT_EQ(stateOf("uncoalesced-loads", {{sectors, 3200}, {requests, 100}}),
+  EXPECT_EQ(stateOf("uncoalesced-loads",
+                    {{sectors, 3200}, {requests, 100}, {bytes, 12800}}),
             FactState::True);
-  EXPECT_EQ(stateOf("uncoalesced-loads", {{sectors, 0}, {requests, 0}}),
+  // 128-bit lanes: 16 sectors per request is every byte used, 32 half.
+  EXPECT_EQ(stateOf("uncoalesced-loads",
+                    {{sectors, 1600}, {requests, 100}, {bytes, 51200}}),
             FactState::False);
+  EXPECT_EQ(stateOf("uncoalesced-loads",
+                    {{sectors, 3200}, {requests, 100}, {bytes, 51200}}),
+            FactState::False);
+  // 2-byte lanes hitting a sector each: 32 sectors for 2 sectors' worth.
+  EXPECT_EQ(stateOf("uncoalesced-loads",
+                    {{sectors, 3200}, {requests, 100}, {bytes, 6400}}),
+            FactState::True);
+  EXPECT_EQ(stateOf("uncoalesced-loads",
+                    {{sectors, 0}, {requests, 0}, {bytes, 0}}),
+            FactState::False);
+  // The sectors and requests alone do not tell how wide the lanes are.
+  EXPECT_EQ(stateOf("uncoalesced-loads", {{sectors, 3200}, {requests, 100}}),
+            FactState::Unknown);
+  EXPECT_EQ(stateOf("uncoalesced-stores",
+                    {{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 1600},
+                     {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 100},
+                     {"smsp__sass_data_bytes_mem_global_op_st.sum", 12800}}),
+            FactState::True);
   const char *waves = "launch__waves_per_multiprocessor";
   EXPECT_EQ(stateOf("too-few-waves", {{waves, 0.5}}), FactState::True);
   EXPECT_EQ(stateOf("tail-effect", {{waves, 1.25}}), FactState::True);

@@ -365,12 +365,31 @@ TEST_F(RewriteFamilyTest, EvidenceReadsTheFacts) {
   EXPECT_EQ(none.findFact("no-such-fact"), nullptr);
 
   // Measured counters overrule the estimate, both ways.
-  RewriteEvidence contiguous = evidence({{sectors, 400}, {requests, 100}});
+  constexpr const char *bytes = "smsp__sass_data_bytes_mem_global_op_ld.sum";
+  RewriteEvidence contiguous =
+      evidence({{sectors, 400}, {requests, 100}, {bytes, 12800}});
   EXPECT_EQ(contiguous.getFact("uncoalesced-loads"), FactState::False);
   EXPECT_FALSE(contiguous.isScattered());
-  RewriteEvidence scattered = evidence({{sectors, 3200}, {requests, 100}});
+  EXPECT_TRUE(contiguous.isCoalesced());
+  RewriteEvidence scattered =
+      evidence({{sectors, 3200}, {requests, 100}, {bytes, 12800}});
   EXPECT_EQ(scattered.getFact("uncoalesced-loads"), FactState::True);
   EXPECT_TRUE(scattered.isScattered());
+  EXPECT_FALSE(scattered.isCoalesced());
+  // 16 sectors per request of 128-bit lanes use every byte they fetch.
+  RewriteEvidence vectors =
+      evidence({{sectors, 1600}, {requests, 100}, {bytes, 51200}});
+  EXPECT_EQ(vectors.getFact("uncoalesced-loads"), FactState::False);
+  EXPECT_FALSE(vectors.isScattered());
+  EXPECT_TRUE(vectors.isCoalesced());
+  // Without the requested bytes the fact is unknown; the measured sectors
+  // per request meet the sectors the analysis' access widths need (4-byte
+  // lanes here).
+  RewriteEvidence widthsFromIR = evidence({{sectors, 400}, {requests, 100}});
+  EXPECT_EQ(widthsFromIR.getFact("uncoalesced-loads"), FactState::Unknown);
+  EXPECT_FALSE(widthsFromIR.isScattered());
+  ASSERT_TRUE(widthsFromIR.getSectorExcess().has_value());
+  EXPECT_DOUBLE_EQ(*widthsFromIR.getSectorExcess(), 1.0);
 
   // Low achieved occupancy makes the kernel register bound.
   RewriteEvidence low = evidence({{occupancy, 20}});

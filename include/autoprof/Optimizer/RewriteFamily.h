@@ -96,6 +96,10 @@ struct RewriteEvidence {
   /// Global-load sectors per warp request: measured when the counters were
   /// collected, else estimated from each load's address by the analysis.
   std::optional<double> sectorsPerRequest;
+  /// The sectors per request the bytes the lanes ask for fill (4 for 4-byte
+  /// lanes, 16 for 128-bit vectors; at least 1): measured where the
+  /// requested bytes were collected, else from the analysis' access widths.
+  std::optional<double> sectorsNeededPerRequest;
   /// Bytes of the narrowest element the kernel loads or stores (at most 4).
   int64_t narrowestElementBytes = 4;
   /// Bytes of the widest element the kernel stores (at most 4; 0 when it
@@ -139,15 +143,17 @@ struct RewriteEvidence {
   /// Whether the fact named `name` holds, does not, or is unknown (also
   /// when no fact has that name).
   FactState getFact(StringRef name) const;
-  /// Accesses are scattered: the fact `uncoalesced-loads` (more than 8
-  /// sectors per request), or where the counters were not collected the
-  /// same test on the static estimate. Rewrites that remap threads gain,
-  /// widening accesses loses.
+  /// The sectors a global load request fetches over those its bytes fill
+  /// (1 when every byte fetched is used), where both are known.
+  std::optional<double> getSectorExcess() const;
+  /// Accesses are scattered: the fact `uncoalesced-loads` (more than twice
+  /// the sectors the requested bytes fill), or where the counters were not
+  /// collected the same test on the static estimate. Rewrites that remap
+  /// threads gain, widening accesses loses.
   bool isScattered() const;
-  /// Accesses are coalesced already (at most 5 sectors per request).
-  bool isCoalesced() const {
-    return sectorsPerRequest && *sectorsPerRequest <= 5;
-  }
+  /// Accesses are coalesced already (at most 1.25 times the sectors the
+  /// requested bytes fill).
+  bool isCoalesced() const;
 
   /// Gathers the evidence for `target`.
   static RewriteEvidence compute(const RewriteTarget &target,

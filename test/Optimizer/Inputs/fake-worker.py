@@ -3,7 +3,8 @@
 # machines without a GPU: the baseline takes 100 us, every candidate is
 # verified and takes 50 us; CUDA C++ compiles unless it holds an #error. Every
 # metric reads 1.0 unless the JSON object in
-# AUTOPROF_FAKE_METRICS gives its value. With AUTOPROF_FAKE_JOBS set, each job
+# AUTOPROF_FAKE_METRICS gives its value (the bytes that global loads or stores
+# request read 32 per sector they fetch: every byte used). With AUTOPROF_FAKE_JOBS set, each job
 # is appended to that file as one line of JSON. A job for the kernel entry
 # named by AUTOPROF_FAKE_FAIL_ENTRY is an error (the device is lost). The
 # stand-in device moves 400 TB/s, so that its fixed times are physically
@@ -115,10 +116,24 @@ if "candidate" in job:
         result["timing"]["median_us"] = times[min(seen, len(times) - 1)]
     remember(job["candidate"], result["timing"]["median_us"])
 values = json.loads(os.environ.get("AUTOPROF_FAKE_METRICS", "{}"))
+
+
+def metric_value(name):
+    """The value given for `name`, else 1.0; the bytes global loads (stores)
+    request default to 32 per sector they fetch: every byte used."""
+    if name in values:
+        return values[name]
+    for op in ("ld", "st"):
+        if name == "smsp__sass_data_bytes_mem_global_op_%s.sum" % op:
+            return 32 * values.get(
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum" % op, 1.0)
+    return 1.0
+
+
 if "profile" in job:
     result["profile"] = {
         "metrics": [{"name": name, "collected": True,
-                     "value": values.get(name, 1.0)}
+                     "value": metric_value(name)}
                     for name in job["profile"]["metrics"]],
         "replay_passes": 1, "seconds": 0.1}
 json.dump(result, open(args[args.index("--result") + 1], "w"))
