@@ -3,7 +3,7 @@
 // contraction-tile are in autoprof-apply-rewrites-contraction-tile-invalid.mlir.)
 // RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-apply-rewrites="rewrites=mma-tile=64" -o /dev/null
 // RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=mma-tile=32" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM
-// PARAM: mma-tile=32{{.*}}the tile of results must be 64
+// PARAM: mma-tile=32{{.*}}the tile of results must be 64 or 128
 
 // An f32 contraction: contraction-tile's, not the tensor cores'.
 module attributes {gpu.container_module} {

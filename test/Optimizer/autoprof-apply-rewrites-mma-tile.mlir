@@ -18,8 +18,9 @@ module attributes {gpu.container_module} {
     // CHECK: arith.select
     // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
     // CHECK: gpu.barrier
-    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<16x72xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]
+    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<16x72xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} {a_transpose}
     // CHECK: gpu.subgroup_mma_compute %[[FA]]
     // CHECK: gpu.barrier

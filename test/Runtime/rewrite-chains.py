@@ -40,6 +40,8 @@ CHAINS = [
     ["register-accumulate=1", "mma-tile=64"],
     ["coalesce=32", "register-accumulate=1", "mma-tile=64"],
     ["form-blocks=256", "register-accumulate=1", "mma-tile=64"],
+    ["register-accumulate=1", "mma-tile=128"],
+    ["form-blocks=256", "register-accumulate=1", "mma-tile=128"],
     ["register-accumulate=1", "halo-tile=1"],
     ["coalesce=32", "register-accumulate=1", "halo-tile=1"],
     ["form-blocks=256", "register-accumulate=1", "halo-tile=1"],

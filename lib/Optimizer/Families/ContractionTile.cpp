@@ -103,6 +103,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -140,6 +141,26 @@ static int64_t getGroupWidth(int64_t s) {
 static int64_t getTilePadding(int64_t s, bool tensorCores) {
   return tensorCores ? 8 : getGroupWidth(s);
 }
+
+/// How mma-tile=S arranges the eight warps of a block over its S x S
+/// results: a grid of warps, each summing a `rows` x `columns` part of the
+/// tile in 16 x 16 fragments. S = 64: 4 x 2 warps of 16 x 32; S = 128: 2 x
+/// 4 warps of 64 x 32, eight fragments each, so that each fragment of the
+/// row tile a warp loads serves two products and each of the column tile
+/// four (at S = 64, one and two).
+struct WarpTiling {
+  int64_t gridColumns, rows, columns;
+  int64_t rowFragments() const { return rows / 16; }
+  int64_t columnFragments() const { return columns / 16; }
+};
+static WarpTiling getWarpTiling(int64_t s) {
+  return s == 64 ? WarpTiling{2, 16, 32} : WarpTiling{4, 64, 32};
+}
+
+/// Rows of the shared tile that takes the tensor cores' sums to the threads
+/// that own them: at most 64 (S = 128 goes through it in two passes of 64
+/// rows, 33 KiB instead of 66, under the 48 KiB of static shared memory).
+static int64_t getSumsRows(int64_t s) { return std::min<int64_t>(s, 64); }
 
 /// Why the loop of `plan` cannot run on tensor cores (mma-tile), or
 /// nothing: its body must add to the value it carries the product of a
@@ -198,9 +219,15 @@ static std::optional<std::string> checkTensorCores(ContractionPlan &plan) {
 /// (nvvm.minctasm), a register budget per thread: 255 registers for the 64
 /// results per thread of S = 128, 128 for the 16 of S = 32 and 64, 64 for
 /// the one of S = 16.
-static int64_t getResidentBlocks(int64_t s) {
+static int64_t getResidentBlocks(int64_t s, bool tensorCores) {
   int64_t threads = getThreads(s) * getThreads(s);
-  int64_t registers = s >= 128 ? 255 : s >= 32 ? 128 : 64;
+  // The tensor cores hold a thread's sums in fragments (64 registers for
+  // the eight of S = 128) and its results' values only after the loop: 128
+  // registers, two blocks.
+  int64_t registers = tensorCores ? 128
+                      : s >= 128  ? 255
+                      : s >= 32   ? 128
+                                  : 64;
   return std::max<int64_t>(1, 65536 / (threads * registers));
 }
 
@@ -795,7 +822,7 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   // The tensor cores' results go through a shared tile of f32 to the
   // threads that own them.
   if (usesTensorCores())
-    sharedBytes += s * (s + 4) * 4;
+    sharedBytes += getSumsRows(s) * (s + 4) * 4;
   // Edge tiles past the results compute clamped copies of the last row
   // or column and store nothing; a tile larger than a whole dimension
   // would mostly compute such copies.
@@ -882,9 +909,9 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         addTile({kDepth, rowLength}, staged.load.getResult().getType()));
   // mma-tile: the block's S x S sums, from the tensor cores' fragments to
   // the threads that own the results.
-  int64_t sumsLength = s + 4;
+  int64_t sumsLength = s + 4, sumsRows = getSumsRows(s);
   Value sums = plan.tensorCores
-                   ? addTile({s, sumsLength}, rewriter.getF32Type())
+                   ? addTile({sumsRows, sumsLength}, rewriter.getF32Type())
                    : Value();
 
   rewriter.setInsertionPointToStart(&body);
@@ -1102,19 +1129,26 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   // stage, loaded while the current one computes.
   unsigned carried = plan.loop.getNumRegionIterArgs();
   SmallVector<Value> inits;
-  // mma-tile: each warp of the 4 x 2 grid of warps sums a 16 x 32 part of
-  // the tile in two 16 x 16 fragments, from zero.
+  // mma-tile: each warp of the grid of warps sums its part of the tile
+  // (getWarpTiling) in 16 x 16 fragments, from zero; fragment (i, j) is
+  // rows 16 i .. and columns 16 j .. of the part.
   auto fragmentType = [&](StringRef operand, Type element) {
     return gpu::MMAMatrixType::get({16, 16}, element, operand);
   };
+  WarpTiling warps = getWarpTiling(s);
   Value warpRow, warpColumn;
   if (plan.tensorCores) {
     Value warp = arith::DivUIOp::create(rewriter, loc, linear, index(32));
-    warpRow = mul(arith::DivUIOp::create(rewriter, loc, warp, index(2)), 16);
-    warpColumn = mul(arith::RemUIOp::create(rewriter, loc, warp, index(2)), 32);
+    warpRow = mul(
+        arith::DivUIOp::create(rewriter, loc, warp, index(warps.gridColumns)),
+        warps.rows);
+    warpColumn = mul(
+        arith::RemUIOp::create(rewriter, loc, warp, index(warps.gridColumns)),
+        warps.columns);
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-    for (int j = 0; j < 2; ++j)
+    for (int64_t f = 0; f < warps.rowFragments() * warps.columnFragments();
+         ++f)
       inits.push_back(gpu::SubgroupMmaConstantMatrixOp::create(
           rewriter, loc, fragmentType("COp", rewriter.getF32Type()), zero));
   } else {
@@ -1146,27 +1180,34 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     SmallVector<Value> next = fetch(nextStage);
     SmallVector<Value> summed;
     if (plan.tensorCores) {
-      // Steps of 16: the warp's 16 rows of the row tile (stored k-major:
-      // the transposed operand) against its 32 columns of the column tile.
+      // Steps of 16: the warp's rows of the row tile (stored k-major: the
+      // transposed operand) against its columns of the column tile; the
+      // column fragments are loaded once per step, the row fragments one
+      // at a time (fewer live registers).
       Type half = rewriter.getF16Type();
       bool rowStagedFirst = plan.staged.front().row;
       Value rowTile = rowStagedFirst ? tiles[0] : tiles[1];
       Value columnTile = rowStagedFirst ? tiles[1] : tiles[0];
       summed.assign(stages.getRegionIterArgs().begin(),
-                    stages.getRegionIterArgs().begin() + 2);
+                    stages.getRegionIterArgs().begin() + accumulators);
       for (int64_t step = 0; step < kDepth; step += 16) {
-        Value a = gpu::SubgroupMmaLoadMatrixOp::create(
-            rewriter, loc, fragmentType("AOp", half), rowTile,
-            ValueRange{index(step), warpRow}, rewriter.getIndexAttr(rowLength),
-            rewriter.getUnitAttr());
-        for (int j = 0; j < 2; ++j) {
-          Value b = gpu::SubgroupMmaLoadMatrixOp::create(
+        SmallVector<Value> b;
+        for (int64_t j = 0; j < warps.columnFragments(); ++j)
+          b.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
               rewriter, loc, fragmentType("BOp", half), columnTile,
               ValueRange{index(step), offset(warpColumn, 16 * j)},
-              rewriter.getIndexAttr(rowLength), UnitAttr());
-          summed[j] = gpu::SubgroupMmaComputeOp::create(
-              rewriter, loc, fragmentType("COp", rewriter.getF32Type()), a, b,
-              summed[j], rewriter.getUnitAttr(), UnitAttr());
+              rewriter.getIndexAttr(rowLength), UnitAttr()));
+        for (int64_t i = 0; i < warps.rowFragments(); ++i) {
+          Value a = gpu::SubgroupMmaLoadMatrixOp::create(
+              rewriter, loc, fragmentType("AOp", half), rowTile,
+              ValueRange{index(step), offset(warpRow, 16 * i)},
+              rewriter.getIndexAttr(rowLength), rewriter.getUnitAttr());
+          for (int64_t j = 0; j < warps.columnFragments(); ++j) {
+            Value &sum = summed[i * warps.columnFragments() + j];
+            sum = gpu::SubgroupMmaComputeOp::create(
+                rewriter, loc, fragmentType("COp", rewriter.getF32Type()), a,
+                b[j], sum, rewriter.getUnitAttr(), UnitAttr());
+          }
         }
       }
     } else {
@@ -1251,25 +1292,81 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   }
   if (plan.tensorCores) {
     // Each result: its sum from the tile of sums, added to the loop's
-    // initial value.
-    for (int j = 0; j < 2; ++j)
-      gpu::SubgroupMmaStoreMatrixOp::create(
-          rewriter, loc, stages.getResult(j), sums,
-          ValueRange{warpRow, offset(warpColumn, 16 * j)},
-          rewriter.getIndexAttr(sumsLength), UnitAttr());
-    gpu::BarrierOp::create(rewriter, loc);
-    for (int64_t r = 0; r < per; ++r)
-      for (int64_t c = 0; c < per; ++c) {
-        IRMapping &mapping = maps[r * per + c];
-        Value sum = memref::LoadOp::create(
-            rewriter, loc, sums,
-            ValueRange{offset(rowFirst, getResultOffset(s, r)),
-                       offset(laneFirst, getResultOffset(s, c))});
-        Value total = arith::AddFOp::create(
-            rewriter, loc, mapping.lookupOrDefault(plan.loop.getInitArgs()[0]),
-            sum);
-        mapping.map(plan.loop.getResult(0), total);
+    // initial value. The tile holds 64 rows of sums at a time: in pass t
+    // the warps whose rows are 64 t .. 64 t + 63 store their fragments, and
+    // each thread reads its results of those rows (a thread's results of
+    // one row group, G (thread row) + offset(r) for r of one group of G
+    // neighbours, lie within 64 rows: T G = 64 at S = 64 and 128).
+    assert(threads * group == sumsRows && "results of a pass span 64 rows");
+    // The operations before the loop that compute its initial value, in
+    // order (the geometry they read is mapped per result).
+    SetVector<Operation *> initSlice;
+    BackwardSliceOptions options;
+    options.filter = [&](Operation *op) {
+      return !isGeometryOp(op) && !plan.loop->isAncestor(op) &&
+             kernel->isProperAncestor(op) && op->getNumRegions() == 0;
+    };
+    if (Operation *def = plan.loop.getInitArgs()[0].getDefiningOp();
+        def && options.filter(def))
+      (void)getBackwardSlice(def, &initSlice, options);
+    if (Operation *def = plan.loop.getInitArgs()[0].getDefiningOp();
+        def && options.filter(def))
+      initSlice.insert(def);
+    int64_t passes = s / sumsRows;
+    for (int64_t pass = 0; pass < passes; ++pass) {
+      if (pass > 0)
+        gpu::BarrierOp::create(rewriter, loc);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        Value passRow = warpRow;
+        if (passes > 1) {
+          // warpRow is a multiple of the warp's rows (which divide 64):
+          // the warp's fragments lie in one pass.
+          Value warpPass =
+              arith::DivUIOp::create(rewriter, loc, warpRow, index(sumsRows));
+          Value mine =
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    warpPass, index(pass));
+          auto ifOp = scf::IfOp::create(rewriter, loc, mine,
+                                        /*withElseRegion=*/false);
+          rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+          passRow = arith::SubIOp::create(rewriter, loc, warpRow,
+                                          index(pass * sumsRows));
+        }
+        for (int64_t i = 0; i < warps.rowFragments(); ++i)
+          for (int64_t j = 0; j < warps.columnFragments(); ++j)
+            gpu::SubgroupMmaStoreMatrixOp::create(
+                rewriter, loc,
+                stages.getResult(i * warps.columnFragments() + j), sums,
+                ValueRange{offset(passRow, 16 * i),
+                           offset(warpColumn, 16 * j)},
+                rewriter.getIndexAttr(sumsLength), UnitAttr());
       }
+      gpu::BarrierOp::create(rewriter, loc);
+      for (int64_t r = 0; r < per; ++r) {
+        int64_t rowOffset = getResultOffset(s, r);
+        if ((rowOffset - r % group) / sumsRows != pass)
+          continue;
+        for (int64_t c = 0; c < per; ++c) {
+          IRMapping &mapping = maps[r * per + c];
+          Value sum = memref::LoadOp::create(
+              rewriter, loc, sums,
+              ValueRange{offset(rowFirst, rowOffset - pass * sumsRows),
+                         offset(laneFirst, getResultOffset(s, c))});
+          // The initial value computed again here (the code before the
+          // loop only reads memory, and the loop writes none): held
+          // through the loop, the 64 initial values of S = 128 would spill
+          // next to the fragments.
+          IRMapping late = mapping;
+          for (Operation *op : initSlice)
+            rewriter.clone(*op, late);
+          Value total = arith::AddFOp::create(
+              rewriter, loc, late.lookupOrDefault(plan.loop.getInitArgs()[0]),
+              sum);
+          mapping.map(plan.loop.getResult(0), total);
+        }
+      }
+    }
   } else {
     for (auto [o, mapping] : llvm::enumerate(maps))
       for (unsigned i = 0; i < carried; ++i)
@@ -1301,7 +1398,8 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   if (!kernel->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName()))
     rewriter.modifyOpInPlace(kernel, [&] {
       kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                      rewriter.getI32IntegerAttr(getResidentBlocks(s)));
+                      rewriter.getI32IntegerAttr(
+                          getResidentBlocks(s, plan.tensorCores)));
     });
   // The neighbouring results' loads before the loop and stores after it
   // as vector accesses, where the analysis proves them aligned.

@@ -271,10 +271,15 @@ bool mlir::autoprof::rewrites::mayWriteMemory(Operation *op) {
 namespace {
 /// Accesses of one kind to one buffer, in one block, through the same outer
 /// indices and innermost affine terms: they differ in the constant alone.
+/// Loads are grouped between writes (a tile read, written again and read
+/// again holds other values the second time).
 struct NeighbourGroup {
   bool stores = false;
   Value memref;
   Block *block = nullptr;
+  /// For loads: how many operations that may write memory precede them in
+  /// their block.
+  int64_t segment = 0;
   SmallVector<Value> outer;
   SmallVector<std::pair<unsigned, int64_t>> terms;
   /// Each access and the constant of its innermost index.
@@ -317,11 +322,16 @@ int64_t mlir::autoprof::rewrites::mergeNeighbouringAccesses(
   MemoryAccessAnalysis analysis(kernel, blockSize);
   Block &entry = kernel.getBody().front();
   SmallVector<NeighbourGroup> groups;
-  kernel.walk([&](Operation *op) {
+  llvm::DenseMap<Block *, int64_t> writesSoFar;
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
     auto load = dyn_cast<memref::LoadOp>(op);
     auto store = dyn_cast<memref::StoreOp>(op);
+    int64_t &writes = writesSoFar[op->getBlock()];
+    if (!load && mayWriteMemory(op))
+      ++writes;
     if (!load && !store)
       return;
+    int64_t segment = load ? writes : 0;
     Value memref = load ? load.getMemRef() : store.getMemRef();
     ValueRange indices = load ? load.getIndices() : store.getIndices();
     auto buffer = dyn_cast<BlockArgument>(memref);
@@ -339,8 +349,8 @@ int64_t mlir::autoprof::rewrites::mergeNeighbouringAccesses(
     NeighbourGroup *group = nullptr;
     for (NeighbourGroup &candidate : groups)
       if (candidate.stores == bool(store) && candidate.memref == memref &&
-          candidate.block == op->getBlock() && candidate.outer == outer &&
-          candidate.terms == form->terms) {
+          candidate.block == op->getBlock() && candidate.segment == segment &&
+          candidate.outer == outer && candidate.terms == form->terms) {
         group = &candidate;
         break;
       }
@@ -349,6 +359,7 @@ int64_t mlir::autoprof::rewrites::mergeNeighbouringAccesses(
       group->stores = bool(store);
       group->memref = memref;
       group->block = op->getBlock();
+      group->segment = segment;
       group->outer = outer;
       group->terms = form->terms;
     }

@@ -1,4 +1,4 @@
-//===- MmaTile.cpp - mma-tile=64: contraction tiles on tensor cores -------===//
+//===- MmaTile.cpp - mma-tile=S: contraction tiles on tensor cores --------===//
 //
 // Part of the AutoProf project.
 //
@@ -8,25 +8,33 @@
 // an f32 sum (a linalg.matmul of f16 operands into an f32 result, after
 // register-accumulate), does on each thread's FMA pipe what the tensor cores
 // do about fifteen times as fast (an H200's dense f16 peak, 989 TFLOP/s,
-// against 67 TFLOP/s of FP32). This family tiles it as contraction-tile=64
-// does (ContractionTile.cpp: the same 16 x 16 threads, row and column tiles of
-// 16 iterations staged in shared memory in any layout, merged image
-// columns, remap checks, edge tiles, folded window loops), but the eight
-// warps of a block run the products: warp w sums rows 16 (w div 2) .. + 15
-// and columns 32 (w mod 2) .. + 31 of the 64 x 64 tile in two 16 x 16 x 16
-// fragments per stage (gpu.subgroup_mma_*: the row tile, stored k-major, is
-// the transposed A operand), from zero. After the last stage the fragments
-// go to a shared tile of sums, and each thread adds its results' sums to
-// the loop's initial values and runs the code after the loop. Each product
-// of two halves is exact in f32; the tensor cores add them in another
-// order, so the kernel is marked `autoprof.reassociated` and verified
-// against the terms' magnitude. A last stage that the loop's iterations do
-// not fill stages zeros for the iterations past it.
+// against 67 TFLOP/s of FP32). This family tiles it as contraction-tile=S
+// does for S = 64 or 128 (ContractionTile.cpp: the same 16 x 16 threads, row
+// and column tiles of 16 iterations staged in shared memory in any layout,
+// merged image columns, remap checks, edge tiles, folded window loops), but
+// the eight warps of a block run the products in 16 x 16 x 16 fragments
+// (gpu.subgroup_mma_*: the row tile, stored k-major, is the transposed A
+// operand), from zero: at S = 64 a 4 x 2 grid of warps, each summing 16
+// rows and 32 columns of the tile (two fragments per stage); at S = 128 a
+// 2 x 4 grid, each summing 64 rows and 32 columns (eight fragments; each
+// row fragment it loads serves two products, each column fragment four).
+// After the last stage the fragments go to a shared tile of sums, 64 rows
+// at a time (two passes at S = 128, so that it fits in static shared
+// memory), and each thread adds its results' sums to the loop's initial
+// values and runs the code after the loop. Each product of two halves is
+// exact in f32; the tensor cores add them in another order, so the kernel
+// is marked `autoprof.reassociated` and verified against the terms'
+// magnitude. A last stage that the loop's iterations do not fill stages
+// zeros for the iterations past it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ContractionTiling.h"
 #include "Families.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -37,12 +45,13 @@ class MmaTileFamily : public ContractionTilingFamily {
 public:
   StringRef getName() const override { return "mma-tile"; }
   StringRef getSummary() const override {
-    return "contraction-tile=64 on tensor cores: eight warps compute a 64 x "
-           "64 tile of f16 products with f32 sums from shared tiles";
+    return "contraction-tile=S (64 or 128) on tensor cores: eight warps "
+           "compute an S x S tile of f16 products with f32 sums from shared "
+           "tiles";
   }
   std::optional<std::string> checkParameter(int64_t s) const override {
-    if (s != 64)
-      return std::string("the tile of results must be 64");
+    if (s != 64 && s != 128)
+      return std::string("the tile of results must be 64 or 128");
     return std::nullopt;
   }
 
@@ -54,12 +63,26 @@ public:
     return facts;
   }
 
-  void rank(const RewriteEvidence &,
+  void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Where it applies (f16 operands, f32 sums), ahead of contraction-tile
     // (at most 11.4): the tensor cores' peak is about fifteen times the FMA
-    // pipe's.
+    // pipe's. Tiles of 128 load a quarter of the staged elements per
+    // product that tiles of 64 do, and their warps two row fragments'
+    // products per loaded fragment instead of one: first where every SM
+    // gets one or more (a 2048^3 matmul: 256 blocks on 132 SMs), else after
+    // 64 (a 768^3 matmul: 36 blocks of 128 would leave most SMs idle).
+    double results = evidence.blockThreads * evidence.gridBlocks;
+    std::optional<double> counted = evidence.getMetric("launch__sm_count");
+    double multiprocessors = counted && *counted >= 1 ? *counted : 132;
+    double blocks = std::ceil(results / (128.0 * 128.0));
+    bool fills = blocks >= multiprocessors;
+    std::string why = llvm::formatv(
+        "f16 products on tensor cores; {0:F0} tiles of 128 on {1:F0} SMs{2}",
+        blocks, multiprocessors,
+        counted ? "" : " (launch__sm_count not collected: an H200's)");
     ranked.push_back({11.5, 64, "f16 products on tensor cores"});
+    ranked.push_back({fills ? 11.6 : 11.45, 128, why});
   }
 
 protected:
