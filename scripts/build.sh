@@ -13,7 +13,7 @@ command -v ccache >/dev/null && args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 command -v ld.lld >/dev/null && args+=(-DLLVM_USE_LINKER=lld)
 
 cmake "${args[@]}" >/dev/null
-targets=(autoprof-opt autoprof-learn AutoProfUnitTests)
+targets=(autoprof-opt autoprof-learn autoprof-chat AutoProfUnitTests)
 # autoprof-worker exists when the CUDA toolkit was found.
 # (grep reads the whole list: with -q it could stop early and ninja's
 # SIGPIPE would fail the pipeline under pipefail.)

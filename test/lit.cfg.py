@@ -28,7 +28,7 @@ config.environment["FILECHECK_OPTS"] = (
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%python", sys.executable))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-tools = ["autoprof-opt", "autoprof-learn"]
+tools = ["autoprof-opt", "autoprof-learn", "autoprof-chat"]
 # The worker exists where the CUDA toolkit was found at configure time.
 if os.path.exists(os.path.join(config.autoprof_tools_dir, "autoprof-worker")):
     config.available_features.add("autoprof-worker")
