@@ -270,6 +270,109 @@ def _cache_key(kernel, args, grid, space: Space, base: Configuration,
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+class _Call:
+    """A caller's launch of a Triton kernel: runs it, or another kernel with
+    the same parameters, in any configuration on copies of every tensor,
+    checks outputs against the caller's configuration's and times it."""
+
+    def __init__(self, kernel, args, grid, outputs: Sequence[str],
+                 space: Space, num_warps: int, num_stages: int,
+                 rtol: Optional[float], meta: Dict[str, int]):
+        if space.meta and not callable(grid):
+            raise TritonError(
+                f"the space varies {', '.join(sorted(space.meta))}: give the "
+                "grid as a function of the meta-parameters (lambda meta: "
+                "...), as a Triton launch takes it, so that each "
+                "configuration launches the programs it needs")
+        import torch
+        self.torch = torch
+        self.kernel, self.args, self.grid = kernel, args, grid
+        self.outputs, self.rtol = list(outputs), rtol
+        self.names = [name for name in kernel.arg_names
+                      if name not in meta and name not in space.meta]
+        if len(self.names) != len(args):
+            raise TritonError(
+                f"the kernel takes {len(self.names)} runtime arguments "
+                f"({', '.join(self.names)}), {len(args)} were given")
+        for name in space.meta:
+            if name not in meta:
+                raise TritonError(f"space.meta names '{name}', which the "
+                                  "call does not give")
+        unknown = set(outputs) - set(self.names)
+        if unknown:
+            raise TritonError("outputs name no argument: " +
+                              ", ".join(sorted(unknown)))
+        self.base = Configuration(tuple(sorted(
+            (k, v) for k, v in meta.items() if k in space.meta)), num_warps,
+            num_stages)
+        self.fixed = {k: v for k, v in meta.items() if k not in space.meta}
+        self.out_index = {name: self.names.index(name) for name in outputs}
+        self.tensors = [i for i, a in enumerate(args)
+                        if isinstance(a, torch.Tensor)]
+        self.inputs = [i for i in self.tensors
+                       if i not in self.out_index.values()]
+
+    def grid_of(self, config: Configuration) -> Tuple[int, ...]:
+        sizes = self.grid({**self.fixed, **config.meta_dict()}) \
+            if callable(self.grid) else self.grid
+        return tuple(int(size) for size in sizes)
+
+    def launch(self, config: Configuration, arguments, kernel=None):
+        kernel = kernel or self.kernel
+        return kernel[self.grid_of(config)](
+            *arguments, **self.fixed, **config.meta_dict(),
+            num_warps=config.num_warps, num_stages=config.num_stages)
+
+    def run(self, config: Configuration, kernel=None):
+        """One launch on copies of every tensor: its outputs, the copies,
+        its compiled kernel, and whether the tensors it does not name as
+        outputs came back unchanged."""
+        copied = list(self.args)
+        for index in self.tensors:
+            copied[index] = self.args[index].clone()
+        compiled = self.launch(config, copied, kernel)
+        self.torch.cuda.synchronize()
+        untouched = all(self.torch.equal(copied[i], self.args[i])
+                        for i in self.inputs)
+        return ([copied[i] for i in self.out_index.values()], copied,
+                compiled, untouched)
+
+    def matches(self, got, want) -> bool:
+        for a, b in zip(got, want):
+            if a.dtype.is_floating_point:
+                tolerance = self.rtol if self.rtol is not None else (
+                    1e-2 if a.element_size() <= 2 else 1e-5)
+                if not self.torch.allclose(a.float(), b.float(),
+                                           rtol=tolerance, atol=tolerance,
+                                           equal_nan=True):
+                    return False
+            elif not self.torch.equal(a, b):
+                return False
+        return True
+
+    def time(self, config: Configuration, copied, kernel=None) -> float:
+        """Microseconds per launch (triton.testing.do_bench)."""
+        from triton.testing import do_bench
+        return do_bench(lambda: self.launch(config, copied, kernel)) * 1000
+
+    def facts(self, compiled, tool: Optional[str],
+              tree: Optional[str]) -> Dict[str, str]:
+        """The bottleneck facts of the caller's launch (`compiled`, its
+        compiled kernel)."""
+        with tempfile.TemporaryDirectory() as scratch:
+            spec = kernel_spec(compiled.asm["ptx"], compiled.metadata.name,
+                               self.args, self.grid_of(self.base),
+                               self.base.num_warps, compiled.metadata.shared,
+                               self.outputs, self.names, scratch)
+            return _profile_facts(spec, tool, tree)
+
+    def blocks(self) -> int:
+        blocks = 1
+        for size in self.grid_of(self.base):
+            blocks *= size
+        return blocks
+
+
 def optimize(kernel, *args, grid, outputs: Sequence[str],
              space: Optional[Space] = None, budget: int = 5,
              num_warps: int = 4, num_stages: int = 3,
@@ -295,40 +398,16 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
     arguments' shapes and dtypes, the grid, the space and the GPU.
     `log`, when given, receives one dict per configuration tried."""
     space = space or Space()
-    if space.meta and not callable(grid):
-        raise TritonError(
-            f"the space varies {', '.join(sorted(space.meta))}: give the grid "
-            "as a function of the meta-parameters (lambda meta: ...), as a "
-            "Triton launch takes it, so that each configuration launches the "
-            "programs it needs")
+    call = _Call(kernel, args, grid, outputs, space, num_warps, num_stages,
+                 rtol, meta)
 
     import torch
     import triton
-    from triton.testing import do_bench
 
-    names = [name for name in kernel.arg_names
-             if name not in meta and name not in space.meta]
-    if len(names) != len(args):
-        raise TritonError(f"the kernel takes {len(names)} runtime arguments "
-                          f"({', '.join(names)}), {len(args)} were given")
-    for name in space.meta:
-        if name not in meta:
-            raise TritonError(f"space.meta names '{name}', which the call "
-                              "does not give")
-    base = Configuration(tuple(sorted((k, v) for k, v in meta.items()
-                                      if k in space.meta)), num_warps,
-                         num_stages)
-    fixed = {k: v for k, v in meta.items() if k not in space.meta}
-
-    def grid_of(config: Configuration) -> Tuple[int, ...]:
-        sizes = grid({**fixed, **config.meta_dict()}) if callable(grid) \
-            else grid
-        return tuple(int(size) for size in sizes)
-
+    base, fixed = call.base, call.fixed
     device = torch.cuda.get_device_name()
-    cache = pathlib.Path(cache_dir or pathlib.Path.home() / ".cache" /
-                         "autoprof" / "triton")
-    key = _cache_key(kernel, args, grid_of(base), space, base, outputs,
+    cache = pathlib.Path(cache_dir or default_cache_dir())
+    key = _cache_key(kernel, args, call.grid_of(base), space, base, outputs,
                      device)
     cached = cache / f"{key}.json"
     if cached.exists():
@@ -336,57 +415,15 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
         return triton.Config(entry["meta"], num_warps=entry["num_warps"],
                              num_stages=entry["num_stages"])
 
-    out_index = {name: names.index(name) for name in outputs}
-
-    tensors = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor)]
-    inputs = [i for i in tensors if i not in out_index.values()]
-
-    def run(config: Configuration):
-        """One launch on copies of every tensor: its outputs, the copies,
-        its compiled kernel, and whether the tensors it does not name as
-        outputs came back unchanged."""
-        copied = list(args)
-        for index in tensors:
-            copied[index] = args[index].clone()
-        compiled = kernel[grid_of(config)](*copied, **fixed,
-                                           **config.meta_dict(),
-                                           num_warps=config.num_warps,
-                                           num_stages=config.num_stages)
-        torch.cuda.synchronize()
-        untouched = all(torch.equal(copied[i], args[i]) for i in inputs)
-        return ([copied[i] for i in out_index.values()], copied, compiled,
-                untouched)
-
-    def matches(got, want) -> bool:
-        for a, b in zip(got, want):
-            if a.dtype.is_floating_point:
-                tolerance = rtol if rtol is not None else (
-                    1e-2 if a.element_size() <= 2 else 1e-5)
-                if not torch.allclose(a.float(), b.float(), rtol=tolerance,
-                                      atol=tolerance, equal_nan=True):
-                    return False
-            elif not torch.equal(a, b):
-                return False
-        return True
-
-    reference, copied, compiled, untouched = run(base)
+    reference, copied, compiled, untouched = call.run(base)
     if not untouched:
         raise TritonError("the caller's configuration writes a tensor that "
                           f"outputs ({', '.join(outputs)}) does not name")
-    base_us = do_bench(lambda: kernel[grid_of(base)](
-        *copied, **fixed, **base.meta_dict(), num_warps=base.num_warps,
-        num_stages=base.num_stages)) * 1000
-    with tempfile.TemporaryDirectory() as scratch:
-        spec = kernel_spec(compiled.asm["ptx"], compiled.metadata.name,
-                           args, grid_of(base), base.num_warps,
-                           compiled.metadata.shared, outputs, names, scratch)
-        facts = _profile_facts(spec, tool, tree)
-    blocks = 1
-    for size in grid_of(base):
-        blocks *= size
+    base_us = call.time(base, copied)
+    facts = call.facts(compiled, tool, tree)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    ranked = rank_configurations(configurations(space), base, facts, blocks,
-                                 sms)
+    ranked = rank_configurations(configurations(space), base, facts,
+                                 call.blocks(), sms)
     best, best_us = base, base_us
     if log is not None:
         log.append({"configuration": base.label(), "us": base_us,
@@ -394,21 +431,18 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
     for config, why in ranked[:budget]:
         entry = {"configuration": config.label(), "why": why}
         try:
-            got, copied, _, untouched = run(config)
+            got, copied, _, untouched = call.run(config)
         except Exception as error:  # Triton refuses the configuration
             entry.update(status="failed", reason=str(error).splitlines()[0])
         else:
             if not untouched:
                 entry.update(status="rejected",
                              reason="writes a tensor not named in outputs")
-            elif not matches(got, reference):
+            elif not call.matches(got, reference):
                 entry.update(status="rejected",
                              reason="outputs differ from the original call's")
             else:
-                us = do_bench(lambda: kernel[grid_of(config)](
-                    *copied, **fixed, **config.meta_dict(),
-                    num_warps=config.num_warps,
-                    num_stages=config.num_stages)) * 1000
+                us = call.time(config, copied)
                 entry.update(status="verified", us=us)
                 if us < best_us * 0.98:
                     best, best_us = config, us
@@ -421,3 +455,9 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
         "facts": facts}, indent=2) + "\n")
     return triton.Config({**fixed, **best.meta_dict()},
                          num_warps=best.num_warps, num_stages=best.num_stages)
+
+
+def default_cache_dir() -> pathlib.Path:
+    """Where the Triton integration caches outcomes and answers:
+    ~/.cache/autoprof/triton."""
+    return pathlib.Path.home() / ".cache" / "autoprof" / "triton"

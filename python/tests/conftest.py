@@ -31,3 +31,54 @@ def seconds_report_path():
     an H200 host at commit 28bdc62, whose evaluations record where their time
     went."""
     return DATA / "h200-report-seconds.json"
+
+
+@pytest.fixture
+def chat_tool():
+    """autoprof-chat from the build tree (AUTOPROF_TOOLS_DIR) or PATH."""
+    tools = os.environ.get("AUTOPROF_TOOLS_DIR")
+    tool = (str(pathlib.Path(tools) / "autoprof-chat") if tools
+            else shutil.which("autoprof-chat"))
+    if not tool or not os.access(tool, os.X_OK):
+        pytest.skip("autoprof-chat is not built")
+    return tool
+
+
+@pytest.fixture
+def llm_server(tmp_path):
+    """Starts the scripted loopback LLM server of the unit tests
+    (test/Unit/scripted_llm_server.py) on a script of answers; yields a
+    function that takes the answers' texts and returns (endpoint, the path
+    of the requests it records)."""
+    import json
+    import subprocess
+    import sys
+    import time
+    server = (pathlib.Path(__file__).resolve().parents[2] / "test" / "Unit" /
+              "scripted_llm_server.py")
+    processes = []
+
+    def start(texts):
+        script = tmp_path / "script.json"
+        script.write_text(json.dumps([
+            {"status": 200, "body": {"choices": [{"message": {
+                "role": "assistant", "content": text}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5}}}
+            for text in texts]))
+        port_file = tmp_path / "port"
+        requests = tmp_path / "requests.jsonl"
+        processes.append(subprocess.Popen([
+            sys.executable, str(server), "--script", str(script),
+            "--port-file", str(port_file), "--requests", str(requests),
+            "--lifetime", "60"]))
+        for _ in range(200):
+            if port_file.exists():
+                break
+            time.sleep(0.05)
+        port = port_file.read_text().strip()
+        return f"http://127.0.0.1:{port}/v1", requests
+
+    yield start
+    for process in processes:
+        process.kill()
+        process.wait()
