@@ -11,7 +11,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<16x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<16x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x132xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<128x24xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<16x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x132xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
     // CHECK-SAME: nvvm.minctasm = 2
@@ -22,7 +22,7 @@ module attributes {gpu.container_module} {
     // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %{{[0-9]+}},
     // CHECK: gpu.barrier
     // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 136 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
-    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%c0, %{{.*}}] {leadDimension = 136 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // CHECK-NOT: gpu.subgroup_mma_load_matrix
     // CHECK: gpu.barrier
     // CHECK-NEXT: scf.yield

@@ -3,25 +3,33 @@
 // staging of a 64 x 64 tile, with the products on tensor cores, two 16 x 16
 // fragments per warp and stage, the sums through a shared tile of f32 and
 // added to each result's initial value.
-// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64" | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul" | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul_at" | FileCheck %s --check-prefix=AT
+// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul_bt" | FileCheck %s --check-prefix=BT
 
 // C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 64 x 128 results over 40
 // products: three stages, the last one 8 iterations and 8 of zeros.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // A's tile holds a row of 16 iterations (and 8 of padding) per result
+    // row, B's a row of 64 columns (and 8) per iteration.
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 1, 1>
     // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
     // Iterations past the 40th stage zeros.
     // CHECK: arith.select
     // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
+    // The copies store as they load: four neighbouring iterations of A, four
+    // neighbouring columns of B, one 64-bit store each.
+    // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x24xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+    // CHECK: vector.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<16x72xf16, #gpu.address_space<workgroup>>, vector<4xf16>
     // CHECK: gpu.barrier
     // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // CHECK: gpu.subgroup_mma_load_matrix %[[B]]
-    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<16x72xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
-    // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} {a_transpose}
+    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index} : memref<64x24xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} : !gpu.mma_matrix
     // CHECK: gpu.subgroup_mma_compute %[[FA]]
     // CHECK: gpu.barrier
     // CHECK: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 68 : index}
@@ -60,13 +68,85 @@ module attributes {gpu.container_module} {
       memref.store %sum, %c[%i, %j] : memref<64x128xf32>
       gpu.return
     }
+
+    // A stored with its rows along k (A[k][i]): its tile keeps a row per
+    // iteration, the transposed operand.
+    // AT-LABEL: gpu.func @matmul_at(
+    // AT-SAME: workgroup(%[[AT:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BN:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>>
+    // AT: %[[FBN:.*]] = gpu.subgroup_mma_load_matrix %[[BN]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // AT: gpu.subgroup_mma_load_matrix %[[BN]]
+    // AT: %[[FAT:.*]] = gpu.subgroup_mma_load_matrix %[[AT]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // AT: gpu.subgroup_mma_compute %[[FAT]], %[[FBN]], %{{.*}} {a_transpose}
+    gpu.func @matmul_at(%a: memref<40x64xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c40 = arith.constant 40 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %init = memref.load %c[%i, %j] : memref<64x128xf32>
+      %sum = scf.for %k = %c0 to %c40 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%k, %i] : memref<40x64xf16>
+        %y = memref.load %b[%k, %j] : memref<40x128xf16>
+        %xe = arith.extf %x : f16 to f32
+        %ye = arith.extf %y : f16 to f32
+        %p = arith.mulf %xe, %ye : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x128xf32>
+      gpu.return
+    }
+
+    // B stored with its columns along k (B[j][k]): its tile holds a row of
+    // iterations per result column, the transposed operand.
+    // BT-LABEL: gpu.func @matmul_bt(
+    // BT-SAME: workgroup(%[[AR:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BT:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>>
+    // BT: %[[FBT:.*]] = gpu.subgroup_mma_load_matrix %[[BT]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // BT: gpu.subgroup_mma_load_matrix %[[BT]]
+    // BT: %[[FAR:.*]] = gpu.subgroup_mma_load_matrix %[[AR]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // BT: gpu.subgroup_mma_compute %[[FAR]], %[[FBT]], %{{.*}} {b_transpose}
+    gpu.func @matmul_bt(%a: memref<64x40xf16>, %b: memref<128x40xf16>, %c: memref<64x128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c40 = arith.constant 40 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %init = memref.load %c[%i, %j] : memref<64x128xf32>
+      %sum = scf.for %k = %c0 to %c40 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<64x40xf16>
+        %y = memref.load %b[%j, %k] : memref<128x40xf16>
+        %xe = arith.extf %x : f16 to f32
+        %ye = arith.extf %y : f16 to f32
+        %p = arith.mulf %xe, %ye : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x128xf32>
+      gpu.return
+    }
   }
-  func.func @main(%a: memref<64x40xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>) {
+  func.func @main(%a: memref<64x40xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>, %at: memref<40x64xf16>, %bt: memref<128x40xf16>) {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c8 = arith.constant 8 : index
     %c16 = arith.constant 16 : index
     gpu.launch_func @kernels::@matmul blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x40xf16>, %b : memref<40x128xf16>, %c : memref<64x128xf32>)
+    gpu.launch_func @kernels::@matmul_at blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%at : memref<40x64xf16>, %b : memref<40x128xf16>, %c : memref<64x128xf32>)
+    gpu.launch_func @kernels::@matmul_bt blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x40xf16>, %bt : memref<128x40xf16>, %c : memref<64x128xf32>)
     return
   }
 }

@@ -142,6 +142,18 @@ static int64_t getTilePadding(int64_t s, bool tensorCores) {
   return tensorCores ? 8 : getGroupWidth(s);
 }
 
+/// Whether `staged`'s tile holds a row per result element, its iterations
+/// contiguous (S x (16 + 8)), instead of a row per iteration (16 x (S +
+/// padding)): for the tensor cores, the loads that walk the loop (A[i][k] of
+/// a row-major A). Their copies then store as they load, neighbouring
+/// iterations into neighbouring elements (vector stores), and the fragments
+/// are loaded without a transpose. The threads' own loads (contraction-tile)
+/// read a row of a stage's elements per iteration, so their tiles keep a
+/// row per iteration.
+static bool isElementMajor(const StagedLoad &staged, bool tensorCores) {
+  return tensorCores && staged.alongLoop;
+}
+
 /// How mma-tile=S arranges the eight warps of a block over its S x S
 /// results: a grid of warps, each summing a `rows` x `columns` part of the
 /// tile in 16 x 16 fragments. S = 64: 4 x 2 warps of 16 x 32; S = 128: 2 x
@@ -816,8 +828,11 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
             "or a float";
       return failure();
     }
-    sharedBytes += kDepth * (s + getTilePadding(s, usesTensorCores())) *
-                   ((element.getIntOrFloatBitWidth() + 7) / 8);
+    sharedBytes +=
+        (isElementMajor(plan.staged.back(), usesTensorCores())
+             ? s * (kDepth + getTilePadding(s, true))
+             : kDepth * (s + getTilePadding(s, usesTensorCores()))) *
+        ((element.getIntOrFloatBitWidth() + 7) / 8);
   }
   // The tensor cores' results go through a shared tile of f32 to the
   // threads that own them.
@@ -904,9 +919,13 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         rewriter.getI64IntegerAttr(plan.tensorCores ? 32 : 16));
     return tile;
   };
+  // Rows of an element-major tile: a stage's iterations and the padding.
+  int64_t depthLength = kDepth + getTilePadding(s, plan.tensorCores);
   for (StagedLoad &staged : plan.staged)
-    tiles.push_back(
-        addTile({kDepth, rowLength}, staged.load.getResult().getType()));
+    tiles.push_back(addTile(isElementMajor(staged, plan.tensorCores)
+                                ? SmallVector<int64_t>{s, depthLength}
+                                : SmallVector<int64_t>{kDepth, rowLength},
+                            staged.load.getResult().getType()));
   // mma-tile: the block's S x S sums, from the tensor cores' fragments to
   // the threads that own the results.
   int64_t sumsLength = s + 4, sumsRows = getSumsRows(s);
@@ -1169,8 +1188,11 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     for (auto [n, staged] : llvm::enumerate(plan.staged))
       for (int64_t m = 0; m < copied; ++m) {
         auto [depth, position] = copies[n * copied + m];
-        memref::StoreOp::create(rewriter, loc, fetched[n * copied + m],
-                                tiles[n], ValueRange{depth, position});
+        memref::StoreOp::create(
+            rewriter, loc, fetched[n * copied + m], tiles[n],
+            isElementMajor(staged, plan.tensorCores)
+                ? ValueRange{position, depth}
+                : ValueRange{depth, position});
       }
     gpu::BarrierOp::create(rewriter, loc);
     Value nextStage = add(stage, index(1));
@@ -1180,14 +1202,28 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     SmallVector<Value> next = fetch(nextStage);
     SmallVector<Value> summed;
     if (plan.tensorCores) {
-      // Steps of 16: the warp's rows of the row tile (stored k-major: the
-      // transposed operand) against its columns of the column tile; the
-      // column fragments are loaded once per step, the row fragments one
-      // at a time (fewer live registers).
+      // Steps of 16: the warp's rows of the row tile against its columns
+      // of the column tile; the column fragments are loaded once per step,
+      // the row fragments one at a time (fewer live registers). A tile
+      // with a row per iteration holds the row operand transposed (A^T,
+      // loaded with `transpose`), one with a row per element the column
+      // operand (B^T).
       Type half = rewriter.getF16Type();
       bool rowStagedFirst = plan.staged.front().row;
+      const StagedLoad &rowStaged = plan.staged[rowStagedFirst ? 0 : 1];
+      const StagedLoad &columnStaged = plan.staged[rowStagedFirst ? 1 : 0];
       Value rowTile = rowStagedFirst ? tiles[0] : tiles[1];
       Value columnTile = rowStagedFirst ? tiles[1] : tiles[0];
+      bool rowsByElement = isElementMajor(rowStaged, true);
+      bool columnsByElement = isElementMajor(columnStaged, true);
+      UnitAttr aTransposed = rowsByElement ? UnitAttr() : rewriter.getUnitAttr();
+      UnitAttr bTransposed =
+          columnsByElement ? rewriter.getUnitAttr() : UnitAttr();
+      // The fragment at `step` and element `e` of a tile.
+      auto fragmentAt = [&](bool byElement, Value e, int64_t step) {
+        return byElement ? SmallVector<Value>{e, index(step)}
+                         : SmallVector<Value>{index(step), e};
+      };
       summed.assign(stages.getRegionIterArgs().begin(),
                     stages.getRegionIterArgs().begin() + accumulators);
       for (int64_t step = 0; step < kDepth; step += 16) {
@@ -1195,18 +1231,21 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         for (int64_t j = 0; j < warps.columnFragments(); ++j)
           b.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
               rewriter, loc, fragmentType("BOp", half), columnTile,
-              ValueRange{index(step), offset(warpColumn, 16 * j)},
-              rewriter.getIndexAttr(rowLength), UnitAttr()));
+              fragmentAt(columnsByElement, offset(warpColumn, 16 * j), step),
+              rewriter.getIndexAttr(columnsByElement ? depthLength
+                                                     : rowLength),
+              bTransposed));
         for (int64_t i = 0; i < warps.rowFragments(); ++i) {
           Value a = gpu::SubgroupMmaLoadMatrixOp::create(
               rewriter, loc, fragmentType("AOp", half), rowTile,
-              ValueRange{index(step), offset(warpRow, 16 * i)},
-              rewriter.getIndexAttr(rowLength), rewriter.getUnitAttr());
+              fragmentAt(rowsByElement, offset(warpRow, 16 * i), step),
+              rewriter.getIndexAttr(rowsByElement ? depthLength : rowLength),
+              aTransposed);
           for (int64_t j = 0; j < warps.columnFragments(); ++j) {
             Value &sum = summed[i * warps.columnFragments() + j];
             sum = gpu::SubgroupMmaComputeOp::create(
                 rewriter, loc, fragmentType("COp", rewriter.getF32Type()), a,
-                b[j], sum, rewriter.getUnitAttr(), UnitAttr());
+                b[j], sum, aTransposed, bTransposed);
           }
         }
       }

@@ -13,11 +13,16 @@
 // and column tiles of 16 iterations staged in shared memory in any layout,
 // merged image columns, remap checks, edge tiles, folded window loops), but
 // the eight warps of a block run the products in 16 x 16 x 16 fragments
-// (gpu.subgroup_mma_*: the row tile, stored k-major, is the transposed A
-// operand), from zero: at S = 64 a 4 x 2 grid of warps, each summing 16
-// rows and 32 columns of the tile (two fragments per stage); at S = 128 a
-// 2 x 4 grid, each summing 64 rows and 32 columns (eight fragments; each
-// row fragment it loads serves two products, each column fragment four).
+// (gpu.subgroup_mma_*), from zero. A load that walks the loop (A[i][k] of a
+// row-major A, or B[j][k]) is staged with a row of its 16 iterations per
+// result row (column), so that each copy stores four neighbouring
+// iterations at once and the fragments load as stored (B as B^T); a load
+// that does not (B[k][j], or A[k][i], the transposed A operand) with a row
+// per iteration, as contraction-tile stages both. The warps: at S = 64 a
+// 4 x 2 grid, each summing 16 rows and 32 columns of the tile (two
+// fragments per stage); at S = 128 a 2 x 4 grid, each summing 64 rows and
+// 32 columns (eight fragments; each row fragment it loads serves two
+// products, each column fragment four).
 // After the last stage the fragments go to a shared tile of sums, 64 rows
 // at a time (two passes at S = 128, so that it fits in static shared
 // memory), and each thread adds its results' sums to the loop's initial
