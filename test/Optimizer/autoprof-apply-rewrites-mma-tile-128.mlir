@@ -1,17 +1,18 @@
 // mma-tile=128: a 2 x 4 grid of warps, each summing 64 rows and 32 columns
-// of the 128 x 128 tile in eight 16 x 16 fragments per stage (four row
-// fragments, each against the two column fragments loaded once per step);
-// the sums reach the threads through a shared tile of 64 rows in two passes
-// (the warps of the first 64 rows, then those of the last), and each
-// result's initial value is loaded after the loop, not held through it.
+// of the 128 x 128 tile in eight 16 x 16 fragments per step of 16 (four row
+// fragments, each against the two column fragments loaded once per step),
+// two steps per stage of 32; the sums reach the threads through a shared
+// tile of 32 rows in four passes (each fragment stored in the pass of its
+// rows), and each result's initial value is loaded after the loop, not
+// held through it.
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=128" | FileCheck %s
 
-// C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 256 x 256 results over 48
-// products: three whole stages.
+// C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 256 x 256 results over 64
+// products: two whole stages.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<128x24xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<16x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x132xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x132xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
     // CHECK-SAME: nvvm.minctasm = 2
@@ -19,40 +20,46 @@ module attributes {gpu.container_module} {
     // CHECK-NOT: memref.load %arg2
     // CHECK-NOT: vector.load %arg2
     // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
-    // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %{{[0-9]+}},
+    // CHECK: %[[SUMMED:.*]]:40 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %{{[0-9]+}},
     // CHECK: gpu.barrier
     // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 136 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
-    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
+    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c16]
     // CHECK-NOT: gpu.subgroup_mma_load_matrix
     // CHECK: gpu.barrier
     // CHECK-NEXT: scf.yield
-    // Pass 0: the warps of rows 0 .. 63.
-    // CHECK: %[[WARPPASS:.*]] = arith.divui %[[WARPROW:.*]], %c64 : index
-    // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[WARPPASS]], %c0 : index
+    // Pass 0: each row fragment whose rows are among the first 32.
+    // CHECK: %[[PASS0:.*]] = arith.divui %[[ROW0:.*]], %c32 : index
+    // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PASS0]], %c0 : index
     // CHECK: scf.if %[[FIRST]] {
-    // CHECK-COUNT-8: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 132 : index}
-    // CHECK: }
-    // CHECK-NEXT: gpu.barrier
+    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[ROW0]], %{{.*}}] {leadDimension = 132 : index}
+    // CHECK: gpu.subgroup_mma_store_matrix %[[SUMMED]]#1, %[[SUMS]]
+    // CHECK-COUNT-3: scf.if
+    // CHECK: gpu.barrier
     // CHECK: vector.load %[[SUMS]]
     // CHECK: vector.load %arg2
     // CHECK: gpu.barrier
-    // Pass 1: the warps of rows 64 .. 127, 64 rows up.
-    // CHECK: %[[SECOND:.*]] = arith.cmpi eq, %[[WARPPASS]], %c1 : index
-    // CHECK: scf.if %[[SECOND]] {
-    // CHECK: arith.subi %[[WARPROW]], %c64 : index
-    // CHECK-COUNT-8: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 132 : index}
-    // CHECK: }
-    // CHECK-NEXT: gpu.barrier
+    // Pass 1: rows 32 .. 63, 32 rows up.
+    // CHECK: %[[PASS1:.*]] = arith.cmpi eq, %[[PASS0]], %c1 : index
+    // CHECK: scf.if %[[PASS1]] {
+    // CHECK-NEXT: %[[UP:.*]] = arith.subi %[[ROW0]], %c32 : index
+    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[UP]], %{{.*}}]
+    // CHECK: gpu.barrier
+    // CHECK: vector.load %[[SUMS]]
+    // Passes 2 and 3: rows 64 .. 127.
+    // CHECK: arith.subi %{{.*}}, %c64 : index
+    // CHECK: arith.subi %{{.*}}, %c96 : index
     // CHECK: vector.load %[[SUMS]]
     // CHECK: arith.addf
     // CHECK-NOT: arith.mulf
     // CHECK: vector.store %{{.*}}, %arg2
     // CHECK: gpu.return
-    gpu.func @matmul(%a: memref<256x48xf16>, %b: memref<48x256xf16>, %c: memref<256x256xf32>) kernel {
+    gpu.func @matmul(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c16 = arith.constant 16 : index
-      %c48 = arith.constant 48 : index
+      %c64 = arith.constant 64 : index
       %bx = gpu.block_id x
       %by = gpu.block_id y
       %tx = gpu.thread_id x
@@ -62,9 +69,9 @@ module attributes {gpu.container_module} {
       %j = arith.addi %0, %tx : index
       %i = arith.addi %1, %ty : index
       %init = memref.load %c[%i, %j] : memref<256x256xf32>
-      %sum = scf.for %k = %c0 to %c48 step %c1 iter_args(%acc = %init) -> (f32) {
-        %x = memref.load %a[%i, %k] : memref<256x48xf16>
-        %y = memref.load %b[%k, %j] : memref<48x256xf16>
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<256x64xf16>
+        %y = memref.load %b[%k, %j] : memref<64x256xf16>
         %xe = arith.extf %x : f16 to f32
         %ye = arith.extf %y : f16 to f32
         %p = arith.mulf %xe, %ye : f32
@@ -75,10 +82,10 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  func.func @main(%a: memref<256x48xf16>, %b: memref<48x256xf16>, %c: memref<256x256xf32>) {
+  func.func @main(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
-    gpu.launch_func @kernels::@matmul blocks in (%c16, %c16, %c1) threads in (%c16, %c16, %c1) args(%a : memref<256x48xf16>, %b : memref<48x256xf16>, %c : memref<256x256xf32>)
+    gpu.launch_func @kernels::@matmul blocks in (%c16, %c16, %c1) threads in (%c16, %c16, %c1) args(%a : memref<256x64xf16>, %b : memref<64x256xf16>, %c : memref<256x256xf32>)
     return
   }
 }

@@ -1,45 +1,60 @@
 // mma-tile on a contraction of halves with an f32 sum (a linalg.matmul of
 // f16 operands into f32 after register-accumulate): contraction-tile's
-// staging of a 64 x 64 tile, with the products on tensor cores, two 16 x 16
-// fragments per warp and stage, the sums through a shared tile of f32 and
-// added to each result's initial value.
+// staging of a 64 x 64 tile in stages of 32 iterations, with the products on
+// tensor cores, two 16 x 16 fragments per warp and step of 16, the sums
+// through a shared tile of 32 rows of f32 in two passes and added to each
+// result's initial value.
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul" | FileCheck %s
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul_at" | FileCheck %s --check-prefix=AT
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul_bt" | FileCheck %s --check-prefix=BT
 
 // C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 64 x 128 results over 40
-// products: three stages, the last one 8 iterations and 8 of zeros.
+// products: two stages, the last one 8 iterations and 24 of zeros.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // A's tile holds a row of 16 iterations (and 8 of padding) per result
+    // A's tile holds a row of 32 iterations (and 8 of padding) per result
     // row, B's a row of 64 columns (and 8) per iteration.
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<64x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 1, 1>
     // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
     // Iterations past the 40th stage zeros.
     // CHECK: arith.select
-    // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
+    // CHECK: %[[SUMMED:.*]]:18 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
     // The copies store as they load: four neighbouring iterations of A, four
     // neighbouring columns of B, one 64-bit store each.
-    // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x24xf16, #gpu.address_space<workgroup>>, vector<4xf16>
-    // CHECK: vector.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<16x72xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+    // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+    // CHECK: vector.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<32x72xf16, #gpu.address_space<workgroup>>, vector<4xf16>
     // CHECK: gpu.barrier
+    // Two steps of 16 per stage.
     // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // CHECK: gpu.subgroup_mma_load_matrix %[[B]]
-    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index} : memref<64x24xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : memref<64x40xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} : !gpu.mma_matrix
     // CHECK: gpu.subgroup_mma_compute %[[FA]]
+    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
+    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
+    // CHECK: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c16]
     // CHECK: gpu.barrier
-    // CHECK: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 68 : index}
-    // CHECK: gpu.subgroup_mma_store_matrix
+    // Pass 0: the warps whose 16 rows are among the first 32 store theirs.
+    // CHECK: scf.if
+    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 68 : index}
+    // CHECK: gpu.subgroup_mma_store_matrix %[[SUMMED]]#1, %[[SUMS]]
     // CHECK: gpu.barrier
     // Four neighbouring results: their initial values plus their sums, read
     // from the tile of sums as one vector.
     // CHECK: %[[SUM4:.*]] = vector.load %[[SUMS]]
     // CHECK: %[[SUM:.*]] = vector.extract %[[SUM4]][0]
+    // CHECK: vector.load %arg2
     // CHECK: arith.addf %{{.*}}, %[[SUM]] : f32
+    // Pass 1: the others, 32 rows up.
+    // CHECK: gpu.barrier
+    // CHECK: scf.if
+    // CHECK-NEXT: arith.subi %{{.*}}, %c32 : index
+    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0
+    // CHECK: gpu.barrier
+    // CHECK: vector.load %[[SUMS]]
     // CHECK-NOT: arith.mulf
     // CHECK: gpu.return
     gpu.func @matmul(%a: memref<64x40xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>) kernel {
@@ -72,7 +87,7 @@ module attributes {gpu.container_module} {
     // A stored with its rows along k (A[k][i]): its tile keeps a row per
     // iteration, the transposed operand.
     // AT-LABEL: gpu.func @matmul_at(
-    // AT-SAME: workgroup(%[[AT:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BN:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>>
+    // AT-SAME: workgroup(%[[AT:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BN:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>
     // AT: %[[FBN:.*]] = gpu.subgroup_mma_load_matrix %[[BN]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // AT: gpu.subgroup_mma_load_matrix %[[BN]]
     // AT: %[[FAT:.*]] = gpu.subgroup_mma_load_matrix %[[AT]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
@@ -107,10 +122,10 @@ module attributes {gpu.container_module} {
     // B stored with its columns along k (B[j][k]): its tile holds a row of
     // iterations per result column, the transposed operand.
     // BT-LABEL: gpu.func @matmul_bt(
-    // BT-SAME: workgroup(%[[AR:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BT:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>>
-    // BT: %[[FBT:.*]] = gpu.subgroup_mma_load_matrix %[[BT]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // BT-SAME: workgroup(%[[AR:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BT:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>
+    // BT: %[[FBT:.*]] = gpu.subgroup_mma_load_matrix %[[BT]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // BT: gpu.subgroup_mma_load_matrix %[[BT]]
-    // BT: %[[FAR:.*]] = gpu.subgroup_mma_load_matrix %[[AR]]{{\[}}%{{.*}}, %c0] {leadDimension = 24 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // BT: %[[FAR:.*]] = gpu.subgroup_mma_load_matrix %[[AR]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // BT: gpu.subgroup_mma_compute %[[FAR]], %[[FBT]], %{{.*}} {b_transpose}
     gpu.func @matmul_bt(%a: memref<64x40xf16>, %b: memref<128x40xf16>, %c: memref<64x128xf32>) kernel {
       %c0 = arith.constant 0 : index

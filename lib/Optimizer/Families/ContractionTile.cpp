@@ -118,13 +118,15 @@ using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
-namespace {
-/// Iterations per stage (one step of the tensor cores). On an H200, stages
-/// of 64 for mma-tile (four steps per pair of barriers) took 255.8 us on a
-/// 2048^3 f16 matmul against 236.2 us at 16: their staging stores met
-/// 6.5 times the shared bank conflicts.
-constexpr int64_t kDepth = 16;
-} // namespace
+/// Iterations per stage: 16 for the threads' own products; 32 (two steps
+/// of the tensor cores per pair of barriers) for mma-tile, whose loads that
+/// walk the loop are staged with a row of iterations per element
+/// (isElementMajor), so that deeper stages make longer rows rather than
+/// more of them. (On an H200, stages of 64 for mma-tile=64 took 255.8 us on
+/// a 2048^3 f16 matmul against 236.2 us at 16, when the row tile was staged
+/// with a row per iteration: its staging stores met 6.5 times the shared
+/// bank conflicts.)
+static int64_t getDepth(bool tensorCores) { return tensorCores ? 32 : 16; }
 
 /// T: threads of a new block along x and y for an S x S tile of results:
 /// 8 for S = 32 (4 x 4 results per thread, as at S = 64), else 16.
@@ -170,9 +172,11 @@ static WarpTiling getWarpTiling(int64_t s) {
 }
 
 /// Rows of the shared tile that takes the tensor cores' sums to the threads
-/// that own them: at most 64 (S = 128 goes through it in two passes of 64
-/// rows, 33 KiB instead of 66, under the 48 KiB of static shared memory).
-static int64_t getSumsRows(int64_t s) { return std::min<int64_t>(s, 64); }
+/// that own them: 32, in S / 32 passes (17 KiB at S = 128 instead of 66,
+/// which leaves the staged tiles room under the 48 KiB of static shared
+/// memory). A thread's results of one row index r lie in rows 16 r .. 16 r
+/// + 15 of the tile (getResultRow), one pass.
+static int64_t getSumsRows() { return 32; }
 
 /// Why the loop of `plan` cannot run on tensor cores (mma-tile), or
 /// nothing: its body must add to the value it carries the product of a
@@ -830,14 +834,15 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
     }
     sharedBytes +=
         (isElementMajor(plan.staged.back(), usesTensorCores())
-             ? s * (kDepth + getTilePadding(s, true))
-             : kDepth * (s + getTilePadding(s, usesTensorCores()))) *
+             ? s * (getDepth(true) + getTilePadding(s, true))
+             : getDepth(usesTensorCores()) *
+                   (s + getTilePadding(s, usesTensorCores()))) *
         ((element.getIntOrFloatBitWidth() + 7) / 8);
   }
   // The tensor cores' results go through a shared tile of f32 to the
   // threads that own them.
   if (usesTensorCores())
-    sharedBytes += getSumsRows(s) * (s + 4) * 4;
+    sharedBytes += getSumsRows() * (s + 4) * 4;
   // Edge tiles past the results compute clamped copies of the last row
   // or column and store nothing; a tile larger than a whole dimension
   // would mostly compute such copies.
@@ -883,6 +888,7 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   int64_t threads = getThreads(s);
   int64_t per = s / threads, outputs = per * per;
   // Elements of a stage's tile each thread copies: 16 x S over T x T.
+  int64_t kDepth = getDepth(plan.tensorCores);
   int64_t copied = kDepth * s / (threads * threads);
   int64_t group = getGroupWidth(s);
   const std::array<int64_t, 3> &totals = plan.extents;
@@ -928,7 +934,7 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
                             staged.load.getResult().getType()));
   // mma-tile: the block's S x S sums, from the tensor cores' fragments to
   // the threads that own the results.
-  int64_t sumsLength = s + 4, sumsRows = getSumsRows(s);
+  int64_t sumsLength = s + 4, sumsRows = getSumsRows();
   Value sums = plan.tensorCores
                    ? addTile({sumsRows, sumsLength}, rewriter.getF32Type())
                    : Value();
@@ -1002,13 +1008,19 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
 
   // Result (r, c) of this thread: row rowBase + G row + offset(r), column
   // columnBase + G lane + offset(c), with the original ids of its thread.
-  Value rowFirst = group == 1 ? row : mul(row, group);
+  // On tensor cores, whose threads do not read the tiles, row rowBase + row
+  // + T r: a thread's results of one r lie in T rows (one pass of the tile
+  // of sums).
+  Value rowFirst = group == 1 || plan.tensorCores ? row : mul(row, group);
   Value laneFirst = group == 1 ? lane : mul(lane, group);
+  auto getResultRow = [&](int64_t r) {
+    return plan.tensorCores ? r * threads : getResultOffset(s, r);
+  };
   SmallVector<IRMapping> maps(outputs);
   SmallVector<Value> inside(outputs);
   for (int64_t r = 0; r < per; ++r)
     for (int64_t c = 0; c < per; ++c) {
-      Value rowIndex = add(rowBase, offset(rowFirst, getResultOffset(s, r)));
+      Value rowIndex = add(rowBase, offset(rowFirst, getResultRow(r)));
       Value column = add(columnBase, offset(laneFirst, getResultOffset(s, c)));
       inside[r * per + c] = insideOf(rowIndex, column);
       std::array<Value, 3> global = globalOf(rowIndex, column);
@@ -1331,12 +1343,11 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   }
   if (plan.tensorCores) {
     // Each result: its sum from the tile of sums, added to the loop's
-    // initial value. The tile holds 64 rows of sums at a time: in pass t
-    // the warps whose rows are 64 t .. 64 t + 63 store their fragments, and
-    // each thread reads its results of those rows (a thread's results of
-    // one row group, G (thread row) + offset(r) for r of one group of G
-    // neighbours, lie within 64 rows: T G = 64 at S = 64 and 128).
-    assert(threads * group == sumsRows && "results of a pass span 64 rows");
+    // initial value. The tile holds 32 rows of sums at a time: in pass t
+    // each warp stores its fragments of rows 32 t .. 32 t + 31, and each
+    // thread reads its results of those rows (those of row index r lie in
+    // rows T r .. T r + T - 1: one pass, as T divides 32).
+    assert(sumsRows % threads == 0 && "a row index's results in one pass");
     // The operations before the loop that compute its initial value, in
     // order (the geometry they read is mapped per result).
     SetVector<Operation *> initSlice;
@@ -1355,36 +1366,34 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     for (int64_t pass = 0; pass < passes; ++pass) {
       if (pass > 0)
         gpu::BarrierOp::create(rewriter, loc);
-      {
+      // Fragment i of a warp holds rows warpRow + 16 i .. + 15 (warpRow a
+      // multiple of 16): in the pass of its first row, whether the warp
+      // stores it is the same for all of its lanes.
+      for (int64_t i = 0; i < warps.rowFragments(); ++i) {
         OpBuilder::InsertionGuard guard(rewriter);
-        Value passRow = warpRow;
-        if (passes > 1) {
-          // warpRow is a multiple of the warp's rows (which divide 64):
-          // the warp's fragments lie in one pass.
-          Value warpPass =
-              arith::DivUIOp::create(rewriter, loc, warpRow, index(sumsRows));
-          Value mine =
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                    warpPass, index(pass));
-          auto ifOp = scf::IfOp::create(rewriter, loc, mine,
-                                        /*withElseRegion=*/false);
-          rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-          passRow = arith::SubIOp::create(rewriter, loc, warpRow,
-                                          index(pass * sumsRows));
-        }
-        for (int64_t i = 0; i < warps.rowFragments(); ++i)
-          for (int64_t j = 0; j < warps.columnFragments(); ++j)
-            gpu::SubgroupMmaStoreMatrixOp::create(
-                rewriter, loc,
-                stages.getResult(i * warps.columnFragments() + j), sums,
-                ValueRange{offset(passRow, 16 * i),
-                           offset(warpColumn, 16 * j)},
-                rewriter.getIndexAttr(sumsLength), UnitAttr());
+        Value fragmentRow = offset(warpRow, 16 * i);
+        Value fragmentPass =
+            arith::DivUIOp::create(rewriter, loc, fragmentRow, index(sumsRows));
+        Value mine = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, fragmentPass, index(pass));
+        auto ifOp = scf::IfOp::create(rewriter, loc, mine,
+                                      /*withElseRegion=*/false);
+        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        Value passRow = pass == 0 ? fragmentRow
+                                  : arith::SubIOp::create(
+                                        rewriter, loc, fragmentRow,
+                                        index(pass * sumsRows))
+                                        .getResult();
+        for (int64_t j = 0; j < warps.columnFragments(); ++j)
+          gpu::SubgroupMmaStoreMatrixOp::create(
+              rewriter, loc, stages.getResult(i * warps.columnFragments() + j),
+              sums, ValueRange{passRow, offset(warpColumn, 16 * j)},
+              rewriter.getIndexAttr(sumsLength), UnitAttr());
       }
       gpu::BarrierOp::create(rewriter, loc);
       for (int64_t r = 0; r < per; ++r) {
-        int64_t rowOffset = getResultOffset(s, r);
-        if ((rowOffset - r % group) / sumsRows != pass)
+        int64_t rowOffset = getResultRow(r);
+        if (rowOffset / sumsRows != pass)
           continue;
         for (int64_t c = 0; c < per; ++c) {
           IRMapping &mapping = maps[r * per + c];

@@ -10,7 +10,8 @@
 // do about fifteen times as fast (an H200's dense f16 peak, 989 TFLOP/s,
 // against 67 TFLOP/s of FP32). This family tiles it as contraction-tile=S
 // does for S = 64 or 128 (ContractionTile.cpp: the same 16 x 16 threads, row
-// and column tiles of 16 iterations staged in shared memory in any layout,
+// and column tiles staged in shared memory in any layout, here in stages of
+// 32 iterations (two steps of the tensor cores per pair of barriers),
 // merged image columns, remap checks, edge tiles, folded window loops), but
 // the eight warps of a block run the products in 16 x 16 x 16 fragments
 // (gpu.subgroup_mma_*), from zero. A load that walks the loop (A[i][k] of a
@@ -23,10 +24,11 @@
 // fragments per stage); at S = 128 a 2 x 4 grid, each summing 64 rows and
 // 32 columns (eight fragments; each row fragment it loads serves two
 // products, each column fragment four).
-// After the last stage the fragments go to a shared tile of sums, 64 rows
-// at a time (two passes at S = 128, so that it fits in static shared
-// memory), and each thread adds its results' sums to the loop's initial
-// values and runs the code after the loop. Each product of two halves is
+// After the last stage the fragments go to a shared tile of sums, 32 rows
+// at a time (S / 32 passes, so that it fits in static shared memory next to
+// the staged tiles), and each thread adds its results' sums (rows thread
+// row + 16 r, one pass per r) to the loop's initial values, which it loads
+// only then, and runs the code after the loop. Each product of two halves is
 // exact in f32; the tensor cores add them in another order, so the kernel
 // is marked `autoprof.reassociated` and verified against the terms'
 // magnitude. A last stage that the loop's iterations do not fill stages
