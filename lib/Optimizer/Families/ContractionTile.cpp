@@ -96,6 +96,7 @@
 #include "autoprof/Analysis/MemoryAccess.h"
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -103,7 +104,6 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -144,9 +144,9 @@ static int64_t getTilePadding(int64_t s, bool tensorCores) {
   return tensorCores ? 8 : getGroupWidth(s);
 }
 
-/// Whether `staged`'s tile holds a row per result element, its iterations
-/// contiguous (S x (16 + 8)), instead of a row per iteration (16 x (S +
-/// padding)): for the tensor cores, the loads that walk the loop (A[i][k] of
+/// Whether `staged`'s tile holds a row per result element, a stage's
+/// iterations contiguous (S x (32 + 8)), instead of a row per iteration
+/// (depth x (S + padding)): for the tensor cores, the loads that walk the loop (A[i][k] of
 /// a row-major A). Their copies then store as they load, neighbouring
 /// iterations into neighbouring elements (vector stores), and the fragments
 /// are loaded without a transpose. The threads' own loads (contraction-tile)
@@ -234,7 +234,7 @@ static std::optional<std::string> checkTensorCores(ContractionPlan &plan) {
 /// Resident blocks per SM that contraction-tile=S asks ptxas for
 /// (nvvm.minctasm), a register budget per thread: 255 registers for the 64
 /// results per thread of S = 128, 128 for the 16 of S = 32 and 64, 64 for
-/// the one of S = 16.
+/// the one of S = 16; on tensor cores 128 at S = 64 and 128.
 static int64_t getResidentBlocks(int64_t s, bool tensorCores) {
   int64_t threads = getThreads(s) * getThreads(s);
   // The tensor cores hold a thread's sums in fragments (64 registers for

@@ -15,7 +15,7 @@
 // merged image columns, remap checks, edge tiles, folded window loops), but
 // the eight warps of a block run the products in 16 x 16 x 16 fragments
 // (gpu.subgroup_mma_*), from zero. A load that walks the loop (A[i][k] of a
-// row-major A, or B[j][k]) is staged with a row of its 16 iterations per
+// row-major A, or B[j][k]) is staged with a row of its 32 iterations per
 // result row (column), so that each copy stores four neighbouring
 // iterations at once and the fragments load as stored (B as B^T); a load
 // that does not (B[k][j], or A[k][i], the transposed A operand) with a row
