@@ -9,8 +9,16 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @k(
     // CHECK-SAME: known_block_size = array<i32: 8, 8, 1>, known_grid_size = array<i32: 2, 2, 1>
-    // The rows and columns of the second tiles, clamped to the last.
+    // The rows and columns of the second tiles, clamped to the last: rows
+    // of A one by one (a row is not A's contiguous side), the neighbouring
+    // columns of B that a copy loads together (4 (min(c / 4, 11)) + j: 48 is
+    // a multiple of 4), so that they stay one vector load.
     // CHECK: arith.minui %{{.*}}, %c47
+    // CHECK: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+    // CHECK: %[[GROUP:.*]] = arith.minui %{{.*}}, %c11 : index
+    // CHECK: %[[COLUMN:.*]] = arith.muli %[[GROUP]], %c4 : index
+    // CHECK: vector.load %arg1[%{{.*}}, %[[COLUMN]]] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+    // CHECK-NOT: memref.load %arg1
     // CHECK: scf.for
     // CHECK: gpu.barrier
     // Each result stores under its bounds check.

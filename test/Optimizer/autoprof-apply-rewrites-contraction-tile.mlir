@@ -26,12 +26,17 @@ module attributes {gpu.container_module} {
     // Sixteen accumulators per thread, four neighbours of a row of C per
     // vector load, and the first stage's elements of the rows of A (lanes
     // along k) and the columns of B (lanes along j), 8 of each per thread
-    // in two groups of 4 neighbours. A's neighbours along k are clamped to
-    // the last iteration one by one (40 is not a multiple of 16) and stay
-    // scalar loads; B's share their k and load as vectors.
+    // in two groups of 4 neighbours. 40 is not a multiple of 16, so the
+    // iterations of the last stage are clamped to the loop's, A's four
+    // neighbours along k together (4 (min(k / 4, 9)) + j: 40 is a multiple
+    // of 4), so that they stay one vector load; B's share their k and load
+    // as vectors.
     // CHECK-COUNT-4: vector.load %{{.*}} : memref<64x64xf32>, vector<4xf32>
-    // CHECK: arith.minui
-    // CHECK-COUNT-8: memref.load %{{.*}} : memref<64x40xf32>
+    // CHECK: %[[GROUP:.*]] = arith.minui %{{.*}}, %c9 : index
+    // CHECK: %[[K4:.*]] = arith.muli %[[GROUP]], %[[C4]] : index
+    // CHECK: vector.load %{{.*}}[%{{.*}}, %[[K4]]] {alignment = 16 : i64} : memref<64x40xf32>, vector<4xf32>
+    // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x40xf32>, vector<4xf32>
+    // CHECK-NOT: memref.load %{{.*}} : memref<64x40xf32>
     // CHECK-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<40x64xf32>, vector<4xf32>
     // Three stages.
     // CHECK: scf.for %[[STAGE:.*]] = %{{.*}} to %[[C3:.*]] step %{{.*}} iter_args
@@ -39,7 +44,7 @@ module attributes {gpu.container_module} {
     // CHECK-COUNT-2: vector.store %{{.*}}, %[[BS]]
     // CHECK: gpu.barrier
     // The next stage's elements, loaded while this one computes.
-    // CHECK-COUNT-8: memref.load %{{.*}} : memref<64x40xf32>
+    // CHECK-COUNT-2: vector.load %{{.*}} : memref<64x40xf32>, vector<4xf32>
     // CHECK-COUNT-2: vector.load %{{.*}} : memref<40x64xf32>, vector<4xf32>
     // The last stage is shorter.
     // CHECK: %[[LEFT:.*]] = arith.subi

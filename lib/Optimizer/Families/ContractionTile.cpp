@@ -234,13 +234,16 @@ static std::optional<std::string> checkTensorCores(ContractionPlan &plan) {
 /// Resident blocks per SM that contraction-tile=S asks ptxas for
 /// (nvvm.minctasm), a register budget per thread: 255 registers for the 64
 /// results per thread of S = 128, 128 for the 16 of S = 32 and 64, 64 for
-/// the one of S = 16; on tensor cores 128 at S = 64 and 128.
-static int64_t getResidentBlocks(int64_t s, bool tensorCores) {
+/// the one of S = 16; on tensor cores 128 at S = 64 and 128, but 255 at
+/// S = 128 where edge tiles or a partial last stage clamp the staged
+/// indices (`edges`): ptxas spilled 372 bytes in the loop of a 208 x 336 x
+/// 72 f16 matmul at 128 registers, none at 193.
+static int64_t getResidentBlocks(int64_t s, bool tensorCores, bool edges) {
   int64_t threads = getThreads(s) * getThreads(s);
   // The tensor cores hold a thread's sums in fragments (64 registers for
   // the eight of S = 128) and its results' values only after the loop: 128
   // registers, two blocks.
-  int64_t registers = tensorCores ? 128
+  int64_t registers = tensorCores ? (s >= 128 && edges ? 255 : 128)
                       : s >= 128  ? 255
                       : s >= 32   ? 128
                                   : 64;
@@ -987,10 +990,12 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     return inside;
   };
   // The original global indices of result (row, column).
-  auto globalOf = [&](Value rowIndex, Value column) {
-    if (partialRows)
+  // (`clamped`: the caller clamped the row or the column already.)
+  auto globalOf = [&](Value rowIndex, Value column,
+                      std::pair<bool, bool> clamped = {false, false}) {
+    if (partialRows && !clamped.first)
       rowIndex = clamp(rowIndex, totals[p]);
-    if (partialColumns)
+    if (partialColumns && !clamped.second)
       column = clamp(column, columns);
     std::array<Value, 3> global;
     global[p] = rowIndex;
@@ -1098,6 +1103,8 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   // load where the analysis proves them aligned.
   int64_t width = copied % 4 == 0 ? 4 : 1;
   SmallVector<std::pair<Value, Value>> copies; // (k, e) per staged load, m
+  // The first of each copy's W neighbours and its place among them.
+  SmallVector<std::pair<Value, int64_t>> neighbours;
   for (StagedLoad &staged : plan.staged)
     for (int64_t c = 0; c < copied / width; ++c) {
       Value unit = offset(linear, c * threads * threads);
@@ -1110,8 +1117,21 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         Value neighbour = offset(along, j);
         copies.push_back(staged.alongLoop ? std::make_pair(neighbour, across)
                                           : std::make_pair(across, neighbour));
+        neighbours.push_back({along, j});
       }
     }
+  // Where a bound that W divides cuts the W neighbours of a copy, they are
+  // clamped together: W (min((base + first) / W, bound / W - 1)) + j
+  // instead of min(base + first + j, bound - 1) each, so that they stay
+  // neighbours at an aligned offset (one vector load) and within the
+  // bound; the results that read them past the bound store nothing, the
+  // iterations past the loop are not computed (or are zeros).
+  auto clampNeighbours = [&](Value base, int64_t j, int64_t bound) {
+    Value groups = arith::DivUIOp::create(rewriter, loc, base, index(width));
+    Value last = arith::MinUIOp::create(rewriter, loc, groups,
+                                        index(bound / width - 1));
+    return offset(mul(last, width), j);
+  };
   // Loads this thread's elements of stage `stage` (iterations 16 stage
   // ..): where 16 divides the trip count the caller keeps the stage
   // within the loop (the prefetch after the last stage reads it again,
@@ -1126,13 +1146,31 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     for (auto [n, staged] : llvm::enumerate(plan.staged))
       for (int64_t m = 0; m < copied; ++m) {
         auto [depth, position] = copies[n * copied + m];
+        auto [base, j] = neighbours[n * copied + m];
+        bool grouped = width > 1;
         Value iteration = add(first, depth);
-        if (!wholeStages)
+        if (!wholeStages && staged.alongLoop && grouped &&
+            plan.trips % width == 0)
+          iteration = clampNeighbours(add(first, base), j, plan.trips);
+        else if (!wholeStages)
           iteration = arith::MinUIOp::create(rewriter, loc, iteration,
                                              index(plan.trips - 1));
         Value rowIndex = staged.row ? add(rowBase, position) : rowBase;
         Value column = staged.row ? columnBase : add(columnBase, position);
-        std::array<Value, 3> global = globalOf(rowIndex, column);
+        // The neighbours along the rows (columns) of a load that does not
+        // walk the loop, where the edge tile cuts them.
+        std::pair<bool, bool> clamped = {false, false};
+        if (!staged.alongLoop && grouped && staged.row && partialRows &&
+            totals[p] % width == 0) {
+          rowIndex = clampNeighbours(add(rowBase, base), j, totals[p]);
+          clamped.first = true;
+        }
+        if (!staged.alongLoop && grouped && !staged.row && partialColumns &&
+            columns % width == 0) {
+          column = clampNeighbours(add(columnBase, base), j, columns);
+          clamped.second = true;
+        }
+        std::array<Value, 3> global = globalOf(rowIndex, column, clamped);
         IRMapping mapping;
         mapGeometry(rewriter, loc, geometry, global, plan.grid, plan.block,
                     mapping);
@@ -1446,8 +1484,9 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   if (!kernel->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName()))
     rewriter.modifyOpInPlace(kernel, [&] {
       kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                      rewriter.getI32IntegerAttr(
-                          getResidentBlocks(s, plan.tensorCores)));
+                      rewriter.getI32IntegerAttr(getResidentBlocks(
+                          s, plan.tensorCores,
+                          partialRows || partialColumns || !wholeStages)));
     });
   // The neighbouring results' loads before the loop and stores after it
   // as vector accesses, where the analysis proves them aligned.
