@@ -12,8 +12,10 @@ kernel under its name with the same parameters in the same order (and any
 docstrings. An answer of another shape gets one repair round (the model is
 told why), then counts as rejected. A usable answer is written to a file
 under the cache directory and imported (so importing it runs nothing the
-model wrote but Triton's decorator: the functions' bodies are compiled by
-Triton, never run as Python), launched with the caller's grid and
+model wrote but Triton's decorator; Triton's compiler calls the Python
+functions a body names, so a body may name only what `triton.language` and
+`math` define, never through another module, an underscore name, getattr or
+hasattr), launched with the caller's grid and
 configuration on copies of every tensor, kept only when the tensors not
 named in `outputs` come back unchanged and the outputs match the original
 kernel's, and timed. The next request shows the fastest version so far and
@@ -125,6 +127,8 @@ def check_source(code: str, name: str,
     except SyntaxError as error:
         return f"the code does not parse: {error.msg} (line {error.lineno})"
     jit_names = {"triton.jit"}
+    # Module-level names bound to modules, and the module each stands for.
+    modules: Dict[str, str] = {}
     found = None
     for node in module.body:
         where = f"line {node.lineno}"
@@ -133,6 +137,11 @@ def check_source(code: str, name: str,
                 if alias.name not in _ALLOWED_IMPORTS:
                     return (f"{where} imports '{alias.name}'; only triton, "
                             "triton.language and math may be imported")
+                if alias.asname:
+                    modules[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    modules[top] = top
             continue
         if isinstance(node, ast.ImportFrom):
             module_name = node.module or ""
@@ -145,6 +154,9 @@ def check_source(code: str, name: str,
                             "imported")
                 if full == "triton.jit":
                     jit_names.add(alias.asname or alias.name)
+                if full in _ALLOWED_IMPORTS or full.startswith(
+                        "triton.language."):
+                    modules[alias.asname or alias.name] = full
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value,
                                                      ast.Constant):
@@ -175,6 +187,9 @@ def check_source(code: str, name: str,
                             "a name such as tl.constexpr")
             if node.returns is not None and _dotted(node.returns) is None:
                 return f"{where}: the return annotation is not a name"
+            why = _check_body(node, modules)
+            if why:
+                return why
             if node.name == name:
                 found = node
             continue
@@ -187,6 +202,81 @@ def check_source(code: str, name: str,
             found.args.kwonlyargs:
         return (f"'{name}' takes ({', '.join(given)}); the kernel's "
                 f"parameters are ({', '.join(params)})")
+    return None
+
+
+# Attributes of the triton module a kernel's body may name.
+_TRITON_NAMES = {"language", "jit", "cdiv", "next_power_of_2"}
+
+
+def _module_allowed(module) -> bool:
+    name = getattr(module, "__name__", "")
+    return name == "math" or name == "triton.language" or \
+        name.startswith("triton.language.")
+
+
+def _check_chain(chain: List[str], path: str,
+                 root: str) -> Optional[str]:
+    """Why the attribute chain `chain` from the module `path` reaches
+    something a kernel's body may not name, as written from `root`, or
+    None: every module on the way must be triton.language's own or math
+    (triton.language.core binds builtins and inspect, which Triton's
+    compiler would let a body call)."""
+    written = [root]
+    if path == "triton":
+        if chain[0] not in _TRITON_NAMES:
+            return f"{root}.{chain[0]}"
+        if chain[0] != "language":
+            return None
+        path, chain = "triton.language", chain[1:]
+        written.append("language")
+    try:
+        current = importlib.import_module(path)
+    except ImportError:
+        # Without Triton: only names of the module itself, or of tl.math.
+        allowed = len(chain) <= 1 or (len(chain) == 2 and chain[0] == "math")
+        return None if allowed else ".".join(written + chain)
+    walked = written
+    for attribute in chain:
+        walked.append(attribute)
+        current = getattr(current, attribute, None)
+        if current is None:
+            return ".".join(walked) + " (which does not exist)"
+        if inspect.ismodule(current) and not _module_allowed(current):
+            return ".".join(walked) + f" (the module {current.__name__})"
+    return None
+
+
+def _check_body(function: ast.FunctionDef,
+                modules: Dict[str, str]) -> Optional[str]:
+    """Why the body of `function` names something Triton's compiler would
+    let it run as Python, or None."""
+    parents = {}
+    for node in ast.walk(function):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    for node in ast.walk(function):
+        where = f"line {getattr(node, 'lineno', function.lineno)}"
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            return f"{where} names the attribute '{node.attr}'"
+        if not isinstance(node, ast.Name):
+            continue
+        if node.id.startswith("_") or node.id in ("getattr", "hasattr"):
+            return f"{where} names '{node.id}'"
+        if node.id not in modules or isinstance(node.ctx, ast.Store):
+            continue
+        # A module: only as the root of an attribute chain.
+        chain, current = [], node
+        while isinstance(parents.get(current), ast.Attribute) and \
+                parents[current].value is current:
+            current = parents[current]
+            chain.append(current.attr)
+        if not chain:
+            return (f"{where} uses the module '{node.id}' other than by "
+                    "naming one of its functions or types")
+        why = _check_chain(chain, modules[node.id], node.id)
+        if why:
+            return f"{where} names {why}"
     return None
 
 

@@ -73,6 +73,22 @@ def test_an_accepted_module_defines_the_kernel_and_nothing_else():
      "'exp_kernel' takes (y_ptr, x_ptr, n, BLOCK); the kernel's parameters "
      "are (x_ptr, y_ptr, n, BLOCK)"),
     (("mask = offs < n", "mask = offs <"), "the code does not parse"),
+    # Triton's compiler calls the Python functions a body names.
+    (("x = tl.load(x_ptr + offs, mask=mask)",
+      "x = tl.load(x_ptr + offs, mask=mask)\n    tl.core.builtins.open('f')"),
+     "line 13 names tl.core.builtins (the module builtins)"),
+    (("x = tl.load(x_ptr + offs, mask=mask)",
+      "x = tl.load(x_ptr + offs, mask=mask)\n    triton.runtime.driver"),
+     "line 13 names triton.runtime"),
+    (("x = tl.load(x_ptr + offs, mask=mask)",
+      "x = tl.load(x_ptr + offs, mask=mask)\n    m = tl"),
+     "line 13 uses the module 'tl' other than by naming one of its"),
+    (("x = tl.load(x_ptr + offs, mask=mask)",
+      "x = getattr(tl, 'load')(x_ptr + offs, mask=mask)"),
+     "line 12 names 'getattr'"),
+    (("x = tl.load(x_ptr + offs, mask=mask)",
+      "x = tl.load(x_ptr + offs, mask=mask).__class__"),
+     "line 12 names the attribute '__class__'"),
 ])
 def test_a_module_that_could_run_code_or_misses_the_kernel_is_refused(
         change, reason):
@@ -80,6 +96,18 @@ def test_a_module_that_could_run_code_or_misses_the_kernel_is_refused(
     assert code != GOOD
     why = check_source(code, "exp_kernel", PARAMS)
     assert why is not None and reason in why, why
+
+
+def test_a_body_may_name_what_triton_language_and_math_define():
+    pytest.importorskip("triton")
+    body = GOOD.replace("tl.exp(x * SCALE)",
+                        "tl.extra.cuda.libdevice.exp(x) + tl.math.exp(x) "
+                        "* math.pi").replace("import triton\n",
+                                             "import math\nimport triton\n")
+    assert check_source(body, "exp_kernel", PARAMS) is None
+    assert "does not exist" in check_source(
+        GOOD.replace("tl.exp(", "tl.no_such_function("), "exp_kernel",
+        PARAMS)
 
 
 def test_an_accepted_module_is_imported_from_a_file(tmp_path):
