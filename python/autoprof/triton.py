@@ -212,10 +212,11 @@ def rank_configurations(candidates: Sequence[Configuration],
     if "latency-bound" in holds or "dram-bound" in holds or \
             "l2-bound" in holds:
         wants[2] += 1
-        if "too-few-waves" not in holds:
+        larger = block_keys and "too-few-waves" not in holds
+        if larger:
             wants[0] += 1
-        reasons.append("latency- or memory-bound: more stages (and larger "
-                       "blocks) first")
+        reasons.append("latency- or memory-bound: more stages "
+                       + ("and larger blocks " if larger else "") + "first")
     if "issue-bound" in holds or "compute-bound" in holds:
         wants[1] += 1
         reasons.append("issue- or compute-bound: more warps first")
