@@ -53,16 +53,22 @@ def step(opt, module, kernel, rewrites):
 
 def paths(report):
     """Per kernel of a report, the rewrite lists its search evaluated: the
-    incumbent before each candidate, and the incumbent plus the candidate."""
+    incumbent before each candidate, and the incumbent plus the candidate.
+    A revision ("revises": the last winner) replaces that winner: it is
+    built on the incumbent before it."""
     for entry in json.loads(report.read_text()).get("kernels", []):
         incumbent, chains = [], [[]]
         for candidate in entry.get("candidates", []):
             rewrite = candidate.get("rewrite")
             if not rewrite:
                 continue  # a proposer's own kernel (LLM): nothing to replay
-            chains.append(incumbent + [rewrite])
+            base = incumbent
+            if candidate.get("revises") and incumbent and \
+                    incumbent[-1] == candidate["revises"]:
+                base = incumbent[:-1]
+            chains.append(base + [rewrite])
             if candidate.get("accepted"):
-                incumbent = incumbent + [rewrite]
+                incumbent = base + [rewrite]
         yield entry["kernel"], chains
 
 

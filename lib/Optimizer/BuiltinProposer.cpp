@@ -13,7 +13,12 @@
 // parameter did not pay, so the budget goes to another family first. A
 // rewrite that lost (or did not apply) to one incumbent may be proposed
 // again after a win: the winner is another kernel (register accumulation
-// that did not pay on blocks of 16 threads can on blocks of 256).
+// that did not pay on blocks of 16 threads can on blocks of 256). With the
+// greedy strategy a winner's family may also revise it from the winner's
+// own profile (RewriteFamily::rankRevisions: a tile of results too large
+// for the grid or the registers): each revision is tried first, on the
+// kernel as it was before that win, and replaces the winner when it wins.
+// A revision is not revised again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +52,10 @@ public:
   LogicalResult begin(SearchState &state) override {
     seen.clear();
     winners.clear();
+    revisions.clear();
+    beforeCandidate = nullptr;
+    beforeLastWin = nullptr;
+    lastWasRevision = false;
     rank(state);
     if (queue.empty())
       emitRemark(
@@ -65,6 +74,33 @@ public:
                               return rewrite.family != lastFamily;
                             });
     lastFamily.clear();
+    while (!revisions.empty()) {
+      ProposedRewrite revision = revisions.front();
+      revisions.pop_front();
+      Candidate candidate;
+      candidate.label = revision.rewrite.str();
+      candidate.replacesLast = true;
+      candidate.details["revises"] = lastWinner;
+      if (!revision.why.empty())
+        candidate.details["why"] = revision.why;
+      OwningOpRef<ModuleOp> variant = beforeLastWin->clone();
+      gpu::GPUFuncOp kernel =
+          lookupKernel(*variant, state.moduleName, state.kernelName);
+      if (std::optional<std::string> why =
+              checkKernelRewrite(revision.rewrite, *variant, kernel)) {
+        candidate.status = "skipped";
+        candidate.reason = *why;
+        return std::optional<Candidate>(std::move(candidate));
+      }
+      if (failed(applyKernelRewrite(revision.rewrite, *variant, kernel)))
+        return failure();
+      candidate.variant = std::move(variant);
+      lastFamily.clear();
+      lastRewrite = candidate.label;
+      lastWasRevision = true;
+      winsAtLast = state.wins;
+      return std::optional<Candidate>(std::move(candidate));
+    }
     while (!queue.empty()) {
       KernelRewrite rewrite = queue.front();
       queue.pop_front();
@@ -86,9 +122,13 @@ public:
       }
       if (failed(applyKernelRewrite(rewrite, *variant, kernel)))
         return failure();
+      // The kernel before this candidate, for revisions should it win.
+      if (strategy == SearchStrategy::Greedy)
+        beforeCandidate = state.incumbent.clone();
       candidate.variant = std::move(variant);
       lastFamily = rewrite.family;
       lastRewrite = rewrite.str();
+      lastWasRevision = false;
       winsAtLast = state.wins;
       return std::optional<Candidate>(std::move(candidate));
     }
@@ -105,6 +145,25 @@ public:
     seen.clear();
     for (const auto &winner : winners)
       seen.insert(winner.getKey());
+    revisions.clear();
+    if (!lastWasRevision && beforeCandidate) {
+      std::string error;
+      FailureOr<KernelRewrite> winner = parseKernelRewrite(lastRewrite, error);
+      gpu::GPUFuncOp kernel =
+          lookupKernel(state.incumbent, state.moduleName, state.kernelName);
+      if (succeeded(winner) && kernel) {
+        SmallVector<ProposedRewrite> revised =
+            proposeRevisions(state.incumbent, kernel, state.features,
+                             state.context.metrics, *winner);
+        for (ProposedRewrite &revision : revised)
+          if (seen.insert(revision.rewrite.str()).second)
+            revisions.push_back(std::move(revision));
+        if (!revisions.empty()) {
+          beforeLastWin = std::move(beforeCandidate);
+          lastWinner = lastRewrite;
+        }
+      }
+    }
     rank(state);
   }
 
@@ -120,6 +179,14 @@ private:
 
   SearchStrategy strategy;
   std::deque<KernelRewrite> queue;
+  /// Revisions of the last winner, tried before `queue`, on `beforeLastWin`.
+  std::deque<ProposedRewrite> revisions;
+  /// The incumbent before the last candidate and before the last win.
+  OwningOpRef<ModuleOp> beforeCandidate, beforeLastWin;
+  /// The label of the winner the revisions revise.
+  std::string lastWinner;
+  /// Whether the last candidate was a revision.
+  bool lastWasRevision = false;
   /// The rewrites tried on the incumbent, and those that won so far.
   llvm::StringSet<> seen, winners;
   /// The last candidate evaluated, its family, and the wins before it.

@@ -153,3 +153,34 @@ SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
     proposed->append(scored.begin(), scored.end());
   return ranked;
 }
+
+SmallVector<ProposedRewrite> mlir::autoprof::proposeRevisions(
+    ModuleOp module, gpu::GPUFuncOp kernel, DictionaryAttr features,
+    const llvm::StringMap<double> &metrics, const KernelRewrite &winner) {
+  SmallVector<ProposedRewrite> revisions;
+  const RewriteFamily *family =
+      RewriteFamilyRegistry::get().lookup(winner.family);
+  if (!family)
+    return revisions;
+  RewriteEvidence evidence = RewriteEvidence::compute(
+      RewriteTarget::get(module, kernel), features, metrics);
+  SmallVector<RankedParameter> ranked;
+  family->rankRevisions(evidence, winner.parameter, ranked);
+  for (RankedParameter &candidate : ranked) {
+    if (candidate.parameter == winner.parameter ||
+        family->checkParameter(candidate.parameter))
+      continue;
+    ProposedRewrite entry{{winner.family, candidate.parameter},
+                          candidate.score,
+                          {},
+                          std::move(candidate.why)};
+    for (StringRef name : family->getAddressedFacts())
+      if (const BottleneckFact *fact = evidence.findFact(name))
+        entry.facts.push_back(*fact);
+    revisions.push_back(std::move(entry));
+  }
+  llvm::stable_sort(revisions, [](const auto &a, const auto &b) {
+    return a.score > b.score;
+  });
+  return revisions;
+}

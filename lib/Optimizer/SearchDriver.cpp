@@ -585,6 +585,8 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     bestMad = measured->madUs.value_or(0);
     if (candidate.fromStart)
       result.accepted.clear();
+    else if (candidate.replacesLast && !result.accepted.empty())
+      result.accepted.pop_back();
     result.accepted.push_back(record.label);
     incumbent = std::move(candidate.variant);
     incumbentCode = *code;

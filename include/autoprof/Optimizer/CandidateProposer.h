@@ -77,6 +77,9 @@ struct Candidate {
   /// Built from `SearchState::start` rather than the incumbent: when it
   /// wins it replaces the earlier winners instead of adding to them.
   bool fromStart = false;
+  /// Built from the incumbent as it was before the last win (a revision of
+  /// that winner's rewrite): when it wins it replaces the last winner.
+  bool replacesLast = false;
   /// For a candidate without a variant: "skipped" (its preconditions no
   /// longer hold) or "rejected" (unusable), and why.
   std::string status;
@@ -108,7 +111,8 @@ public:
 
 /// The built-in rewrites, ranked by the kernel's features and counters
 /// (proposeKernelRewrites), each tried once; with `Greedy` every winner is
-/// re-profiled and the remaining rewrites re-ranked on its metrics.
+/// re-profiled, its family's revisions (proposeRevisions) tried first, and
+/// the remaining rewrites re-ranked on its metrics.
 std::unique_ptr<CandidateProposer>
 createBuiltinProposer(SearchStrategy strategy);
 

@@ -124,6 +124,16 @@ proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
                       SmallVectorImpl<RefusedRewrite> *refused = nullptr,
                       SmallVectorImpl<ProposedRewrite> *proposed = nullptr);
 
+/// The revisions of `winner`, the rewrite that made the incumbent `module`
+/// (RewriteFamily::rankRevisions on the incumbent's evidence: `features`
+/// and `metrics` are the winner's), best first. Whether they apply is for
+/// the caller to check on the kernel as it was before `winner`.
+SmallVector<ProposedRewrite>
+proposeRevisions(ModuleOp module, gpu::GPUFuncOp kernel,
+                 DictionaryAttr features,
+                 const llvm::StringMap<double> &metrics,
+                 const KernelRewrite &winner);
+
 } // namespace mlir::autoprof
 
 #endif // AUTOPROF_OPTIMIZER_KERNELREWRITES_H

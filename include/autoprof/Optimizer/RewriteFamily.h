@@ -204,6 +204,14 @@ public:
   /// rewrite addresses: what a profile that establishes them says in its
   /// favour. Empty for a family no counter speaks for (launch overhead).
   virtual ArrayRef<StringRef> getAddressedFacts() const = 0;
+  /// Other parameters worth trying in place of `parameter`, which won,
+  /// given the winner's own `evidence` (its profile after the win): a tile
+  /// of results that leaves the SMs idle or spills is revised to a smaller
+  /// one, one whose pipes are the limit to a larger one. The search applies
+  /// them to the kernel as it was before that win. None by default.
+  virtual void rankRevisions(const RewriteEvidence &evidence,
+                             int64_t parameter,
+                             SmallVectorImpl<RankedParameter> &ranked) const {}
 };
 
 /// A family whose match produces a typed plan `PlanT`.

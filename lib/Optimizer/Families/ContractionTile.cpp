@@ -110,6 +110,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -1498,6 +1499,31 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   return success();
 }
 
+ArrayRef<StringRef> mlir::autoprof::rewrites::smallerTileFacts() {
+  static const StringRef facts[] = {"too-few-waves", "tail-effect",
+                                    "register-spills", "low-occupancy"};
+  return facts;
+}
+
+ArrayRef<StringRef> mlir::autoprof::rewrites::largerTileFacts() {
+  static const StringRef facts[] = {"issue-bound", "l1-bound", "l2-bound",
+                                    "barrier-stalls"};
+  return facts;
+}
+
+std::optional<std::string>
+mlir::autoprof::rewrites::listHolding(const RewriteEvidence &evidence,
+                                      ArrayRef<StringRef> names) {
+  SmallVector<std::string> holding;
+  for (StringRef name : names)
+    if (const BottleneckFact *fact = evidence.findFact(name);
+        fact && fact->state == FactState::True)
+      holding.push_back(name.str() + " (" + fact->evidence + ")");
+  if (holding.empty())
+    return std::nullopt;
+  return llvm::join(holding, ", ");
+}
+
 namespace {
 class ContractionTileFamily : public ContractionTilingFamily {
 public:
@@ -1550,6 +1576,21 @@ public:
          << " of the FMA peak, cost " << llvm::formatv("{0:F0}", cost.first);
       ranked.push_back({11.4 - 0.1 * double(position), s, why});
     }
+  }
+
+  void rankRevisions(const RewriteEvidence &evidence, int64_t s,
+                     SmallVectorImpl<RankedParameter> &ranked) const override {
+    // The winner's own profile: a tile that leaves SMs idle or spills goes
+    // to the next smaller size; one whose pipes or barriers limit it, on a
+    // grid that fills the GPU, to the next larger.
+    if (s > 16)
+      if (std::optional<std::string> facts =
+              listHolding(evidence, smallerTileFacts()))
+        ranked.push_back({2, s / 2, "the winner's profile: " + *facts});
+    if (s < 128 && evidence.getFact("too-few-waves") != FactState::True)
+      if (std::optional<std::string> facts =
+              listHolding(evidence, largerTileFacts()))
+        ranked.push_back({1, s * 2, "the winner's profile: " + *facts});
   }
 
 protected:

@@ -72,6 +72,19 @@ struct ContractionPlan {
   bool tensorCores = false;
 };
 
+/// The facts of a tiled kernel's profile that speak for smaller tiles of
+/// results (more blocks, fewer registers per thread): too-few-waves,
+/// tail-effect, register-spills, low-occupancy.
+ArrayRef<StringRef> smallerTileFacts();
+/// Those that speak for larger tiles (each staged element serving more
+/// results): issue-bound, l1-bound, l2-bound, barrier-stalls.
+ArrayRef<StringRef> largerTileFacts();
+/// The facts of `names` that hold for `evidence`, with the values that
+/// decided them ("too-few-waves (launch__waves_per_multiprocessor = 0.50 <
+/// 1.00)"), or nothing when none holds.
+std::optional<std::string> listHolding(const RewriteEvidence &evidence,
+                                       ArrayRef<StringRef> names);
+
 /// A family that tiles a contraction: the plan and the rewrite, with the
 /// results' products computed by each thread or by tensor cores.
 class ContractionTilingFamily : public RewriteFamilyWithPlan<ContractionPlan> {

@@ -92,6 +92,22 @@ public:
     ranked.push_back({fills ? 11.6 : 11.45, 128, why});
   }
 
+  void rankRevisions(const RewriteEvidence &evidence, int64_t s,
+                     SmallVectorImpl<RankedParameter> &ranked) const override {
+    // The winner's own profile: tiles of 128 that leave SMs idle, spill or
+    // run few warps go back to 64; tiles of 64 whose pipes or barriers
+    // limit them, on a grid that fills the GPU, try 128.
+    if (s == 128) {
+      if (std::optional<std::string> facts =
+              listHolding(evidence, smallerTileFacts()))
+        ranked.push_back({1, 64, "the winner's profile: " + *facts});
+    } else if (evidence.getFact("too-few-waves") != FactState::True) {
+      if (std::optional<std::string> facts =
+              listHolding(evidence, largerTileFacts()))
+        ranked.push_back({1, 128, "the winner's profile: " + *facts});
+    }
+  }
+
 protected:
   bool usesTensorCores() const override { return true; }
 };
