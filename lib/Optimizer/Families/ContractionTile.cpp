@@ -1501,7 +1501,7 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
 
 ArrayRef<StringRef> mlir::autoprof::rewrites::smallerTileFacts() {
   static const StringRef facts[] = {"too-few-waves", "tail-effect",
-                                    "register-spills", "low-occupancy"};
+                                    "register-spills"};
   return facts;
 }
 

@@ -74,7 +74,8 @@ struct ContractionPlan {
 
 /// The facts of a tiled kernel's profile that speak for smaller tiles of
 /// results (more blocks, fewer registers per thread): too-few-waves,
-/// tail-effect, register-spills, low-occupancy.
+/// tail-effect, register-spills. (Not low-occupancy: large tiles run few
+/// warps by design, each with many independent multiply-adds.)
 ArrayRef<StringRef> smallerTileFacts();
 /// Those that speak for larger tiles (each staged element serving more
 /// results): issue-bound, l1-bound, l2-bound, barrier-stalls.

@@ -94,8 +94,8 @@ public:
 
   void rankRevisions(const RewriteEvidence &evidence, int64_t s,
                      SmallVectorImpl<RankedParameter> &ranked) const override {
-    // The winner's own profile: tiles of 128 that leave SMs idle, spill or
-    // run few warps go back to 64; tiles of 64 whose pipes or barriers
+    // The winner's own profile: tiles of 128 that leave SMs idle or spill
+    // go back to 64; tiles of 64 whose pipes or barriers
     // limit them, on a grid that fills the GPU, try 128.
     if (s == 128) {
       if (std::optional<std::string> facts =
