@@ -55,6 +55,18 @@ void formatInto(std::string &out, const char *format, va_list args) {
   out.resize(static_cast<size_t>(length));
 }
 
+/// Writes a verification's reason into its fixed buffer, cut at the
+/// buffer's size (the C ABI's reasons are bounded; a cut reason still names
+/// the parameter and the element first).
+template <size_t N>
+__attribute__((format(printf, 2, 3))) void
+writeReason(char (&reason)[N], const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(reason, N, format, args);
+  va_end(args);
+}
+
 } // namespace
 
 autoprof_status autoprof::runtime::setError(autoprof_session *session,
@@ -2439,18 +2451,18 @@ extern "C" autoprof_status autoprof_verify(
         StopwatchScope running(kernelSeconds);
         if (autoprof_status s =
                 buffers.launch(kernel, ks, session->stream, map)) {
-          std::snprintf(out->reason, sizeof(out->reason),
-                        "the %s kernel '%s' could not be launched: %s", role,
-                        kernel->entry.c_str(), session->lastError.c_str());
+          writeReason(out->reason,
+                      "the %s kernel '%s' could not be launched: %s", role,
+                      kernel->entry.c_str(), session->lastError.c_str());
           return s;
         }
         if (autoprof_status s = buffers.synchronize()) {
-          std::snprintf(out->reason, sizeof(out->reason),
-                        "the %s kernel '%s' faulted for seed %llu and "
-                        "distribution %s: %s",
-                        role, kernel->entry.c_str(),
-                        static_cast<unsigned long long>(seed), distName,
-                        session->lastError.c_str());
+          writeReason(out->reason,
+                      "the %s kernel '%s' faulted for seed %llu and "
+                      "distribution %s: %s",
+                      role, kernel->entry.c_str(),
+                      static_cast<unsigned long long>(seed), distName,
+                      session->lastError.c_str());
           return s;
         }
         return AUTOPROF_OK;
@@ -2579,7 +2591,7 @@ extern "C" autoprof_status autoprof_verify(
                                            "(a second run on the same "
                                            "inputs): ") +
                                out->reason;
-          std::snprintf(out->reason, sizeof(out->reason), "%s", reason.c_str());
+          writeReason(out->reason, "%s", reason.c_str());
         };
         // Candidate, on the same initial contents.
         if (onDevice && !inputsReplaced) {
@@ -2619,15 +2631,15 @@ extern "C" autoprof_status autoprof_verify(
           out->passed = 0;
           out->param_index = static_cast<int>(strayParam);
           out->element = param.count + strayOffset / dtypeSize(param.dtype);
-          std::snprintf(out->reason, sizeof(out->reason),
-                        "wrote past the end of a buffer: byte %llu after the "
-                        "%llu elements of parameter %zu (%s %s) is 0x%02x, not "
-                        "the guard byte 0x%02x (seed %llu, distribution %s)",
-                        static_cast<unsigned long long>(strayOffset),
-                        static_cast<unsigned long long>(param.count),
-                        strayParam, dtypeName(param.dtype),
-                        roleName(param.role), strayValue, GuardByte,
-                        static_cast<unsigned long long>(seed), distName);
+          writeReason(out->reason,
+                      "wrote past the end of a buffer: byte %llu after the "
+                      "%llu elements of parameter %zu (%s %s) is 0x%02x, not "
+                      "the guard byte 0x%02x (seed %llu, distribution %s)",
+                      static_cast<unsigned long long>(strayOffset),
+                      static_cast<unsigned long long>(param.count), strayParam,
+                      dtypeName(param.dtype), roleName(param.role), strayValue,
+                      GuardByte, static_cast<unsigned long long>(seed),
+                      distName);
           secondRun();
           return AUTOPROF_OK;
         }
@@ -2707,8 +2719,8 @@ extern "C" autoprof_status autoprof_verify(
           switch (first) {
           case Mismatch::WrongResult:
             if (nondeterministic && magnitude)
-              std::snprintf(
-                  out->reason, sizeof(out->reason),
+              writeReason(
+                  out->reason,
                   "wrong result: %s is %s but the reference computed "
                   "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
                   "magnitude of the terms of its sums, widened because the "
@@ -2719,8 +2731,8 @@ extern "C" autoprof_status autoprof_verify(
                   formatElement(magnitude, param.dtype, firstElement).c_str(),
                   selfDisagreement[i], tail);
             else if (isFloatType(param.dtype) && magnitude)
-              std::snprintf(
-                  out->reason, sizeof(out->reason),
+              writeReason(
+                  out->reason,
                   "wrong result: %s is %s but the reference computed "
                   "%s (tolerance %g x (1 + |expected|) + %g x %s, the "
                   "magnitude of the terms of the reassociated sums; "
@@ -2730,40 +2742,40 @@ extern "C" autoprof_status autoprof_verify(
                   formatElement(magnitude, param.dtype, firstElement).c_str(),
                   tail);
             else if (isFloatType(param.dtype))
-              std::snprintf(out->reason, sizeof(out->reason),
-                            "wrong result: %s is %s but the reference computed "
-                            "%s (tolerance %g x (1 + |expected|); %s)",
-                            where, act.c_str(), exp.c_str(), tolerance, tail);
+              writeReason(out->reason,
+                          "wrong result: %s is %s but the reference computed "
+                          "%s (tolerance %g x (1 + |expected|); %s)",
+                          where, act.c_str(), exp.c_str(), tolerance, tail);
             else
-              std::snprintf(out->reason, sizeof(out->reason),
-                            "wrong result: %s is %s but the reference computed "
-                            "%s (integers compare exactly; %s)",
-                            where, act.c_str(), exp.c_str(), tail);
+              writeReason(out->reason,
+                          "wrong result: %s is %s but the reference computed "
+                          "%s (integers compare exactly; %s)",
+                          where, act.c_str(), exp.c_str(), tail);
             break;
           case Mismatch::DidNotWrite:
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "did not write: %s still holds the poison value "
-                          "(bytes 0x%02x) where the reference computed %s (%s)",
-                          where, buffers.poisonByte(), exp.c_str(), tail);
+            writeReason(out->reason,
+                        "did not write: %s still holds the poison value "
+                        "(bytes 0x%02x) where the reference computed %s (%s)",
+                        where, buffers.poisonByte(), exp.c_str(), tail);
             break;
           case Mismatch::WroteOutside:
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "wrote outside the reference's outputs: %s is %s but "
-                          "the reference left it unwritten (poison) (%s)",
-                          where, act.c_str(), tail);
+            writeReason(out->reason,
+                        "wrote outside the reference's outputs: %s is %s but "
+                        "the reference left it unwritten (poison) (%s)",
+                        where, act.c_str(), tail);
             break;
           case Mismatch::UnexpectedNaN:
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "NaN where the reference has none: %s is %s but the "
-                          "reference computed %s (%s)",
-                          where, act.c_str(), exp.c_str(), tail);
+            writeReason(out->reason,
+                        "NaN where the reference has none: %s is %s but the "
+                        "reference computed %s (%s)",
+                        where, act.c_str(), exp.c_str(), tail);
             break;
           case Mismatch::WroteInput:
             out->expected = loadElement(initial, param.dtype, firstElement);
-            std::snprintf(out->reason, sizeof(out->reason),
-                          "wrote into an input: %s is %s but was %s before the "
-                          "run (%s)",
-                          where, act.c_str(), was.c_str(), tail);
+            writeReason(out->reason,
+                        "wrote into an input: %s is %s but was %s before the "
+                        "run (%s)",
+                        where, act.c_str(), was.c_str(), tail);
             break;
           case Mismatch::None:
             break;
