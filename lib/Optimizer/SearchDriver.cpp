@@ -568,13 +568,17 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       }
     }
     record.accepted = wins;
+    // A revision names the winner it would replace.
+    std::string shown = record.label;
+    if (candidate.replacesLast && !result.accepted.empty())
+      shown += " (in place of " + result.accepted.back() + ")";
     llvm::errs() << llvm::formatv(
         "autoprof-optimize: @{0} {1}: verified, {2:F2} us against {3:F2} us "
         "(noise {4:F2}){5}{6}\n",
-        kernelName, record.label, *measured->medianUs, result.bestMedianUs,
-        noise, retimed, wins ? ", accepted" : "");
+        kernelName, shown, *measured->medianUs, result.bestMedianUs, noise,
+        retimed, wins ? ", accepted" : "");
     state.context.history.push_back(
-        llvm::formatv("{0}: verified, {1:F2} us{2}", record.label,
+        llvm::formatv("{0}: verified, {1:F2} us{2}", shown,
                       *measured->medianUs, wins ? " (kept)" : "")
             .str());
     if (!wins) {
