@@ -351,6 +351,27 @@ class _Call:
                 return False
         return True
 
+    def evaluate(self, config: Configuration, reference,
+                 kernel=None) -> Dict[str, object]:
+        """Runs `kernel` (the caller's by default) in `config` on copies and
+        checks it against the caller's outputs `reference`: its status
+        (failed: Triton refused it; rejected: it wrote a tensor not named in
+        outputs or its outputs differ; verified: with its time in us) and
+        reason."""
+        try:
+            got, copied, _, untouched = self.run(config, kernel)
+        except Exception as error:  # Triton refuses the kernel or config
+            text = str(error).strip()
+            return {"status": "failed", "reason": text.splitlines()[0]
+                    if text else type(error).__name__}
+        if not untouched:
+            return {"status": "rejected",
+                    "reason": "writes a tensor not named in outputs"}
+        if not self.matches(got, reference):
+            return {"status": "rejected",
+                    "reason": "outputs differ from the original call's"}
+        return {"status": "verified", "us": self.time(config, copied, kernel)}
+
     def time(self, config: Configuration, copied, kernel=None) -> float:
         """Microseconds per launch (triton.testing.do_bench)."""
         from triton.testing import do_bench
@@ -431,22 +452,9 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
                     "status": "baseline", "facts": facts})
     for config, why in ranked[:budget]:
         entry = {"configuration": config.label(), "why": why}
-        try:
-            got, copied, _, untouched = call.run(config)
-        except Exception as error:  # Triton refuses the configuration
-            entry.update(status="failed", reason=str(error).splitlines()[0])
-        else:
-            if not untouched:
-                entry.update(status="rejected",
-                             reason="writes a tensor not named in outputs")
-            elif not call.matches(got, reference):
-                entry.update(status="rejected",
-                             reason="outputs differ from the original call's")
-            else:
-                us = call.time(config, copied)
-                entry.update(status="verified", us=us)
-                if us < best_us * 0.98:
-                    best, best_us = config, us
+        entry.update(call.evaluate(config, reference))
+        if entry["status"] == "verified" and entry["us"] < best_us * 0.98:
+            best, best_us = config, entry["us"]
         if log is not None:
             log.append(entry)
     cache.mkdir(parents=True, exist_ok=True)

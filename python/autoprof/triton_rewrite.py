@@ -492,25 +492,14 @@ def rewrite(kernel, *args, grid, outputs: Sequence[str],
             try:
                 candidate, path = load_kernel(answer.code, name,
                                               cache / "rewrites")
-                got, copies, _, untouched = call.run(call.base, candidate)
-            except Exception as error:  # Triton refuses the answer
-                entry.update(status="failed",
-                             reason=str(error).strip().splitlines()[0]
-                             if str(error).strip() else type(error).__name__)
+            except TritonError as error:
+                entry.update(status="failed", reason=str(error))
             else:
-                if not untouched:
-                    entry.update(status="rejected",
-                                 reason="writes a tensor not named in outputs")
-                elif not call.matches(got, reference):
-                    entry.update(status="rejected",
-                                 reason="outputs differ from the original "
-                                        "kernel's")
-                else:
-                    us = call.time(call.base, copies, candidate)
-                    entry.update(status="verified", us=us)
-                    if us < (best.us if best else baseline_us * 0.98):
-                        best = SourceRewrite(answer.code, candidate, us,
-                                             baseline_us, path)
+                entry.update(call.evaluate(call.base, reference, candidate))
+                if entry["status"] == "verified" and entry["us"] < (
+                        best.us if best else baseline_us * 0.98):
+                    best = SourceRewrite(answer.code, candidate,
+                                         entry["us"], baseline_us, path)
         history.append(entry)
         if log is not None:
             log.append(dict(entry))

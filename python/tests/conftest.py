@@ -14,15 +14,20 @@ def report_path():
     return DATA / "h200-report.json"
 
 
+def built_tool(name):
+    """The AutoProf tool `name` from the build tree (AUTOPROF_TOOLS_DIR) or
+    PATH; skips the test when it is not built."""
+    tools = os.environ.get("AUTOPROF_TOOLS_DIR")
+    tool = (str(pathlib.Path(tools) / name) if tools else shutil.which(name))
+    if not tool or not os.access(tool, os.X_OK):
+        pytest.skip(f"{name} is not built")
+    return tool
+
+
 @pytest.fixture
 def learn_tool():
-    """autoprof-learn from the build tree (AUTOPROF_TOOLS_DIR) or PATH."""
-    tools = os.environ.get("AUTOPROF_TOOLS_DIR")
-    tool = (str(pathlib.Path(tools) / "autoprof-learn") if tools
-            else shutil.which("autoprof-learn"))
-    if not tool or not os.access(tool, os.X_OK):
-        pytest.skip("autoprof-learn is not built")
-    return tool
+    """autoprof-learn from the build tree or PATH."""
+    return built_tool("autoprof-learn")
 
 
 @pytest.fixture
@@ -35,13 +40,8 @@ def seconds_report_path():
 
 @pytest.fixture
 def chat_tool():
-    """autoprof-chat from the build tree (AUTOPROF_TOOLS_DIR) or PATH."""
-    tools = os.environ.get("AUTOPROF_TOOLS_DIR")
-    tool = (str(pathlib.Path(tools) / "autoprof-chat") if tools
-            else shutil.which("autoprof-chat"))
-    if not tool or not os.access(tool, os.X_OK):
-        pytest.skip("autoprof-chat is not built")
-    return tool
+    """autoprof-chat from the build tree or PATH."""
+    return built_tool("autoprof-chat")
 
 
 @pytest.fixture

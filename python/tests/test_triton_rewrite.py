@@ -159,7 +159,7 @@ def test_the_prompt_carries_the_source_the_call_the_facts_and_history():
     assert "- does not hold: issue-bound" in prompt
     assert "- unknown (not collected): l2-bound" in prompt
     assert "The fastest version so far (9.00 us):" in prompt
-    assert "1. rejected: outputs differ from the original kernel's" in prompt
+    assert "1. rejected: outputs differ from the original call's" in prompt
     assert "2. verified, 9.00 us" in prompt
     assert "`@triton.jit def exp_kernel(x_ptr, y_ptr, n, BLOCK)`" in prompt
 
