@@ -148,7 +148,7 @@ def test_the_prompt_carries_the_source_the_call_the_facts_and_history():
         {"dram-bound": "true", "issue-bound": "false",
          "l2-bound": "unknown"},
         [{"status": "rejected", "reason": "outputs differ from the original "
-          "kernel's"}, {"status": "verified", "us": 9.0}],
+          "call's"}, {"status": "verified", "us": 9.0}],
         ("def faster(): pass", 9.0))
     assert GOOD.rstrip() in prompt
     assert "on an NVIDIA H200" in prompt
