@@ -34,14 +34,16 @@ struct FoldRecombinedIndex : OpRewritePattern<arith::AddIOp> {
       APInt size;
       if (!matchPattern(rem.getRhs(), m_ConstantInt(&size)))
         continue;
+      // x mod n + (x div n) * n = x: the divisor and the factor must both
+      // be the remainder's n (x mod 8 + (x div 16) * 8 is not x).
       for (auto [divValue, factor] : {std::pair(mul.getLhs(), mul.getRhs()),
                                       std::pair(mul.getRhs(), mul.getLhs())}) {
         auto div = divValue.getDefiningOp<arith::DivUIOp>();
-        APInt scale;
+        APInt divisor, scale;
         if (div && div.getLhs() == rem.getLhs() &&
-            matchPattern(div.getRhs(), m_ConstantInt(&scale)) &&
-            matchPattern(factor, m_ConstantInt(&scale)) && scale == size &&
-            matchPattern(div.getRhs(), m_ConstantInt(&size))) {
+            matchPattern(div.getRhs(), m_ConstantInt(&divisor)) &&
+            matchPattern(factor, m_ConstantInt(&scale)) && divisor == size &&
+            scale == size) {
           rewriter.replaceOp(add, rem.getLhs());
           return success();
         }
