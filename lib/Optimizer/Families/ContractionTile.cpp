@@ -89,6 +89,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionTiling.h"
+#include "WarpFragments.h"
 #include "Families.h"
 
 #include "../RewriteAnalysis.h"
@@ -186,11 +187,15 @@ static int64_t getSumsRows() { return 32; }
 /// another order, accumulating in f32), and compute nothing else but the
 /// loads' indices.
 static std::optional<std::string> checkTensorCores(ContractionPlan &plan) {
-  // (The tile of 64 and the staged elements' f16 type are checked where
-  // the parameter and the staged loads are.)
+  // (The tile's size and that the staged elements are f16 or bf16 are
+  // checked where the parameter and the staged loads are.)
   if (plan.staged.size() != 2 || plan.staged[0].row == plan.staged[1].row)
     return std::string("the loop does not load exactly one row element and "
                        "one column element per iteration");
+  if (plan.staged[0].load.getResult().getType() !=
+      plan.staged[1].load.getResult().getType())
+    return std::string("the row and column elements are of different types "
+                       "(the tensor cores multiply two of f16 or of bf16)");
   scf::ForOp innermost = plan.nest.empty() ? plan.loop : plan.nest.back();
   if (plan.loop.getNumRegionIterArgs() != 1 ||
       !innermost.getRegionIterArgs().front().getType().isF32())
@@ -826,9 +831,9 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
     plan.staged.push_back(
         {load, moving[plan.rowDim], perIteration == 1 || perIteration == -1});
     Type element = load.getResult().getType();
-    if (usesTensorCores() && !element.isF16()) {
-      why = "the staged elements are not f16 (the tensor cores multiply "
-            "halves here)";
+    if (usesTensorCores() && !isTensorCoreElement(element)) {
+      why = "the staged elements are not f16 or bf16 (the tensor cores "
+            "multiply halves here)";
       return failure();
     }
     if (!element.isIntOrFloat()) {
@@ -1200,14 +1205,23 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   unsigned carried = plan.loop.getNumRegionIterArgs();
   SmallVector<Value> inits;
   // mma-tile: each warp of the grid of warps sums its part of the tile
-  // (getWarpTiling) in 16 x 16 fragments, from zero; fragment (i, j) is
-  // rows 16 i .. and columns 16 j .. of the part.
-  auto fragmentType = [&](StringRef operand, Type element) {
-    return gpu::MMAMatrixType::get({16, 16}, element, operand);
-  };
+  // (getWarpTiling) in 16 x 16 fragments (WarpFragments.h), from zero;
+  // fragment (i, j) is rows 16 i .. and columns 16 j .. of the part. A tile
+  // with a row per element holds the row operand as A, the column operand
+  // as B^T; one with a row per iteration A^T, B.
   WarpTiling warps = getWarpTiling(s);
   Value warpRow, warpColumn;
+  std::unique_ptr<WarpFragments> fragments;
+  Value rowTile, columnTile;
   if (plan.tensorCores) {
+    bool rowStagedFirst = plan.staged.front().row;
+    StagedLoad &rowStaged = plan.staged[rowStagedFirst ? 0 : 1];
+    StagedLoad &columnStaged = plan.staged[rowStagedFirst ? 1 : 0];
+    rowTile = rowStagedFirst ? tiles[0] : tiles[1];
+    columnTile = rowStagedFirst ? tiles[1] : tiles[0];
+    fragments = createWarpFragments(
+        rewriter, loc, rowStaged.load.getResult().getType(), linear,
+        isElementMajor(rowStaged, true), isElementMajor(columnStaged, true));
     Value warp = arith::DivUIOp::create(rewriter, loc, linear, index(32));
     warpRow = mul(
         arith::DivUIOp::create(rewriter, loc, warp, index(warps.gridColumns)),
@@ -1215,12 +1229,9 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     warpColumn = mul(
         arith::RemUIOp::create(rewriter, loc, warp, index(warps.gridColumns)),
         warps.columns);
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
     for (int64_t f = 0; f < warps.rowFragments() * warps.columnFragments();
          ++f)
-      inits.push_back(gpu::SubgroupMmaConstantMatrixOp::create(
-          rewriter, loc, fragmentType("COp", rewriter.getF32Type()), zero));
+      llvm::append_range(inits, fragments->createZeroSums(rewriter, loc));
   } else {
     for (IRMapping &mapping : maps)
       for (Value init : plan.loop.getInitArgs())
@@ -1255,49 +1266,23 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     if (plan.tensorCores) {
       // Steps of 16: the warp's rows of the row tile against its columns
       // of the column tile; the column fragments are loaded once per step,
-      // the row fragments one at a time (fewer live registers). A tile
-      // with a row per iteration holds the row operand transposed (A^T,
-      // loaded with `transpose`), one with a row per element the column
-      // operand (B^T).
-      Type half = rewriter.getF16Type();
-      bool rowStagedFirst = plan.staged.front().row;
-      const StagedLoad &rowStaged = plan.staged[rowStagedFirst ? 0 : 1];
-      const StagedLoad &columnStaged = plan.staged[rowStagedFirst ? 1 : 0];
-      Value rowTile = rowStagedFirst ? tiles[0] : tiles[1];
-      Value columnTile = rowStagedFirst ? tiles[1] : tiles[0];
-      bool rowsByElement = isElementMajor(rowStaged, true);
-      bool columnsByElement = isElementMajor(columnStaged, true);
-      UnitAttr aTransposed = rowsByElement ? UnitAttr() : rewriter.getUnitAttr();
-      UnitAttr bTransposed =
-          columnsByElement ? rewriter.getUnitAttr() : UnitAttr();
-      // The fragment at `step` and element `e` of a tile.
-      auto fragmentAt = [&](bool byElement, Value e, int64_t step) {
-        return byElement ? SmallVector<Value>{e, index(step)}
-                         : SmallVector<Value>{index(step), e};
-      };
+      // the row fragments one at a time (fewer live registers).
+      unsigned values = fragments->getSumValues();
       summed.assign(stages.getRegionIterArgs().begin(),
                     stages.getRegionIterArgs().begin() + accumulators);
       for (int64_t step = 0; step < kDepth; step += 16) {
-        SmallVector<Value> b;
+        SmallVector<SmallVector<Value>> b;
         for (int64_t j = 0; j < warps.columnFragments(); ++j)
-          b.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
-              rewriter, loc, fragmentType("BOp", half), columnTile,
-              fragmentAt(columnsByElement, offset(warpColumn, 16 * j), step),
-              rewriter.getIndexAttr(columnsByElement ? depthLength
-                                                     : rowLength),
-              bTransposed));
+          b.push_back(fragments->loadColumns(
+              rewriter, loc, columnTile, offset(warpColumn, 16 * j), step));
         for (int64_t i = 0; i < warps.rowFragments(); ++i) {
-          Value a = gpu::SubgroupMmaLoadMatrixOp::create(
-              rewriter, loc, fragmentType("AOp", half), rowTile,
-              fragmentAt(rowsByElement, offset(warpRow, 16 * i), step),
-              rewriter.getIndexAttr(rowsByElement ? depthLength : rowLength),
-              aTransposed);
-          for (int64_t j = 0; j < warps.columnFragments(); ++j) {
-            Value &sum = summed[i * warps.columnFragments() + j];
-            sum = gpu::SubgroupMmaComputeOp::create(
-                rewriter, loc, fragmentType("COp", rewriter.getF32Type()), a,
-                b[j], sum, aTransposed, bTransposed);
-          }
+          SmallVector<Value> a = fragments->loadRows(
+              rewriter, loc, rowTile, offset(warpRow, 16 * i), step);
+          for (int64_t j = 0; j < warps.columnFragments(); ++j)
+            fragments->multiplyAdd(
+                rewriter, loc, a, b[j],
+                MutableArrayRef<Value>(summed).slice(
+                    (i * warps.columnFragments() + j) * values, values));
         }
       }
     } else {
@@ -1423,11 +1408,13 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
                                         rewriter, loc, fragmentRow,
                                         index(pass * sumsRows))
                                         .getResult();
+        unsigned values = fragments->getSumValues();
         for (int64_t j = 0; j < warps.columnFragments(); ++j)
-          gpu::SubgroupMmaStoreMatrixOp::create(
-              rewriter, loc, stages.getResult(i * warps.columnFragments() + j),
-              sums, ValueRange{passRow, offset(warpColumn, 16 * j)},
-              rewriter.getIndexAttr(sumsLength), UnitAttr());
+          fragments->storeSums(
+              rewriter, loc,
+              stages.getResults().slice(
+                  (i * warps.columnFragments() + j) * values, values),
+              sums, passRow, offset(warpColumn, 16 * j));
       }
       gpu::BarrierOp::create(rewriter, loc);
       for (int64_t r = 0; r < per; ++r) {

@@ -4,17 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A contraction of halves, C[i][j] = sum_k f32(A[i][k]) * f32(B[k][j]) with
-// an f32 sum (a linalg.matmul of f16 operands into an f32 result, after
-// register-accumulate), does on each thread's FMA pipe what the tensor cores
-// do about fifteen times as fast (an H200's dense f16 peak, 989 TFLOP/s,
-// against 67 TFLOP/s of FP32). This family tiles it as contraction-tile=S
+// A contraction of halves (f16 or bf16), C[i][j] = sum_k f32(A[i][k]) *
+// f32(B[k][j]) with an f32 sum (a linalg.matmul of such operands into an
+// f32 result, after register-accumulate), does on each thread's FMA pipe
+// what the tensor cores do about fifteen times as fast (an H200's dense
+// f16 and bf16 peak, 989 TFLOP/s, against 67 TFLOP/s of FP32). This family tiles it as contraction-tile=S
 // does for S = 64 or 128 (ContractionTile.cpp: the same 16 x 16 threads, row
 // and column tiles staged in shared memory in any layout, here in stages of
 // 32 iterations (two steps of the tensor cores per pair of barriers),
 // merged image columns, remap checks, edge tiles, folded window loops), but
-// the eight warps of a block run the products in 16 x 16 x 16 fragments
-// (gpu.subgroup_mma_*), from zero. A load that walks the loop (A[i][k] of a
+// the eight warps of a block run the products in 16 x 16 fragments
+// (WarpFragments.h: gpu.subgroup_mma_* for f16; nvgpu.ldmatrix and
+// nvvm.mma.sync for bf16, which !gpu.mma_matrix does not take), from zero. A load that walks the loop (A[i][k] of a
 // row-major A, or B[j][k]) is staged with a row of its 32 iterations per
 // result row (column), so that each copy stores four neighbouring
 // iterations at once and the fragments load as stored (B as B^T); a load
@@ -53,8 +54,8 @@ public:
   StringRef getName() const override { return "mma-tile"; }
   StringRef getSummary() const override {
     return "contraction-tile=S (64 or 128) on tensor cores: eight warps "
-           "compute an S x S tile of f16 products with f32 sums from shared "
-           "tiles";
+           "compute an S x S tile of f16 or bf16 products with f32 sums from "
+           "shared tiles";
   }
   std::optional<std::string> checkParameter(int64_t s) const override {
     if (s != 64 && s != 128)
@@ -72,7 +73,7 @@ public:
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
-    // Where it applies (f16 operands, f32 sums), ahead of contraction-tile
+    // Where it applies (f16 or bf16 operands, f32 sums), ahead of contraction-tile
     // (at most 11.4): the tensor cores' peak is about fifteen times the FMA
     // pipe's. Tiles of 128 load a quarter of the staged elements per
     // product that tiles of 64 do, and their warps two row fragments'
@@ -85,10 +86,10 @@ public:
     double blocks = std::ceil(results / (128.0 * 128.0));
     bool fills = blocks >= multiprocessors;
     std::string why = llvm::formatv(
-        "f16 products on tensor cores; {0:F0} tiles of 128 on {1:F0} SMs{2}",
+        "products of halves on tensor cores; {0:F0} tiles of 128 on {1:F0} SMs{2}",
         blocks, multiprocessors,
         counted ? "" : " (launch__sm_count not collected: an H200's)");
-    ranked.push_back({11.5, 64, "f16 products on tensor cores"});
+    ranked.push_back({11.5, 64, "products of halves on tensor cores"});
     ranked.push_back({fills ? 11.6 : 11.45, 128, why});
   }
 
