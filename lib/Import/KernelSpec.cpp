@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Import/KernelSpec.h"
+#include "autoprof/Support/Json.h"
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
@@ -53,7 +54,7 @@ static StringRef formatOfPath(StringRef path) {
 
 llvm::Expected<KernelSpec>
 mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
-  llvm::Expected<json::Value> value = json::parse(text);
+  llvm::Expected<json::Value> value = ::autoprof::parseJson(text);
   if (!value)
     return makeError("not JSON: " + llvm::toString(value.takeError()));
   const json::Object *object = value->getAsObject();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/LLM/ChatClient.h"
+#include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -193,7 +194,7 @@ static std::string serverMessage(const Value &answer) {
 /// What the server said about a failure: its error message when the body is
 /// JSON that has one, else the start of the body.
 static std::string describeBody(llvm::StringRef body) {
-  if (llvm::Expected<Value> answer = llvm::json::parse(body)) {
+  if (llvm::Expected<Value> answer = ::autoprof::parseJson(body)) {
     std::string message = serverMessage(*answer);
     if (!message.empty())
       return quote(message);
@@ -216,7 +217,7 @@ struct Answer {
 /// Reads the answer of a 2xx response, or says what is missing.
 static llvm::Expected<Answer> parseAnswer(ApiStyle style,
                                           llvm::StringRef body) {
-  llvm::Expected<Value> parsed = llvm::json::parse(body);
+  llvm::Expected<Value> parsed = ::autoprof::parseJson(body);
   if (!parsed)
     return makeError("the answer is not valid JSON (" +
                      llvm::toString(parsed.takeError()) + "): " + quote(body));
@@ -420,7 +421,7 @@ static llvm::Expected<Answer> readCacheEntry(llvm::StringRef path) {
       llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return makeError("cannot read it: " + buffer.getError().message());
-  llvm::Expected<Value> entry = llvm::json::parse((*buffer)->getBuffer());
+  llvm::Expected<Value> entry = ::autoprof::parseJson((*buffer)->getBuffer());
   if (!entry)
     return makeError("it is not valid JSON: " +
                      llvm::toString(entry.takeError()));

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/LLM/ChatJson.h"
+#include "autoprof/Support/Json.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -17,7 +18,7 @@ static llvm::Error requestError(const llvm::Twine &message) {
 
 llvm::Expected<ChatRequest>
 autoprof::llm::parseChatRequest(llvm::StringRef json) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  llvm::Expected<llvm::json::Value> parsed = ::autoprof::parseJson(json);
   if (!parsed)
     return requestError("not JSON: " + llvm::toString(parsed.takeError()));
   const llvm::json::Object *object = parsed->getAsObject();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Learn/OutcomeTable.h"
+#include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -97,7 +98,7 @@ static bool fromJSON(const llvm::json::Value &value, KernelOutcomes &kernel,
 
 llvm::Expected<OutcomeTable>
 mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> value = ::autoprof::parseJson(text);
   if (!value)
     return value.takeError();
   OutcomeTable table;

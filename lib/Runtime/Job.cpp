@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Runtime/Job.h"
+#include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
@@ -664,7 +665,7 @@ static bool checkFiniteNumbers(const Value &value, llvm::json::Path path) {
 template <typename T>
 llvm::Expected<T> autoprof::runtime::parseDocument(llvm::StringRef text,
                                                    llvm::StringRef what) {
-  llvm::Expected<Value> value = llvm::json::parse(text);
+  llvm::Expected<Value> value = ::autoprof::parseJson(text);
   if (!value)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(), "%s is not valid JSON: %s",

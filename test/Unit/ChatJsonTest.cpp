@@ -71,4 +71,11 @@ TEST(ChatJsonTest, AnswerAsJSON) {
   EXPECT_EQ(object.getArray("warnings")->size(), 1u);
 }
 
+TEST(ChatJsonTest, RefusesDeepNestingWithADiagnostic) {
+  std::string json = "{\"messages\":" + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  EXPECT_EQ(errorOf(json), "chat request: not JSON: arrays and objects "
+                           "nested more than 256 levels deep");
+}
+
 } // namespace
