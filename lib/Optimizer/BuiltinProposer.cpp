@@ -53,6 +53,7 @@ public:
     seen.clear();
     winners.clear();
     revisions.clear();
+    winsAtRevision = 0;
     beforeCandidate = nullptr;
     beforeLastWin = nullptr;
     lastWasRevision = false;
@@ -74,6 +75,10 @@ public:
                               return rewrite.family != lastFamily;
                             });
     lastFamily.clear();
+    // A win since the revisions were made (one of them, whose re-profile
+    // then failed) replaced the winner they revise.
+    if (state.wins != winsAtRevision)
+      revisions.clear();
     while (!revisions.empty()) {
       ProposedRewrite revision = revisions.front();
       revisions.pop_front();
@@ -141,7 +146,11 @@ public:
 
   void onWinner(SearchState &state) override {
     // Only the winners stay tried: every other rewrite faces a new kernel.
+    // (What was tried since the last win was tried on the kernel before
+    // this one, which the revisions are built on: a revision that lost
+    // there is not tried again.)
     winners.insert(lastRewrite);
+    llvm::StringSet<> triedBefore = std::move(seen);
     seen.clear();
     for (const auto &winner : winners)
       seen.insert(winner.getKey());
@@ -156,11 +165,13 @@ public:
             proposeRevisions(state.incumbent, kernel, state.features,
                              state.context.metrics, *winner);
         for (ProposedRewrite &revision : revised)
-          if (seen.insert(revision.rewrite.str()).second)
+          if (!triedBefore.contains(revision.rewrite.str()) &&
+              seen.insert(revision.rewrite.str()).second)
             revisions.push_back(std::move(revision));
         if (!revisions.empty()) {
           beforeLastWin = std::move(beforeCandidate);
           lastWinner = lastRewrite;
+          winsAtRevision = state.wins;
         }
       }
     }
@@ -192,6 +203,8 @@ private:
   /// The last candidate evaluated, its family, and the wins before it.
   std::string lastRewrite, lastFamily;
   unsigned winsAtLast = 0;
+  /// The wins when the revisions were made.
+  unsigned winsAtRevision = 0;
 };
 } // namespace
 
