@@ -80,13 +80,17 @@ bool RewriteEvidence::isScattered() const {
   FactState measured = getFact("uncoalesced-loads");
   if (measured != FactState::Unknown)
     return measured == FactState::True;
-  std::optional<double> excess = getSectorExcess();
-  return excess && *excess > 2;
+  // Sectors counted without the bytes asked for (a profile that did not
+  // collect them): more than 8 per request, as for 32-bit lanes.
+  if (std::optional<double> excess = getSectorExcess())
+    return *excess > 2;
+  return sectorsPerRequest && *sectorsPerRequest > 8;
 }
 
 bool RewriteEvidence::isCoalesced() const {
-  std::optional<double> excess = getSectorExcess();
-  return excess && *excess <= 1.25;
+  if (std::optional<double> excess = getSectorExcess())
+    return *excess <= 1.25;
+  return sectorsPerRequest && *sectorsPerRequest <= 5;
 }
 
 RewriteEvidence
@@ -102,12 +106,16 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
   if (std::optional<double> requests = evidence.getMetric(
           "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
       requests && *requests > 0) {
-    if (std::optional<double> sectors = evidence.getMetric(
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
+    // The two figures of a ratio come from one source: the bytes only
+    // with the sectors they are compared with (the analysis counts a lane
+    // that shares an address once, the counter every lane).
+    std::optional<double> sectors = evidence.getMetric(
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    std::optional<double> bytes =
+        evidence.getMetric("smsp__sass_data_bytes_mem_global_op_ld.sum");
+    if (sectors)
       evidence.sectorsPerRequest = *sectors / *requests;
-    if (std::optional<double> bytes = evidence.getMetric(
-            "smsp__sass_data_bytes_mem_global_op_ld.sum");
-        bytes && *bytes > 0)
+    if (sectors && bytes && *bytes > 0)
       evidence.sectorsNeededPerRequest = *bytes / 32 / *requests;
   }
   MemoryAccessAnalysis analysis(target.kernel,
@@ -176,10 +184,12 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
         needed += weight * std::max(1.0, access.bytesPerRequest / 32.0);
         requests += weight * std::max<int64_t>(1, access.warpLanes) / 32.0;
       }
-    if (requests > 0 && !evidence.sectorsPerRequest)
+    // Both or neither: sectors measured without the bytes keep the
+    // sectors-per-request tests (isScattered, isCoalesced).
+    if (requests > 0 && !evidence.sectorsPerRequest) {
       evidence.sectorsPerRequest = sectors / requests;
-    if (requests > 0 && !evidence.sectorsNeededPerRequest)
       evidence.sectorsNeededPerRequest = needed / requests;
+    }
   }
 
   gpu::GPUFuncOp kernel = target.kernel;

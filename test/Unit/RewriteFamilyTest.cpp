@@ -382,14 +382,24 @@ TEST_F(RewriteFamilyTest, EvidenceReadsTheFacts) {
   EXPECT_EQ(vectors.getFact("uncoalesced-loads"), FactState::False);
   EXPECT_FALSE(vectors.isScattered());
   EXPECT_TRUE(vectors.isCoalesced());
-  // Without the requested bytes the fact is unknown; the measured sectors
-  // per request meet the sectors the analysis' access widths need (4-byte
-  // lanes here).
-  RewriteEvidence widthsFromIR = evidence({{sectors, 400}, {requests, 100}});
-  EXPECT_EQ(widthsFromIR.getFact("uncoalesced-loads"), FactState::Unknown);
-  EXPECT_FALSE(widthsFromIR.isScattered());
-  ASSERT_TRUE(widthsFromIR.getSectorExcess().has_value());
-  EXPECT_DOUBLE_EQ(*widthsFromIR.getSectorExcess(), 1.0);
+  // Without the requested bytes the fact is unknown, and measured sectors
+  // are never set against the analysis' static widths (which count a lane
+  // that shares an address once): the excess is unknown and the sectors per
+  // request decide, at most 5 coalesced, more than 8 scattered.
+  RewriteEvidence sectorsAlone = evidence({{sectors, 400}, {requests, 100}});
+  EXPECT_EQ(sectorsAlone.getFact("uncoalesced-loads"), FactState::Unknown);
+  EXPECT_FALSE(sectorsAlone.getSectorExcess().has_value());
+  EXPECT_FALSE(sectorsAlone.isScattered());
+  EXPECT_TRUE(sectorsAlone.isCoalesced());
+  RewriteEvidence scatteredAlone =
+      evidence({{sectors, 1600}, {requests, 100}});
+  EXPECT_FALSE(scatteredAlone.getSectorExcess().has_value());
+  EXPECT_TRUE(scatteredAlone.isScattered());
+  EXPECT_FALSE(scatteredAlone.isCoalesced());
+  // Without any counter the static pair decides: each thread's own row of
+  // 4-byte elements, 64 bytes apart.
+  ASSERT_TRUE(none.getSectorExcess().has_value());
+  EXPECT_GT(*none.getSectorExcess(), 2.0);
 
   // Low achieved occupancy makes the kernel register bound.
   RewriteEvidence low = evidence({{occupancy, 20}});

@@ -98,7 +98,9 @@ struct RewriteEvidence {
   std::optional<double> sectorsPerRequest;
   /// The sectors per request the bytes the lanes ask for fill (4 for 4-byte
   /// lanes, 16 for 128-bit vectors; at least 1): measured where the
-  /// requested bytes were collected, else from the analysis' access widths.
+  /// requested bytes were collected with the sectors, from the analysis'
+  /// access widths where the sectors were not measured either, else
+  /// unknown (never a measured figure over a static one).
   std::optional<double> sectorsNeededPerRequest;
   /// Bytes of the narrowest element the kernel loads or stores (at most 4).
   int64_t narrowestElementBytes = 4;
@@ -148,11 +150,13 @@ struct RewriteEvidence {
   std::optional<double> getSectorExcess() const;
   /// Accesses are scattered: the fact `uncoalesced-loads` (more than twice
   /// the sectors the requested bytes fill), or where the counters were not
-  /// collected the same test on the static estimate. Rewrites that remap
-  /// threads gain, widening accesses loses.
+  /// collected the same test on the static estimate; where the sectors
+  /// were measured without the bytes, more than 8 sectors per request.
+  /// Rewrites that remap threads gain, widening accesses loses.
   bool isScattered() const;
-  /// Accesses are coalesced already (at most 1.25 times the sectors the
-  /// requested bytes fill).
+  /// Accesses are coalesced already: at most 1.25 times the sectors the
+  /// requested bytes fill, or, with the sectors alone, at most 5 per
+  /// request.
   bool isCoalesced() const;
 
   /// Gathers the evidence for `target`.
