@@ -330,6 +330,19 @@ BASELINES = {
             lambda t, F, a, b, c: c.add_(a @ b),
             "c.add_(a @ b): the f16 GEMM's result rounded to f16 before the "
             "addition (less accurate than the program)")}),
+    "matmul_bf16": Baseline(
+        (mat("a", 2048, 2048, dtype="bf16"), mat("b", 2048, 2048, dtype="bf16"),
+         mat("c", 2048, 2048)),
+        lambda t, F, a, b, c: c.add_(t.mm(a, b, out_dtype=t.float32)),
+        lambda t, a, b, c: c + a @ b,
+        "C += A B with bf16 A, B and f32 C: c.add_(torch.mm(a, b, "
+        "out_dtype=torch.float32)) (cuBLAS bf16 GEMM on tensor cores with "
+        "f32 accumulation and result, then the addition)",
+        accumulates=("c",),
+        variants={"bf16_result": (
+            lambda t, F, a, b, c: c.add_(a @ b),
+            "c.add_(a @ b): the bf16 GEMM's result rounded to bf16 before "
+            "the addition (less accurate than the program)")}),
     "matmul_ragged": Baseline(
         (mat("a", 992, 1000), mat("b", 1000, 1008), mat("c", 992, 1008)),
         lambda t, F, a, b, c: c.addmm_(a, b),
