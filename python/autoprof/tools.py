@@ -30,16 +30,21 @@ def find_tool(name: str, tool: Optional[str] = None) -> str:
     return path
 
 
-def run_tool(name: str, arguments, tool: Optional[str] = None):
+def run_tool(name: str, arguments, tool: Optional[str] = None,
+             timeout: Optional[float] = None):
     """Runs the AutoProf tool `name` (or the executable `tool`) with
     `arguments`; returns the completed process. Raises ToolError when the
-    tool cannot be found or run, or fails (with its diagnostics)."""
+    tool cannot be found or run, fails (with its diagnostics), or runs
+    longer than `timeout` seconds (when given; it is then killed)."""
     path = find_tool(name, tool)
     try:
         proc = subprocess.run([path, *arguments], capture_output=True,
-                              text=True)
+                              text=True, timeout=timeout)
     except OSError as error:
         raise ToolError(f"cannot run {path}: {error.strerror}") from None
+    except subprocess.TimeoutExpired:
+        raise ToolError(f"{name} did not finish within {timeout:g} s") \
+            from None
     if proc.returncode != 0:
         raise ToolError(f"{name} failed (status {proc.returncode}):\n"
                         f"{proc.stderr.strip()}")

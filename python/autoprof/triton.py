@@ -271,10 +271,60 @@ def _cache_key(kernel, args, grid, space: Space, base: Configuration,
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def _bits(tensor):
+    """The bytes of `tensor`'s elements in order (a contiguous copy where it
+    is strided)."""
+    import torch
+    return tensor.contiguous().view(-1).view(torch.uint8)
+
+
+def _same_bits(a, b) -> bool:
+    """Whether two tensors hold the same bits. torch.equal compares values,
+    and NaN equals nothing: an input holding NaN would never compare equal
+    to its own copy."""
+    import torch
+    return a.shape == b.shape and a.dtype == b.dtype and torch.equal(
+        _bits(a), _bits(b))
+
+
+def _fill_bytes(tensor, byte: int) -> None:
+    """Overwrites every byte of `tensor`'s elements with `byte` (a bool
+    tensor, whose bytes must be 0 or 1, becomes all False or all True)."""
+    import torch
+    if tensor.dtype == torch.bool:
+        tensor.fill_(bool(byte))
+    elif tensor.is_contiguous():
+        tensor.view(-1).view(torch.uint8).fill_(byte)
+    else:
+        flat = torch.empty(tensor.numel(), dtype=tensor.dtype,
+                           device=tensor.device)
+        flat.view(torch.uint8).fill_(byte)
+        tensor.copy_(flat.view(tensor.shape))
+
+
+def _poison(tensor) -> None:
+    """Fills the copy of an output that a kernel must write completely, so
+    that a kernel that leaves it unwritten does not match: NaN for floats
+    (which matches no finite reference), the byte 0xA5 repeated for
+    integers (True for bools)."""
+    if tensor.dtype.is_floating_point:
+        tensor.fill_(float("nan"))
+    else:
+        _fill_bytes(tensor, 0xA5)
+
+
 class _Call:
     """A caller's launch of a Triton kernel: runs it, or another kernel with
     the same parameters, in any configuration on copies of every tensor,
-    checks outputs against the caller's configuration's and times it."""
+    checks outputs against the caller's configuration's and times it.
+
+    The copies of the outputs start as the caller's tensors, which may
+    already hold the result (a caller that launches twice, or clones its
+    outputs from an earlier run): a kernel that wrote nothing would match.
+    So `reference` first finds the outputs the caller's kernel writes
+    completely without reading them, and every run (the reference's too)
+    fills those with poison before it launches; outputs it also reads
+    (in-place updates) keep the caller's contents, which the kernel needs."""
 
     def __init__(self, kernel, args, grid, outputs: Sequence[str],
                  space: Space, num_warps: int, num_stages: int,
@@ -312,6 +362,9 @@ class _Call:
                         if isinstance(a, torch.Tensor)]
         self.inputs = [i for i in self.tensors
                        if i not in self.out_index.values()]
+        # Indices of the outputs the caller's kernel writes completely
+        # without reading them (found by `reference`).
+        self.write_only: List[int] = []
 
     def grid_of(self, config: Configuration) -> Tuple[int, ...]:
         sizes = self.grid({**self.fixed, **config.meta_dict()}) \
@@ -324,30 +377,99 @@ class _Call:
             *arguments, **self.fixed, **config.meta_dict(),
             num_warps=config.num_warps, num_stages=config.num_stages)
 
-    def run(self, config: Configuration, kernel=None):
+    def reference(self):
+        """The caller's launch as every later run's reference: finds the
+        outputs it writes completely without reading them, then runs it as
+        `run` runs every candidate (those outputs poisoned) and returns
+        what `run` returns."""
+        self.write_only = self.find_write_only()
+        return self.run(self.base)
+
+    def find_write_only(self) -> List[int]:
+        """The outputs the caller's kernel writes completely without
+        reading them: those that come back the same whether their copies
+        start as zeros or as 0xFF bytes (NaN in most float types). An output it
+        reads, or writes only in part, comes back different; so does one
+        it writes nondeterministically (atomics), which then keeps the
+        caller's contents as before."""
+        outputs = [i for i in self.out_index.values() if i in self.tensors]
+        runs = []
+        for byte in (0x00, 0xFF):
+            got, _, _, _ = self.run(self.base, fills={
+                index: (lambda tensor, b=byte: _fill_bytes(tensor, b))
+                for index in outputs})
+            runs.append(got)
+        found = []
+        for position, index in enumerate(self.out_index.values()):
+            if index in outputs and _same_bits(runs[0][position],
+                                                runs[1][position]):
+                found.append(index)
+        return found
+
+    def run(self, config: Configuration, kernel=None, fills=None):
         """One launch on copies of every tensor: its outputs, the copies,
         its compiled kernel, and whether the tensors it does not name as
-        outputs came back unchanged."""
+        outputs came back unchanged (bit for bit: an input may hold NaN).
+        `fills` maps argument indices to what overwrites their copies
+        before the launch; by default the write-only outputs are
+        poisoned."""
+        if fills is None:
+            fills = {index: _poison for index in self.write_only}
         copied = list(self.args)
         for index in self.tensors:
             copied[index] = self.args[index].clone()
+            if index in fills:
+                fills[index](copied[index])
         compiled = self.launch(config, copied, kernel)
-        self.torch.cuda.synchronize()
-        untouched = all(self.torch.equal(copied[i], self.args[i])
+        self.synchronize(copied)
+        untouched = all(_same_bits(copied[i], self.args[i])
                         for i in self.inputs)
         return ([copied[i] for i in self.out_index.values()], copied,
                 compiled, untouched)
 
+    def synchronize(self, copied) -> None:
+        """Waits for the launch where it runs on a GPU (Triton's
+        interpreter runs kernels on CPU tensors, synchronously)."""
+        if any(copied[i].is_cuda for i in self.tensors):
+            self.torch.cuda.synchronize()
+
+    def tolerance(self, tensor) -> float:
+        """The relative tolerance of a floating output: `rtol`, by default
+        1e-2 for 16-bit floats and narrower, 1e-5 for wider."""
+        if self.rtol is not None:
+            return self.rtol
+        return 1e-2 if tensor.element_size() <= 2 else 1e-5
+
+    def close(self, got, want) -> bool:
+        """Whether the floating output `got` matches `want`: within the
+        relative tolerance of each element, plus an absolute tolerance of
+        the relative one times the largest finite magnitude of `want` (an
+        element far below the output's scale may differ by rounding, but
+        an output of small values must still match: a fixed absolute
+        tolerance would pass zeros for it). An all-zero `want` needs zeros
+        (the floor is the dtype's smallest normal number). NaN matches
+        NaN."""
+        torch = self.torch
+        if got.shape != want.shape:
+            return False
+        if want.numel() == 0:
+            return True
+        magnitudes = want.float().abs()
+        finite = magnitudes[torch.isfinite(magnitudes)]
+        scale = finite.max().item() if finite.numel() else 0.0
+        rtol = self.tolerance(want)
+        atol = rtol * max(scale, torch.finfo(want.dtype).tiny)
+        return torch.allclose(got.float(), want.float(), rtol=rtol,
+                              atol=atol, equal_nan=True)
+
     def matches(self, got, want) -> bool:
+        """Whether every output matches the reference's: floats as `close`
+        says, anything else bit for bit."""
         for a, b in zip(got, want):
             if a.dtype.is_floating_point:
-                tolerance = self.rtol if self.rtol is not None else (
-                    1e-2 if a.element_size() <= 2 else 1e-5)
-                if not self.torch.allclose(a.float(), b.float(),
-                                           rtol=tolerance, atol=tolerance,
-                                           equal_nan=True):
+                if not self.close(a, b):
                     return False
-            elif not self.torch.equal(a, b):
+            elif not _same_bits(a, b):
                 return False
         return True
 
@@ -412,12 +534,19 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
     where `space.meta` lists them); `budget` how many configurations besides
     the caller's run. Each configuration runs on copies of the tensors, and
     is kept only when it leaves those not named in `outputs` unchanged and
-    its outputs match the caller's configuration's within `rtol`
-    (by default 1e-5 for f32 and f64, 1e-2 for f16 and bf16; exact for
-    integers); the fastest beyond 2% of the caller's configuration wins,
-    else the caller's stays. Outcomes are cached in `cache_dir` (by
-    default ~/.cache/autoprof/triton) by the kernel's source, the
-    arguments' shapes and dtypes, the grid, the space and the GPU.
+    its outputs match the caller's configuration's: integers exactly,
+    floats within the relative tolerance `rtol` (by default 1e-5 for f32
+    and f64, 1e-2 for f16 and bf16) plus an absolute tolerance of `rtol`
+    times the largest magnitude of that output of the caller's (an
+    all-zero output must stay zero), so an output of small values is not
+    waved through. Outputs the caller's configuration writes completely
+    without reading them start each run as NaN (floats) or 0xA5 bytes
+    (integers), so a configuration that leaves them unwritten fails; the
+    others keep the caller's contents. The fastest beyond 2% of the
+    caller's configuration wins, else the caller's stays. Outcomes are
+    cached in `cache_dir` (by default ~/.cache/autoprof/triton) by the
+    kernel's source, the arguments' shapes and dtypes, the grid, the space
+    and the GPU.
     `log`, when given, receives one dict per configuration tried."""
     space = space or Space()
     call = _Call(kernel, args, grid, outputs, space, num_warps, num_stages,
@@ -437,7 +566,7 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
         return triton.Config(entry["meta"], num_warps=entry["num_warps"],
                              num_stages=entry["num_stages"])
 
-    reference, copied, compiled, untouched = call.run(base)
+    reference, copied, compiled, untouched = call.reference()
     if not untouched:
         raise TritonError("the caller's configuration writes a tensor that "
                           f"outputs ({', '.join(outputs)}) does not name")

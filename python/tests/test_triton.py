@@ -1,7 +1,9 @@
 """autoprof.triton without a GPU: a Triton kernel compiled for sm_90 becomes
-a kernel spec that autoprof-opt imports, and the diagnosis ranks Triton's
-configurations. (optimize itself, which runs the kernel, is tested on a GPU
-host: test/Runtime/triton-optimize.test.)"""
+a kernel spec that autoprof-opt imports, the diagnosis ranks Triton's
+configurations, and (where PyTorch is installed) Triton's interpreter runs
+the checks of a launch on CPU tensors. (optimize itself, which runs the
+kernel on a GPU, is tested on a GPU host:
+test/Runtime/triton-optimize.test.)"""
 
 import json
 import os
@@ -149,3 +151,111 @@ def test_unknown_facts_say_nothing():
     none = rank_configurations(configurations(SPACE), BASE, {}, 64)
     assert [c for c, _ in unknown] == [c for c, _ in none]
     assert none[0][1] == "no fact holds: nearest configurations first"
+
+
+# Kernels run by Triton's interpreter on CPU tensors: the checks of a run
+# (`_Call`) without a GPU. They need PyTorch.
+def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, 2 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+def idle_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.load(x_ptr + offs, mask=offs < n)
+
+
+def accumulate_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(y_ptr + offs, mask=mask) +
+             tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+def interpreted(fn):
+    from triton.runtime.interpreter import InterpretedFunction
+    return InterpretedFunction(fn)
+
+
+def interpreted_call(fn, x, y, monkeypatch):
+    """The call `fn(x, y, n)` on one program, timed as 1 us (timing needs a
+    GPU)."""
+    from autoprof.triton import _Call
+    call = _Call(interpreted(fn), (x, y, x.numel()), (1,), ["y_ptr"],
+                 Space(), 4, 3, None, {"BLOCK": 64})
+    monkeypatch.setattr(call, "time", lambda *args, **kwargs: 1.0)
+    return call
+
+
+def test_a_kernel_that_writes_nothing_is_rejected(monkeypatch):
+    torch = pytest.importorskip("torch")
+    x = torch.arange(64, dtype=torch.float32)
+    y = 2 * x  # the caller's output already holds the result
+    call = interpreted_call(scale_kernel, x, y, monkeypatch)
+    reference, _, _, untouched = call.reference()
+    assert untouched and call.write_only == [1]
+    assert torch.equal(reference[0], 2 * x)
+    # Its copy of y starts as NaN, which it leaves.
+    assert call.evaluate(call.base, reference, interpreted(idle_kernel)) == {
+        "status": "rejected",
+        "reason": "outputs differ from the original call's"}
+    assert call.evaluate(call.base, reference,
+                         interpreted(scale_kernel))["status"] == "verified"
+    assert torch.equal(y, 2 * x)
+
+
+def test_an_output_the_kernel_reads_keeps_the_callers_contents(monkeypatch):
+    torch = pytest.importorskip("torch")
+    x = torch.ones(64)
+    y = torch.arange(64, dtype=torch.float32)
+    call = interpreted_call(accumulate_kernel, x, y, monkeypatch)
+    reference, _, _, _ = call.reference()
+    assert call.write_only == []
+    assert torch.equal(reference[0], y + 1)
+    assert call.evaluate(call.base, reference, interpreted(
+        accumulate_kernel))["status"] == "verified"
+
+
+def test_an_integer_output_is_poisoned_with_a_byte_pattern(monkeypatch):
+    torch = pytest.importorskip("torch")
+    x = torch.arange(64, dtype=torch.int32)
+    call = interpreted_call(scale_kernel, x, 2 * x, monkeypatch)
+    reference, _, _, _ = call.reference()
+    assert call.write_only == [1]
+    got, _, _, _ = call.run(call.base, interpreted(idle_kernel))
+    assert (got[0] == int.from_bytes(b"\xa5" * 4, "little",
+                                     signed=True)).all()
+
+
+def test_small_outputs_are_not_waved_through(monkeypatch):
+    torch = pytest.importorskip("torch")
+    x = torch.zeros(64)
+    call = interpreted_call(scale_kernel, x, x.clone(), monkeypatch)
+    small = torch.full((64,), 1e-3, dtype=torch.float16)
+    assert not call.matches([torch.zeros_like(small)], [small])
+    assert call.matches([small * (1 + 1e-3)], [small])
+    # Elements far below the output's scale may differ by rounding.
+    wide = torch.tensor([1000.0, 1e-3])
+    assert call.matches([torch.tensor([1000.0, 0.0])], [wide])
+    # An all-zero output must stay zero.
+    zeros = torch.zeros(4)
+    assert call.matches([zeros.clone()], [zeros])
+    assert not call.matches([zeros + 1e-3], [zeros])
+
+
+def test_an_input_holding_nan_comes_back_untouched(monkeypatch):
+    torch = pytest.importorskip("torch")
+    x = torch.arange(64, dtype=torch.float32)
+    x[3] = float("nan")
+    call = interpreted_call(scale_kernel, x, torch.zeros(64), monkeypatch)
+    assert call.run(call.base)[3]
+    reference, _, _, untouched = call.reference()
+    assert untouched
+    assert call.evaluate(call.base, reference,
+                         interpreted(scale_kernel))["status"] == "verified"
+    # A strided input too: its bits are compared as a contiguous copy.
+    wide = torch.full((64, 2), float("nan"))
+    strided = interpreted_call(scale_kernel, wide[:, 0], torch.zeros(64),
+                               monkeypatch)
+    assert strided.run(strided.base)[3]
