@@ -371,9 +371,9 @@ void testMixedList(autoprof_session *session, autoprof_kernel *kernel,
       "launch__not_a_launch_metric",
       "device__attribute_max_warps_per_multiprocessor",
       "device__attribute_multiprocessor_count",
-      "dram__bytes_read.sum", // Duplicate: same value twice.
       "smsp__sass_data_bytes_mem_global_op_ld.sum",
       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "dram__bytes_read.sum", // Duplicate, last: same value twice.
   };
   autoprof_profile *profile =
       collect(session, kernel, spec, "scale_kernel", names, title);
