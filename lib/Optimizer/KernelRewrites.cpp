@@ -15,8 +15,10 @@
 #include "autoprof/Optimizer/RewriteFamily.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -47,9 +49,54 @@ mlir::autoprof::parseKernelRewrite(StringRef text, std::string &error) {
   return rewrite;
 }
 
+/// Why a launch of `launches` cannot run as written, or nothing: a constant
+/// grid or block size outside what a GPU launches (blocks of 1 to 1024
+/// threads, at most 1024 x 1024 x 64; grids of 1 to 2^31 - 1 x 65535 x
+/// 65535 blocks). The families compute with these sizes (thread counts,
+/// divisions by a block's width), so no family looks at such a kernel.
+static std::optional<std::string>
+checkLaunchGeometry(ArrayRef<gpu::LaunchFuncOp> launches) {
+  static constexpr const char *kDims[] = {"x", "y", "z"};
+  static constexpr int64_t kBlockLimits[] = {1024, 1024, 64};
+  static constexpr int64_t kGridLimits[] = {2147483647, 65535, 65535};
+  for (gpu::LaunchFuncOp launch : launches) {
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    int64_t threads = 1;
+    bool allConstant = true;
+    for (int d = 0; d < 3; ++d) {
+      Value blockSize = d == 0 ? block.x : d == 1 ? block.y : block.z;
+      Value gridSize = d == 0 ? grid.x : d == 1 ? grid.y : grid.z;
+      if (std::optional<int64_t> size = getConstantIntValue(blockSize)) {
+        if (*size < 1 || *size > kBlockLimits[d])
+          return llvm::formatv("a launch's block has {0} threads along {1} "
+                               "(a GPU launches 1 to {2})",
+                               *size, kDims[d], kBlockLimits[d])
+              .str();
+        threads *= *size;
+      } else {
+        allConstant = false;
+      }
+      if (std::optional<int64_t> size = getConstantIntValue(gridSize))
+        if (*size < 1 || *size > kGridLimits[d])
+          return llvm::formatv("a launch's grid has {0} blocks along {1} "
+                               "(a GPU launches 1 to {2})",
+                               *size, kDims[d], kGridLimits[d])
+              .str();
+    }
+    if (allConstant && threads > 1024)
+      return llvm::formatv("a launch's block has {0} threads (a GPU "
+                           "launches at most 1024)",
+                           threads)
+          .str();
+  }
+  return std::nullopt;
+}
+
 /// Matches `rewrite` on `target`: unknown families, kernels that are never
-/// launched, fallbacks a rewrite keeps as they were and invalid parameters
-/// are refused before the family looks.
+/// launched or launched with sizes no GPU runs, fallbacks a rewrite keeps
+/// as they were and invalid parameters are refused before the family
+/// looks.
 static RewriteMatch matchRewrite(const KernelRewrite &rewrite,
                                  const RewriteTarget &target,
                                  const RewriteFamily *&family) {
@@ -58,6 +105,8 @@ static RewriteMatch matchRewrite(const KernelRewrite &rewrite,
     return RewriteMatch::failure("unknown rewrite '" + rewrite.family + "'");
   if (target.launches.empty())
     return RewriteMatch::failure("the kernel is never launched");
+  if (std::optional<std::string> why = checkLaunchGeometry(target.launches))
+    return RewriteMatch::failure(std::move(*why));
   gpu::GPUFuncOp kernel = target.kernel;
   if (FlatSymbolRefAttr original =
           AutoProfDialect::FallbackOfAttrHelper(kernel.getContext())

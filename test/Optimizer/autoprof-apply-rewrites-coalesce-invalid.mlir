@@ -44,8 +44,9 @@ module attributes {gpu.container_module} {
   }
   func.func @main(%in: memref<64x64xf32>) {
     %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    gpu.launch_func @kernels::@staged blocks in (%c1, %c1, %c1) threads in (%c64, %c64, %c1) args(%in : memref<64x64xf32>)
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@staged blocks in (%c2, %c2, %c1) threads in (%c32, %c32, %c1) args(%in : memref<64x64xf32>)
     return
   }
 }

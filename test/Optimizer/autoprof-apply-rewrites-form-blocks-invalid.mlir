@@ -93,10 +93,11 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A launch of zero blocks runs no thread: there is no geometry to remap.
+// A launch of zero blocks runs no thread: no rewrite looks at its kernel
+// (autoprof-apply-rewrites-launch-geometry-invalid.mlir).
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply form-blocks=256 to @empty_grid: a launch's grid has a dimension of size 0}}
+    // expected-error @below {{cannot apply form-blocks=256 to @empty_grid: a launch's grid has 0 blocks along x (a GPU launches 1 to 2147483647)}}
     gpu.func @empty_grid(%a: memref<1024xf32>) kernel {
       %bid = gpu.block_id x
       %zero = arith.constant 0.0 : f32
