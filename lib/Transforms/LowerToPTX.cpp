@@ -17,7 +17,9 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -196,6 +198,50 @@ static bool isPtxIdentifier(StringRef name) {
                       [&](char c) { return isStart(c) || llvm::isDigit(c); });
 }
 
+/// The scalar type of `type` (the element type of a vector or memref).
+static Type getScalarType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.getElementType();
+  return type;
+}
+
+/// Why the device pipeline cannot lower `op` for the types it computes on,
+/// or nothing.
+static std::optional<std::string> findUnloweredType(Operation *op) {
+  auto describe = [](Type type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    return text;
+  };
+  // Memory effects alone (loads, stores, allocations) move the bits; what
+  // computes on them needs the arithmetic.
+  bool moves = isa<memref::LoadOp, memref::StoreOp, memref::AllocaOp,
+                   memref::AllocOp, gpu::GPUFuncOp, gpu::ReturnOp>(op);
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes())) {
+    auto scalar = dyn_cast<FloatType>(getScalarType(type));
+    if (!scalar || moves)
+      continue;
+    if (scalar.getWidth() > 64)
+      return "computes on " + describe(scalar) +
+             ", which the NVPTX backend has no arithmetic for";
+    if (scalar.getWidth() < 16)
+      return "computes on " + describe(scalar) +
+             ", which the arith lowering to LLVM does not handle";
+  }
+  if (isa<arith::FPToSIOp, arith::FPToUIOp, arith::SIToFPOp,
+          arith::UIToFPOp>(op))
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                              op->getResultTypes()))
+      if (auto integer = dyn_cast<IntegerType>(getScalarType(type));
+          integer && integer.getWidth() > 64)
+        return "converts between a float and " + describe(integer) +
+               ", which the NVPTX backend can do only through a library "
+               "call it does not have";
+  return std::nullopt;
+}
+
 LogicalResult LowerToPTXPass::checkModulesCanBeLowered(ModuleOp module) {
   WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
     if (gpuModule->getParentOp() != module.getOperation()) {
@@ -224,6 +270,20 @@ LogicalResult LowerToPTXPass::checkModulesCanBeLowered(ModuleOp module) {
         return WalkResult::interrupt();
       }
     }
+    // Types the device pipeline cannot lower: the NVPTX backend has no f80
+    // or f128 arithmetic and no conversion between floats and integers of
+    // more than 64 bits (it would call a library it does not have and
+    // abort), and arith-to-llvm lowers no float of fewer than 16 bits.
+    WalkResult types = gpuModule.walk([&](Operation *op) {
+      if (std::optional<std::string> why = findUnloweredType(op)) {
+        op->emitError("'") << op->getName() << "' " << *why
+                           << "; autoprof-lower-to-ptx cannot lower it";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (types.wasInterrupted())
+      return WalkResult::interrupt();
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
