@@ -149,3 +149,37 @@ mlir::autoprof::learn::loadOutcomeTable(llvm::StringRef path) {
                                    buffer.getError().message().c_str());
   return parseOutcomeTable((*buffer)->getBuffer());
 }
+
+llvm::Error
+mlir::autoprof::learn::checkConfigurations(const OutcomeTable &table,
+                                           const MetricCatalog &catalog) {
+  for (const ProfileConfiguration &configuration : table.configurations) {
+    auto check = [&](const std::vector<std::string> &names, bool groups)
+        -> llvm::Error {
+      llvm::StringSet<> seen;
+      for (const std::string &name : names) {
+        bool known = groups ? catalog.lookupGroup(name) != nullptr
+                            : catalog.lookupMetric(name) != nullptr;
+        if (!known) {
+          std::string hint = catalog.suggest(name);
+          return llvm::createStringError(
+              "outcome table: configuration '%s' names an unknown %s '%s'%s",
+              configuration.name.c_str(), groups ? "metric group" : "metric",
+              name.c_str(),
+              hint.empty() ? "" : (" (did you mean '" + hint + "'?)").c_str());
+        }
+        if (!seen.insert(name).second)
+          return llvm::createStringError(
+              "outcome table: configuration '%s' names the %s '%s' twice",
+              configuration.name.c_str(), groups ? "group" : "metric",
+              name.c_str());
+      }
+      return llvm::Error::success();
+    };
+    if (llvm::Error error = check(configuration.groups, true))
+      return error;
+    if (llvm::Error error = check(configuration.metrics, false))
+      return error;
+  }
+  return llvm::Error::success();
+}

@@ -19,6 +19,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::learn;
@@ -227,14 +229,26 @@ int main(int argc, char **argv) {
                  << heldOut << "\n";
     return 1;
   }
-  if (!(lambda >= 0)) {
-    llvm::errs() << "autoprof-learn: --lambda must not be negative, got "
+  if (!(lambda >= 0) || !std::isfinite(lambda)) {
+    llvm::errs() << "autoprof-learn: --lambda must be a finite number, not "
+                    "negative, got "
                  << lambda << "\n";
     return 1;
   }
   llvm::Expected<OutcomeTable> table = loadOutcomeTable(outcomesPath);
   if (!table) {
     llvm::errs() << "autoprof-learn: " << llvm::toString(table.takeError())
+                 << "\n";
+    return 1;
+  }
+  // The learned tree names the configurations' groups and metrics; the
+  // dialect's verifier would refuse the tree for names its chip's catalog
+  // (sm_90's) does not know.
+  const MetricCatalog *catalog = findCatalog("sm_90", "");
+  if (!catalog)
+    return 1;
+  if (llvm::Error error = checkConfigurations(*table, *catalog)) {
+    llvm::errs() << "autoprof-learn: " << llvm::toString(std::move(error))
                  << "\n";
     return 1;
   }
@@ -294,11 +308,25 @@ int main(int argc, char **argv) {
     llvm::errs() << "autoprof-learn: " << error << "\n";
     return 1;
   }
-  for (const llvm::json::Value &round : result->log)
-    if (const llvm::json::Object *entry = round.getAsObject())
-      if (std::optional<StringRef> decision = entry->getString("decision"))
-        llvm::errs() << "round " << *entry->getInteger("round") << ": "
-                     << *decision << "\n";
+  for (const llvm::json::Value &round : result->log) {
+    const llvm::json::Object *entry = round.getAsObject();
+    if (!entry)
+      continue;
+    // A model that could not be asked, or answered with a tree that was
+    // refused, is said here, not in the log alone.
+    if (const llvm::json::Array *proposals = entry->getArray("proposals"))
+      for (const llvm::json::Value &proposal : *proposals)
+        if (const llvm::json::Object *object = proposal.getAsObject())
+          if (std::optional<StringRef> rejected =
+                  object->getString("rejected");
+              rejected && object->getString("edit") == "model proposal")
+            llvm::errs() << "round " << *entry->getInteger("round")
+                         << ": the model's proposal failed: " << *rejected
+                         << "\n";
+    if (std::optional<StringRef> decision = entry->getString("decision"))
+      llvm::errs() << "round " << *entry->getInteger("round") << ": "
+                   << *decision << "\n";
+  }
   llvm::errs() << llvm::formatv(
       "{0} training and {1} held-out kernels; training score {2:F4}\n",
       result->split.train.size(), result->split.heldOut.size(),

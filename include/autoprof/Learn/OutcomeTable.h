@@ -23,6 +23,8 @@
 #ifndef AUTOPROF_LEARN_OUTCOMETABLE_H
 #define AUTOPROF_LEARN_OUTCOMETABLE_H
 
+#include "autoprof/Profiling/MetricCatalog.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -70,6 +72,12 @@ llvm::Expected<OutcomeTable> parseOutcomeTable(llvm::StringRef text);
 
 /// Reads and parses the table in `path`.
 llvm::Expected<OutcomeTable> loadOutcomeTable(llvm::StringRef path);
+
+/// An error naming the first configuration of `table` that names a group or
+/// metric `catalog` does not know, or names one twice (a tree learned from
+/// it would not verify), or success.
+llvm::Error checkConfigurations(const OutcomeTable &table,
+                                const MetricCatalog &catalog);
 
 } // namespace mlir::autoprof::learn
 
