@@ -496,3 +496,16 @@ llvm::Expected<Proposal> mlir::autoprof::proposeWithModel(
                            "defining " +
                            getCudaDeclaration(kernel) + ".");
 }
+
+llvm::json::Object mlir::autoprof::Proposal::toDetails() const {
+  llvm::json::Object details{{"prompt_tokens", promptTokens},
+                             {"completion_tokens", completionTokens},
+                             {"latency_s", latencySeconds},
+                             {"from_cache", fromCache},
+                             {"repaired", repaired}};
+  if (!code.empty()) {
+    details["language"] = language;
+    details["text"] = code;
+  }
+  return details;
+}

@@ -63,16 +63,7 @@ public:
     }
     Candidate candidate;
     candidate.label = "llm#" + std::to_string(state.proposed + 1);
-    candidate.details =
-        llvm::json::Object{{"prompt_tokens", proposal->promptTokens},
-                           {"completion_tokens", proposal->completionTokens},
-                           {"latency_s", proposal->latencySeconds},
-                           {"from_cache", proposal->fromCache},
-                           {"repaired", proposal->repaired}};
-    if (!proposal->code.empty()) {
-      candidate.details["language"] = proposal->language;
-      candidate.details["text"] = proposal->code;
-    }
+    candidate.details = proposal->toDetails();
     if (!proposal->installed) {
       candidate.status = "rejected";
       candidate.reason = proposal->rejection;
