@@ -341,7 +341,6 @@ void LowerToPTXPass::buildPipeline(OpPassManager &pm) const {
   // The device half of upstream's gpu-lower-to-nvvm-pipeline, applied to the
   // gpu.modules only, so the host code keeps its launches and buffers.
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(createStripDebugInfoPass());
   device.addPass(createLowerAffinePass());
   device.addPass(createConvertVectorToSCFPass());
   device.addPass(createSCFToControlFlowPass());
@@ -355,6 +354,9 @@ void LowerToPTXPass::buildPipeline(OpPassManager &pm) const {
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
+  // Locations go last: a conversion that fails reports the op's place in
+  // the input, and the PTX carries no line information either way.
+  device.addPass(createStripDebugInfoPass());
 
   GpuNVVMAttachTargetOptions target;
   target.chip = chip;

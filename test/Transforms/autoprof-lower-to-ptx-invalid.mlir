@@ -87,3 +87,23 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A conversion that fails reports the op of the input it came from.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<16xf32>
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %w = vector.broadcast %v : f32 to vector<4xf32>
+      // expected-error @below {{'nvvm.shfl.sync' op operand #1 must be 32-bit signless integer or 32-bit float, but got 'vector<4xf32>'}}
+      %s, %ok = gpu.shuffle xor %w, %c1, %c32 : vector<4xf32>
+      %e = vector.extract %s[0] : f32 from vector<4xf32>
+      memref.store %e, %a[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+}
