@@ -241,5 +241,7 @@ llvm::StringMap<double> mlir::autoprof::getMeasuredMetrics(Operation *kernel) {
     for (NamedAttribute entry : collected)
       if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
         metrics[entry.getName().getValue()] = value.getValueAsDouble();
+      else if (auto integer = dyn_cast<IntegerAttr>(entry.getValue()))
+        metrics[entry.getName().getValue()] = double(integer.getInt());
   return metrics;
 }
