@@ -107,3 +107,38 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Launch bounds that are no block size: refused at the kernel (the NVVM
+// translation would refuse them without a location).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{@k: nvvm.maxntid holds -1, not a block size (1 to 1024 threads)}}
+    gpu.func @k(%a: memref<16xf32>) kernel attributes {nvvm.maxntid = array<i32: -1, 1, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{@k: nvvm.reqntid asks for blocks of 2048 threads, more than 1024}}
+    gpu.func @k(%a: memref<16xf32>) kernel attributes {nvvm.reqntid = array<i32: 64, 32>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{@k: nvvm.minctasm must be a positive integer}}
+    gpu.func @k(%a: memref<16xf32>) kernel attributes {nvvm.minctasm = 0 : i32} {
+      gpu.return
+    }
+  }
+}
