@@ -243,11 +243,13 @@ llvm::StringMap<double> mlir::autoprof::getMeasuredMetrics(Operation *kernel) {
           .getAttr(kernel);
   auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
                                : DictionaryAttr();
-  if (collected)
-    for (NamedAttribute entry : collected)
-      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
-        metrics[entry.getName().getValue()] = value.getValueAsDouble();
-      else if (auto integer = dyn_cast<IntegerAttr>(entry.getValue()))
-        metrics[entry.getName().getValue()] = double(integer.getInt());
+  if (!collected)
+    return metrics;
+  for (NamedAttribute entry : collected) {
+    if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
+      metrics[entry.getName().getValue()] = value.getValueAsDouble();
+    else if (auto integer = dyn_cast<IntegerAttr>(entry.getValue()))
+      metrics[entry.getName().getValue()] = double(integer.getInt());
+  }
   return metrics;
 }
