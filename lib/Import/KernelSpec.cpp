@@ -22,9 +22,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
-#include <cmath>
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::autoprof;
 namespace json = llvm::json;
@@ -53,71 +50,6 @@ static StringRef formatOfPath(StringRef path) {
   if (extension == ".cubin")
     return "cubin";
   return "";
-}
-
-/// Why `launch` is not one a GPU runs, or nothing: blocks of 1 to 1024
-/// threads (at most 1024 x 1024 x 64), grids of at most 2^31 - 1 x 65535 x
-/// 65535 blocks (the parser refuses sizes of 0).
-static std::optional<std::string>
-checkLaunchLimits(const ::autoprof::runtime::JobLaunch &launch) {
-  static constexpr unsigned kBlockLimits[] = {1024, 1024, 64};
-  static constexpr unsigned kGridLimits[] = {2147483647, 65535, 65535};
-  uint64_t threads = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (launch.block[d] > kBlockLimits[d])
-      return llvm::formatv("field 'block': {0} threads along dimension {1}, "
-                           "more than a GPU launches ({2})",
-                           launch.block[d], d, kBlockLimits[d])
-          .str();
-    if (launch.grid[d] > kGridLimits[d])
-      return llvm::formatv("field 'grid': {0} blocks along dimension {1}, "
-                           "more than a GPU launches ({2})",
-                           launch.grid[d], d, kGridLimits[d])
-          .str();
-    threads *= launch.block[d];
-  }
-  if (threads > 1024)
-    return llvm::formatv("field 'block': {0} threads per block, more than a "
-                         "GPU launches (1024)",
-                         threads)
-        .str();
-  return std::nullopt;
-}
-
-/// Why a scalar's value does not fit its type (it would be converted to
-/// another value silently), or nothing.
-static std::optional<std::string>
-checkScalarValue(const ::autoprof::runtime::JobParam &param) {
-  if (!param.isScalar)
-    return std::nullopt;
-  StringRef dtype = param.dtype;
-  if (dtype.starts_with("f") || dtype == "bf16") {
-    double largest = dtype == "f16"   ? 65504.0
-                     : dtype == "f64" ? std::numeric_limits<double>::max()
-                                      : std::numeric_limits<float>::max();
-    if (std::isfinite(param.value) && std::fabs(param.value) > largest)
-      return llvm::formatv("{0:E} is beyond the largest {1} ({2:E})",
-                           param.value, dtype, largest)
-          .str();
-    return std::nullopt;
-  }
-  unsigned bits = 0;
-  if (dtype.drop_front(1).getAsInteger(10, bits) || bits == 0 || bits > 64)
-    return std::nullopt;
-  int64_t value = param.intValue;
-  if (dtype.starts_with("u")) {
-    if (value < 0 || (bits < 64 && static_cast<uint64_t>(value) >> bits))
-      return llvm::formatv("{0} does not fit {1} (0 to 2^{2} - 1)", value,
-                           dtype, bits)
-          .str();
-    return std::nullopt;
-  }
-  if (bits < 64 && (value < -(int64_t(1) << (bits - 1)) ||
-                    value >= (int64_t(1) << (bits - 1))))
-    return llvm::formatv("{0} does not fit {1} (-2^{2} to 2^{2} - 1)", value,
-                         dtype, bits - 1)
-        .str();
-  return std::nullopt;
 }
 
 llvm::Expected<KernelSpec>
@@ -194,11 +126,6 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
   if (spec.launch.params.empty())
     return makeError("field 'params': a kernel without parameters has "
                      "nothing to verify");
-  if (std::optional<std::string> why = checkLaunchLimits(spec.launch))
-    return makeError(*why);
-  for (auto [index, param] : llvm::enumerate(spec.launch.params))
-    if (std::optional<std::string> why = checkScalarValue(param))
-      return makeError(llvm::formatv("params[{0}].value: {1}", index, *why));
   return spec;
 }
 

@@ -20,7 +20,13 @@ namespace rt = ::autoprof::runtime;
 
 /// Bytes of a parameter under the bare-pointer ABI: a buffer is a pointer.
 static uint64_t getParamBytes(const rt::JobParam &param) {
-  return param.isScalar ? rt::getDtypeBytes(param.dtype) : 8;
+  if (!param.isScalar)
+    return 8;
+  return llvm::StringSwitch<uint64_t>(param.dtype)
+      .Cases({"f64", "i64", "u64"}, 8)
+      .Cases({"f16", "bf16", "i16", "u16"}, 2)
+      .Cases({"i8", "u8"}, 1)
+      .Default(4);
 }
 
 /// Calls `visit` with the groups of every match of `regex` in `text`, left

@@ -58,7 +58,16 @@ public:
     }
     ImportedCandidate candidate;
     candidate.label = "llm#" + std::to_string(state.proposed + 1);
-    candidate.details = proposal->toDetails();
+    candidate.details =
+        llvm::json::Object{{"prompt_tokens", proposal->promptTokens},
+                           {"completion_tokens", proposal->completionTokens},
+                           {"latency_s", proposal->latencySeconds},
+                           {"from_cache", proposal->fromCache},
+                           {"repaired", proposal->repaired}};
+    if (!proposal->code.empty()) {
+      candidate.details["language"] = proposal->language;
+      candidate.details["text"] = proposal->code;
+    }
     if (!proposal->installed) {
       candidate.status = "rejected";
       candidate.reason = proposal->rejection;

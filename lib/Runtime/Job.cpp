@@ -8,7 +8,6 @@
 #include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -22,14 +21,6 @@ using llvm::json::Value;
 static const char *const kDtypes[] = {"f32", "f64", "f16", "bf16",
                                       "i8",  "i16", "i32", "i64",
                                       "u8",  "u16", "u32", "u64"};
-
-unsigned autoprof::runtime::getDtypeBytes(llvm::StringRef dtype) {
-  return llvm::StringSwitch<unsigned>(dtype)
-      .Cases({"f64", "i64", "u64"}, 8)
-      .Cases({"f16", "bf16", "i16", "u16"}, 2)
-      .Cases({"i8", "u8"}, 1)
-      .Default(4);
-}
 
 //===----------------------------------------------------------------------===//
 // Serialization
@@ -330,19 +321,6 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
     return false;
   if (count < 1) {
     path.field("count").report("a buffer needs at least one element");
-    return false;
-  }
-  // 1 TiB: more than any GPU's memory, and far from where a byte count
-  // overflows.
-  constexpr int64_t kMaxBufferBytes = int64_t(1) << 40;
-  if (count > kMaxBufferBytes / getDtypeBytes(param.dtype)) {
-    path.field("count").report("a buffer of more than 1 TiB, more than a "
-                               "GPU holds");
-    return false;
-  }
-  if (param.indexBound < 0) {
-    path.field("index_bound").report(
-        "expected a positive bound (or none: 0)");
     return false;
   }
   param.count = static_cast<uint64_t>(count);

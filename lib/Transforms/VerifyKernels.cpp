@@ -16,7 +16,6 @@
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/Runtime/WorkerClient.h"
-#include "autoprof/Support/Nesting.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
 
@@ -153,12 +152,6 @@ OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(reference, &message);
   if (!file) {
     module.emitError("cannot read the reference module: ") << message;
-    return nullptr;
-  }
-  if (std::optional<std::string> why =
-          ::autoprof::checkSourceNesting(file->getBuffer())) {
-    module.emitError("cannot parse the reference module '")
-        << reference << "': " << *why;
     return nullptr;
   }
   llvm::SourceMgr sourceMgr;

@@ -115,10 +115,6 @@ struct EvaluationJob {
   std::optional<std::string> compileArch;
 };
 
-/// Bytes of one element of `dtype` (one of JobParam's types; 4 for any
-/// other).
-unsigned getDtypeBytes(llvm::StringRef dtype);
-
 /// One collected metric; `collected == false` means missing, never 0.
 struct MetricResult {
   std::string name;

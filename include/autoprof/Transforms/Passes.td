@@ -316,8 +316,7 @@ def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
            "Seconds of timed launches per kernel (at least 10 launches)">,
     Option<"jobDir", "job-dir", "std::string", /*default=*/"\"\"",
            "Also write each kernel's evaluation job to <dir>/<kernel>.json "
-           "(<dir>/<gpu.module>.<kernel>.json when the name is taken; to "
-           "reproduce a measurement with autoprof-worker or ncu)">,
+           "(to reproduce a measurement with autoprof-worker or ncu)">,
   ];
   let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
 }
