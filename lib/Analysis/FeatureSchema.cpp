@@ -15,29 +15,33 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr FeatureKind S = FeatureKind::Static;
 constexpr FeatureKind D = FeatureKind::Dynamic;
 
-// Per-thread counts are weighted by constant loop trip counts; branches count
-// both sides, so they are upper bounds for the path a thread takes.
+// Per-thread counts are weighted by constant loop trip counts (a loop whose
+// trip count is unknown counts its body once); branches count both sides, so
+// they are upper bounds for the path a thread takes. A kernel known only as
+// PTX has the same features, counted from its instructions
+// (autoprof/Import/PtxInstructions.h): PTX states no trip counts, so each of
+// its loops counts as one of unknown trip count.
 const FeatureInfo kSchema[] = {
     // Launch configuration, from the host's gpu.launch_func.
-    {"grid_x", "blocks in the grid along x", S, true, 1, kInf, true},
-    {"grid_y", "blocks in the grid along y", S, true, 1, kInf, true},
-    {"grid_z", "blocks in the grid along z", S, true, 1, kInf, true},
-    {"block_x", "threads per block along x", S, true, 1, 1024, true},
-    {"block_y", "threads per block along y", S, true, 1, 1024, true},
-    {"block_z", "threads per block along z", S, true, 1, 64, true},
-    {"grid_blocks", "blocks in the grid", S, true, 1, kInf, true},
-    {"block_threads", "threads per block", S, true, 1, 1024, true},
-    {"total_threads", "threads in the launch", S, true, 1, kInf, true},
+    {"grid_x", "blocks in the grid along x", S, true, 1, kInf},
+    {"grid_y", "blocks in the grid along y", S, true, 1, kInf},
+    {"grid_z", "blocks in the grid along z", S, true, 1, kInf},
+    {"block_x", "threads per block along x", S, true, 1, 1024},
+    {"block_y", "threads per block along y", S, true, 1, 1024},
+    {"block_z", "threads per block along z", S, true, 1, 64},
+    {"grid_blocks", "blocks in the grid", S, true, 1, kInf},
+    {"block_threads", "threads per block", S, true, 1, 1024},
+    {"total_threads", "threads in the launch", S, true, 1, kInf},
     {"dynamic_shared_bytes", "dynamic shared memory per block (bytes)", S, true,
-     0, kInf, true},
+     0, kInf},
     {"arg_bytes", "kernel parameter bytes under the bare-pointer ABI", S, true,
-     0, kInf, true},
+     0, kInf},
     // Memory footprint.
     {"static_shared_bytes", "static shared memory per block (bytes)", S, true,
-     0, kInf, true},
+     0, kInf},
     {"local_bytes",
      "per-thread private (local) memory: memref.alloca, or .local in PTX", S,
-     true, 0, kInf, true},
+     true, 0, kInf},
     // Per-thread operation counts.
     {"global_loads", "global memory load instructions per thread", S, true, 0,
      kInf},
@@ -78,8 +82,7 @@ const FeatureInfo kSchema[] = {
     {"loop_depth", "deepest loop nest in the kernel", S, true, 0, kInf},
     {"unknown_trip_loops",
      "loops whose trip count is not a compile-time constant", S, true, 0, kInf},
-    {"max_vector_bits", "widest vector memory access (bits)", S, true, 0, kInf,
-     true},
+    {"max_vector_bits", "widest vector memory access (bits)", S, true, 0, kInf},
     // Derived estimates.
     {"global_bytes_per_thread",
      "global bytes loaded, stored and updated atomically per thread", S, true,
@@ -92,12 +95,11 @@ const FeatureInfo kSchema[] = {
      0, kInf},
     // Dynamic: one timed run, no counters.
     {"duration_us", "measured kernel duration (microseconds)", D, false, 0,
-     kInf, true},
+     kInf},
     {"dram_bandwidth_fraction",
-     "achieved bytes/s over the measured peak DRAM bandwidth", D, false, 0, 1,
-     true},
+     "achieved bytes/s over the measured peak DRAM bandwidth", D, false, 0, 1},
     {"waves_per_sm", "blocks per SM over the resident blocks per SM", D, false,
-     0, kInf, true},
+     0, kInf},
 };
 } // namespace
 

@@ -78,6 +78,21 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
   auto code = dyn_cast_or_null<StringAttr>(imported.get("code"));
   if (format && format.getValue() == "cuda" && code)
     kernel.cudaSource = code.str();
+  if (Attribute options = imported.get("compile_options")) {
+    auto array = dyn_cast<ArrayAttr>(options);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+      return binary.emitError("autoprof.imported of @")
+             << binary.getSymName()
+             << ": compile_options is not an array of strings";
+    for (Attribute option : array) {
+      StringRef text = cast<StringAttr>(option).getValue();
+      if (!rt::isAllowedCompileOption(text))
+        return binary.emitError("autoprof.imported of @")
+               << binary.getSymName() << ": compile_options holds '" << text
+               << "', not an NVRTC option AutoProf passes";
+      kernel.compileOptions.push_back(text.str());
+    }
+  }
   for (Attribute attr : binary.getObjects()) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
     if (object && object.getFormat() == gpu::CompilationTarget::Assembly) {
@@ -136,14 +151,14 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
   return kernel;
 }
 
-FailureOr<SmallVector<ImportedKernel>>
+FailureOr<std::vector<ImportedKernel>>
 mlir::autoprof::findImportedKernels(ModuleOp module) {
   AutoProfDialect::ImportedAttrHelper helper(module.getContext());
   llvm::StringMap<gpu::LaunchFuncOp> firstLaunch;
   module.walk([&](gpu::LaunchFuncOp launch) {
     firstLaunch.try_emplace(launch.getKernelModuleName().getValue(), launch);
   });
-  SmallVector<ImportedKernel> kernels;
+  std::vector<ImportedKernel> kernels;
   bool failedAny = false;
   module.walk([&](gpu::BinaryOp binary) {
     DictionaryAttr imported = helper.getAttr(binary);

@@ -22,6 +22,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::autoprof;
 namespace json = llvm::json;
@@ -38,7 +41,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 /// The fields a spec may have; another is a typo the user should hear of.
 static constexpr llvm::StringLiteral kSpecFields[] = {
     "source", "format", "entry", "grid", "block", "dynamic_shared_bytes",
-    "block_size_generic", "params"};
+    "block_size_generic", "compile_options", "params"};
 
 /// The source format a file name implies, or "" when it implies none.
 static StringRef formatOfPath(StringRef path) {
@@ -50,6 +53,71 @@ static StringRef formatOfPath(StringRef path) {
   if (extension == ".cubin")
     return "cubin";
   return "";
+}
+
+/// Why `launch` is not one a GPU runs, or nothing: blocks of 1 to 1024
+/// threads (at most 1024 x 1024 x 64), grids of at most 2^31 - 1 x 65535 x
+/// 65535 blocks (the parser refuses sizes of 0).
+static std::optional<std::string>
+checkLaunchLimits(const ::autoprof::runtime::JobLaunch &launch) {
+  static constexpr unsigned kBlockLimits[] = {1024, 1024, 64};
+  static constexpr unsigned kGridLimits[] = {2147483647, 65535, 65535};
+  uint64_t threads = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (launch.block[d] > kBlockLimits[d])
+      return llvm::formatv("field 'block': {0} threads along dimension {1}, "
+                           "more than a GPU launches ({2})",
+                           launch.block[d], d, kBlockLimits[d])
+          .str();
+    if (launch.grid[d] > kGridLimits[d])
+      return llvm::formatv("field 'grid': {0} blocks along dimension {1}, "
+                           "more than a GPU launches ({2})",
+                           launch.grid[d], d, kGridLimits[d])
+          .str();
+    threads *= launch.block[d];
+  }
+  if (threads > 1024)
+    return llvm::formatv("field 'block': {0} threads per block, more than a "
+                         "GPU launches (1024)",
+                         threads)
+        .str();
+  return std::nullopt;
+}
+
+/// Why a scalar's value does not fit its type (it would be converted to
+/// another value silently), or nothing.
+static std::optional<std::string>
+checkScalarValue(const ::autoprof::runtime::JobParam &param) {
+  if (!param.isScalar)
+    return std::nullopt;
+  StringRef dtype = param.dtype;
+  if (dtype.starts_with("f") || dtype == "bf16") {
+    double largest = dtype == "f16"   ? 65504.0
+                     : dtype == "f64" ? std::numeric_limits<double>::max()
+                                      : std::numeric_limits<float>::max();
+    if (std::isfinite(param.value) && std::fabs(param.value) > largest)
+      return llvm::formatv("{0:E} is beyond the largest {1} ({2:E})",
+                           param.value, dtype, largest)
+          .str();
+    return std::nullopt;
+  }
+  unsigned bits = 0;
+  if (dtype.drop_front(1).getAsInteger(10, bits) || bits == 0 || bits > 64)
+    return std::nullopt;
+  int64_t value = param.intValue;
+  if (dtype.starts_with("u")) {
+    if (value < 0 || (bits < 64 && static_cast<uint64_t>(value) >> bits))
+      return llvm::formatv("{0} does not fit {1} (0 to 2^{2} - 1)", value,
+                           dtype, bits)
+          .str();
+    return std::nullopt;
+  }
+  if (bits < 64 && (value < -(int64_t(1) << (bits - 1)) ||
+                    value >= (int64_t(1) << (bits - 1))))
+    return llvm::formatv("{0} does not fit {1} (-2^{2} to 2^{2} - 1)", value,
+                         dtype, bits - 1)
+        .str();
+  return std::nullopt;
 }
 
 llvm::Expected<KernelSpec>
@@ -64,7 +132,8 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
     if (!llvm::is_contained(kSpecFields, field.first.str()))
       return makeError("unknown field '" + field.first.str() +
                        "' (a spec has: source, format, entry, grid, block, "
-                       "dynamic_shared_bytes, block_size_generic, params)");
+                       "dynamic_shared_bytes, block_size_generic, "
+                       "compile_options, params)");
   for (StringRef required : {"source", "entry", "grid", "block", "params"})
     if (!object->get(required))
       return makeError(llvm::Twine("missing field '") + required + "'");
@@ -77,6 +146,7 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
   if (!mapper.map("source", source) || !mapper.map("entry", spec.entry) ||
       !mapper.mapOptional("format", spec.format) ||
       !mapper.mapOptional("block_size_generic", spec.blockSizeGeneric) ||
+      !mapper.mapOptional("compile_options", spec.compileOptions) ||
       !rt::fromJSON(*value, spec.launch, root))
     return root.getError();
   if (source.empty())
@@ -105,6 +175,16 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
   if (spec.format != "cuda" && spec.format != "ptx")
     return makeError("field 'format': expected \"cuda\" or \"ptx\", got \"" +
                      spec.format + "\"");
+  if (!spec.compileOptions.empty() && spec.format != "cuda")
+    return makeError("field 'compile_options': only CUDA C++ is compiled; " +
+                     spec.format + " is taken as it is");
+  for (auto [index, option] : llvm::enumerate(spec.compileOptions))
+    if (!rt::isAllowedCompileOption(option))
+      return makeError(llvm::formatv(
+          "compile_options[{0}]: '{1}' is not an NVRTC option AutoProf "
+          "passes (fast-math and optimization choices and -D macro "
+          "definitions are)",
+          index, option));
 
   // Parameter names: given or arg<i>, distinct.
   const json::Array *params = object->getArray("params");
@@ -126,6 +206,11 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
   if (spec.launch.params.empty())
     return makeError("field 'params': a kernel without parameters has "
                      "nothing to verify");
+  if (std::optional<std::string> why = checkLaunchLimits(spec.launch))
+    return makeError(*why);
+  for (auto [index, param] : llvm::enumerate(spec.launch.params))
+    if (std::optional<std::string> why = checkScalarValue(param))
+      return makeError(llvm::formatv("params[{0}].value: {1}", index, *why));
   return spec;
 }
 
@@ -332,6 +417,10 @@ std::string mlir::autoprof::importKernel(ModuleOp module,
   if (spec.format == "cuda")
     imported.push_back(
         builder.getNamedAttr("code", builder.getStringAttr(sourceText)));
+  if (!spec.compileOptions.empty())
+    imported.push_back(builder.getNamedAttr(
+        "compile_options", builder.getStrArrayAttr(llvm::to_vector_of<StringRef>(
+                               spec.compileOptions))));
   AutoProfDialect::ImportedAttrHelper(context).setAttr(
       binary, builder.getDictionaryAttr(imported));
 

@@ -7,6 +7,7 @@
 #include "autoprof/Import/PtxFeatures.h"
 
 #include "autoprof/Analysis/FeatureSchema.h"
+#include "autoprof/Import/PtxInstructions.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -20,13 +21,7 @@ namespace rt = ::autoprof::runtime;
 
 /// Bytes of a parameter under the bare-pointer ABI: a buffer is a pointer.
 static uint64_t getParamBytes(const rt::JobParam &param) {
-  if (!param.isScalar)
-    return 8;
-  return llvm::StringSwitch<uint64_t>(param.dtype)
-      .Cases({"f64", "i64", "u64"}, 8)
-      .Cases({"f16", "bf16", "i16", "u16"}, 2)
-      .Cases({"i8", "u8"}, 1)
-      .Default(4);
+  return param.isScalar ? rt::getDtypeBytes(param.dtype) : 8;
 }
 
 /// Calls `visit` with the groups of every match of `regex` in `text`, left
@@ -128,5 +123,30 @@ mlir::autoprof::computePtxFeatures(const ImportedKernel &kernel) {
     features.set(feature, double(getDeclaredBytes(body, space, std::nullopt) +
                                  getDeclaredBytes(moduleScope, space, body)));
   features.set("max_vector_bits", double(getMaxVectorBits(body)));
+
+  // What the instructions do, each counted once (PtxInstructions.h), under
+  // the names and with the derived estimates of a gpu.func's features.
+  PtxInstructionCounts counts = countPtxInstructions(body);
+  for (StringRef name :
+       {"global_loads", "global_stores", "global_load_bytes",
+        "global_store_bytes", "shared_loads", "shared_stores", "atomics",
+        "barriers", "branches", "divergent_branches", "flops_f64", "flops_f32",
+        "flops_f16", "flops_bf16", "special_functions", "int_ops",
+        "conversions", "tensor_core_ops", "warp_shuffles"})
+    features.set(name, counts.get(name));
+  features.set("unknown_trip_loops", counts.loops);
+  features.set("loop_depth", counts.loopDepth);
+  double flops = counts.get("flops_f64") + counts.get("flops_f32") +
+                 counts.get("flops_f16") + counts.get("flops_bf16") +
+                 counts.get("flops_other");
+  double bytes = counts.get("global_load_bytes") +
+                 counts.get("global_store_bytes") +
+                 counts.get("global_atomic_bytes");
+  features.set("flops", flops);
+  features.set("global_bytes_per_thread", bytes);
+  if (bytes > 0)
+    features.set("arith_intensity", flops / bytes);
+  features.set("global_bytes_total", bytes * blocks * threads);
+  features.set("flops_total", flops * blocks * threads);
   return features;
 }

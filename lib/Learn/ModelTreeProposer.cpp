@@ -7,6 +7,7 @@
 #include "autoprof/Learn/ModelTreeProposer.h"
 
 #include "autoprof/LLM/CodeBlock.h"
+#include "autoprof/Support/Nesting.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -104,6 +105,9 @@ parseAnswer(StringRef answer, const OutcomeTable &table, MLIRContext *context) {
     return success();
   });
   ModelProposal proposal;
+  if (std::optional<std::string> why =
+          ::autoprof::checkSourceNesting(block->code))
+    return llvm::createStringError("the tree does not parse: " + *why);
   proposal.module = parseSourceString<ModuleOp>(block->code, context);
   if (!proposal.module)
     return llvm::createStringError("the tree does not parse: " + diagnostics);

@@ -34,18 +34,11 @@ public:
   next(ImportedSearchState &state) override {
     const ImportedKernel &kernel = *state.kernel;
     auto compileCuda = [&](StringRef source) -> llvm::Expected<std::string> {
-      rt::EvaluationJob job;
-      job.kernel = {source.str(), "cuda", kernel.entry, kernel.jobLaunch};
-      job.time = false;
-      job.compileArch = ("compute_" + StringRef(chip).drop_front(3)).str();
-      llvm::Expected<rt::EvaluationResult> result =
-          rt::runWorker(job, workerOptions);
-      if (!result)
-        return result.takeError();
-      if (result->status != "ok")
-        return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                       result->reason);
-      return result->ptx;
+      // With the incumbent's options: its macros are the source's too.
+      return rt::compileCudaToPtx(
+          source, kernel.entry,
+          ("compute_" + StringRef(chip).drop_front(3)).str(),
+          state.incumbent.compileOptions, workerOptions);
     };
     llvm::Expected<Proposal> proposal = proposeImportedWithModel(
         *client, kernel, state.incumbentCudaSource, state.incumbent.ptx,
@@ -58,16 +51,7 @@ public:
     }
     ImportedCandidate candidate;
     candidate.label = "llm#" + std::to_string(state.proposed + 1);
-    candidate.details =
-        llvm::json::Object{{"prompt_tokens", proposal->promptTokens},
-                           {"completion_tokens", proposal->completionTokens},
-                           {"latency_s", proposal->latencySeconds},
-                           {"from_cache", proposal->fromCache},
-                           {"repaired", proposal->repaired}};
-    if (!proposal->code.empty()) {
-      candidate.details["language"] = proposal->language;
-      candidate.details["text"] = proposal->code;
-    }
+    candidate.details = proposal->toDetails();
     if (!proposal->installed) {
       candidate.status = "rejected";
       candidate.reason = proposal->rejection;
@@ -76,6 +60,7 @@ public:
     // The launch stays as it is: the answer was asked to cover the same
     // problem with it.
     candidate.variant = PtxVariant{proposal->ptx, kernel.jobLaunch};
+    candidate.variant->compileOptions = state.incumbent.compileOptions;
     candidate.cudaSource = proposal->code;
     return std::optional<ImportedCandidate>(std::move(candidate));
   }

@@ -56,6 +56,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
 
   ImportedSearchResult found;
   found.winner = {kernel.ptx, kernel.jobLaunch};
+  found.winner.compileOptions = kernel.compileOptions;
   KernelSearchResult &result = found.report;
   result.kernel = name;
   result.gpuName = baseline->gpuName;
@@ -216,8 +217,11 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
       found.winner = variant;
       found.winnerCudaSource = candidate.cudaSource;
       // What the next proposal starts from: the winner's code (its CUDA
-      // source when it has one, else its PTX).
-      state.incumbentCudaSource = std::move(candidate.cudaSource);
+      // source when it has one, else its PTX). A PTX-level family's winner
+      // keeps the source it was compiled from (its directives are the
+      // variant's).
+      if (!candidate.cudaSource.empty())
+        state.incumbentCudaSource = std::move(candidate.cudaSource);
       state.incumbent = std::move(variant);
       incumbentCode = code;
     }

@@ -11,6 +11,7 @@
 #include "autoprof/Diagnosis/BottleneckFacts.h"
 #include "autoprof/LLM/CodeBlock.h"
 #include "autoprof/Profiling/MetricCatalog.h"
+#include "autoprof/Support/Nesting.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -413,6 +414,10 @@ LogicalResult mlir::autoprof::installKernel(ModuleOp variant,
       code.contains("gpu.module")
           ? code.str()
           : ("gpu.module @autoprof_candidate {\n" + code + "\n}\n").str();
+  if (std::optional<std::string> why = ::autoprof::checkSourceNesting(source)) {
+    error = "the answer does not parse: " + *why;
+    return failure();
+  }
   OwningOpRef<ModuleOp> parsed =
       parseSourceString<ModuleOp>(source, ParserConfig(context), "answer");
   if (!parsed) {
@@ -495,4 +500,17 @@ llvm::Expected<Proposal> mlir::autoprof::proposeWithModel(
                            " with the same signature, or one ```cuda block "
                            "defining " +
                            getCudaDeclaration(kernel) + ".");
+}
+
+llvm::json::Object mlir::autoprof::Proposal::toDetails() const {
+  llvm::json::Object details{{"prompt_tokens", promptTokens},
+                             {"completion_tokens", completionTokens},
+                             {"latency_s", latencySeconds},
+                             {"from_cache", fromCache},
+                             {"repaired", repaired}};
+  if (!code.empty()) {
+    details["language"] = language;
+    details["text"] = code;
+  }
+  return details;
 }

@@ -33,19 +33,10 @@ public:
   FailureOr<std::optional<Candidate>> next(SearchState &state) override {
     OwningOpRef<ModuleOp> variant = state.incumbent.clone();
     auto compileCuda = [&](StringRef source) -> llvm::Expected<std::string> {
-      rt::EvaluationJob job;
-      job.kernel = {source.str(), "cuda", state.kernelName,
-                    state.reference.launch};
-      job.time = false;
-      job.compileArch = ("compute_" + StringRef(chip).drop_front(3)).str();
-      llvm::Expected<rt::EvaluationResult> result =
-          rt::runWorker(job, workerOptions);
-      if (!result)
-        return result.takeError();
-      if (result->status != "ok")
-        return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                       result->reason);
-      return result->ptx;
+      return rt::compileCudaToPtx(
+          source, state.kernelName,
+          ("compute_" + StringRef(chip).drop_front(3)).str(), {},
+          workerOptions);
     };
     llvm::Expected<Proposal> proposal =
         proposeWithModel(*client, *variant, state.moduleName, state.kernelName,
@@ -63,16 +54,7 @@ public:
     }
     Candidate candidate;
     candidate.label = "llm#" + std::to_string(state.proposed + 1);
-    candidate.details =
-        llvm::json::Object{{"prompt_tokens", proposal->promptTokens},
-                           {"completion_tokens", proposal->completionTokens},
-                           {"latency_s", proposal->latencySeconds},
-                           {"from_cache", proposal->fromCache},
-                           {"repaired", proposal->repaired}};
-    if (!proposal->code.empty()) {
-      candidate.details["language"] = proposal->language;
-      candidate.details["text"] = proposal->code;
-    }
+    candidate.details = proposal->toDetails();
     if (!proposal->installed) {
       candidate.status = "rejected";
       candidate.reason = proposal->rejection;

@@ -35,17 +35,26 @@ namespace rt = ::autoprof::runtime;
 /// Puts `winner` in place of `kernel`'s code and launch sizes; where a
 /// model wrote it in CUDA C++ (`cudaSource`), that source replaces the
 /// spec's code in `autoprof.imported` (its `source` still names the spec's
-/// file the kernel came from).
+/// file the kernel came from), and the compiler options it was compiled
+/// with replace the spec's `compile_options`.
 static void applyImportedWinner(const ImportedKernel &kernel,
                                 const PtxVariant &winner,
                                 StringRef cudaSource) {
   gpu::BinaryOp binary = kernel.binary;
   MLIRContext *context = binary.getContext();
-  if (!cudaSource.empty()) {
+  if (!cudaSource.empty() || winner.compileOptions != kernel.compileOptions) {
     AutoProfDialect::ImportedAttrHelper helper(context);
     NamedAttrList imported(helper.getAttr(binary));
-    imported.set("format", StringAttr::get(context, "cuda"));
-    imported.set("code", StringAttr::get(context, cudaSource));
+    if (!cudaSource.empty()) {
+      imported.set("format", StringAttr::get(context, "cuda"));
+      imported.set("code", StringAttr::get(context, cudaSource));
+    }
+    if (winner.compileOptions.empty())
+      imported.erase("compile_options");
+    else
+      imported.set("compile_options",
+                   Builder(context).getStrArrayAttr(
+                       llvm::to_vector_of<StringRef>(winner.compileOptions)));
     helper.setAttr(binary, imported.getDictionary(context));
   }
   SmallVector<Attribute> objects;
@@ -230,7 +239,7 @@ void OptimizePass::runOnOperation() {
 
   // Kernels imported from kernel specs: the PTX-level families on the
   // binary and its launch, or the model's CUDA C++.
-  FailureOr<SmallVector<ImportedKernel>> imported =
+  FailureOr<std::vector<ImportedKernel>> imported =
       findImportedKernels(*incumbent);
   if (failed(imported))
     return signalPassFailure();
@@ -252,7 +261,7 @@ void OptimizePass::runOnOperation() {
     // Each kernel's families are ranked from its own baseline.
     std::unique_ptr<ImportedProposer> families;
     if (!importedCandidates)
-      families = createPtxFamilyProposer();
+      families = createPtxFamilyProposer(options.worker, chip);
     FailureOr<ImportedSearchResult> result =
         searchCapturingErrors(context, keepGoing, reason, [&] {
           return searchImportedKernel(

@@ -7,18 +7,27 @@
 // Ranks the PTX-level families (PtxRewrite.h) once from the baseline's
 // evidence and offers them best first, each applied to the incumbent
 // variant; a family that does not apply there is offered as skipped, with
-// its reason, and does not count against the budget.
+// its reason, and does not count against the budget. A variant whose
+// compiler options changed is compiled anew from the incumbent's CUDA
+// source by the worker's NVRTC and given the entry directives the
+// incumbent's families added; one that does not compile is rejected.
 //
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Optimizer/ImportedSearch.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
 
 namespace {
 class PtxFamilyProposer : public ImportedProposer {
 public:
+  PtxFamilyProposer(rt::WorkerOptions workerOptions, std::string chip)
+      : workerOptions(std::move(workerOptions)), chip(std::move(chip)) {}
+
   StringRef getName() const override { return "builtin"; }
 
   FailureOr<std::optional<ImportedCandidate>>
@@ -37,6 +46,10 @@ public:
             proposal.family->apply(*state.kernel, proposal.parameter, variant)) {
       candidate.status = "skipped";
       candidate.reason = std::move(*why);
+    } else if (std::optional<std::string> why =
+                   compileAnew(state, variant)) {
+      candidate.status = "rejected";
+      candidate.reason = std::move(*why);
     } else {
       candidate.variant = std::move(variant);
     }
@@ -44,11 +57,41 @@ public:
   }
 
 private:
+  /// Compiles `variant` anew when a family asked for it; says why it could
+  /// not be.
+  std::optional<std::string> compileAnew(const ImportedSearchState &state,
+                                         PtxVariant &variant) const {
+    if (!variant.recompile)
+      return std::nullopt;
+    variant.recompile = false;
+    const ImportedKernel &kernel = *state.kernel;
+    llvm::Expected<std::string> ptx = rt::compileCudaToPtx(
+        state.incumbentCudaSource, kernel.entry,
+        ("compute_" + StringRef(chip).drop_front(3)).str(),
+        variant.compileOptions, workerOptions);
+    if (!ptx)
+      return "the source does not compile with " +
+             llvm::join(variant.compileOptions, " ") + ": " +
+             llvm::toString(ptx.takeError());
+    variant.ptx = std::move(*ptx);
+    for (const std::string &directive : variant.directives)
+      if (std::optional<std::string> why =
+              addEntryDirective(variant.ptx, kernel.entry, directive))
+        return "the PTX compiled anew does not take " + directive + ": " +
+               *why;
+    return std::nullopt;
+  }
+
+  rt::WorkerOptions workerOptions;
+  std::string chip;
   std::optional<SmallVector<PtxProposal>> ranked;
   size_t position = 0;
 };
 } // namespace
 
-std::unique_ptr<ImportedProposer> mlir::autoprof::createPtxFamilyProposer() {
-  return std::make_unique<PtxFamilyProposer>();
+std::unique_ptr<ImportedProposer>
+mlir::autoprof::createPtxFamilyProposer(rt::WorkerOptions workerOptions,
+                                        std::string chip) {
+  return std::make_unique<PtxFamilyProposer>(std::move(workerOptions),
+                                             std::move(chip));
 }

@@ -25,6 +25,7 @@ mlir::autoprof::getPtxRewriteFamilies() {
     list.push_back(ptx_rewrites::createBlockSizeFamily());
     list.push_back(ptx_rewrites::createMaxRegistersFamily());
     list.push_back(ptx_rewrites::createMinBlocksFamily());
+    list.push_back(ptx_rewrites::createFastMathFamily());
     return list;
   }();
   return families;
@@ -102,5 +103,15 @@ mlir::autoprof::addEntryDirective(std::string &ptx, StringRef entry,
   size_t body;
   locateDirectives(ptx, entry, declared, body);
   ptx.insert(body, directive.str() + "\n");
+  return std::nullopt;
+}
+
+std::optional<std::string>
+mlir::autoprof::addVariantDirective(PtxVariant &variant, StringRef entry,
+                                    StringRef directive) {
+  if (std::optional<std::string> why =
+          addEntryDirective(variant.ptx, entry, directive))
+    return why;
+  variant.directives.push_back(directive.str());
   return std::nullopt;
 }

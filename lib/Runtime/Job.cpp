@@ -8,6 +8,8 @@
 #include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -21,6 +23,14 @@ using llvm::json::Value;
 static const char *const kDtypes[] = {"f32", "f64", "f16", "bf16",
                                       "i8",  "i16", "i32", "i64",
                                       "u8",  "u16", "u32", "u64"};
+
+unsigned autoprof::runtime::getDtypeBytes(llvm::StringRef dtype) {
+  return llvm::StringSwitch<unsigned>(dtype)
+      .Cases({"f64", "i64", "u64"}, 8)
+      .Cases({"f16", "bf16", "i16", "u16"}, 2)
+      .Cases({"i8", "u8"}, 1)
+      .Default(4);
+}
 
 //===----------------------------------------------------------------------===//
 // Serialization
@@ -110,8 +120,12 @@ Value autoprof::runtime::toJSON(const EvaluationJob &job) {
   }
   if (!job.metrics.empty())
     object["profile"] = Object{{"metrics", toArray(job.metrics)}};
-  if (job.compileArch)
-    object["compile"] = Object{{"arch", *job.compileArch}};
+  if (job.compileArch) {
+    Object compile{{"arch", *job.compileArch}};
+    if (!job.compileOptions.empty())
+      compile["options"] = toArray(job.compileOptions);
+    object["compile"] = std::move(compile);
+  }
   return object;
 }
 
@@ -135,6 +149,28 @@ Value autoprof::runtime::toJSON(const JobSeconds &seconds) {
                 {"time", seconds.time},
                 {"bandwidth", seconds.bandwidth},
                 {"profile", seconds.profile}};
+}
+
+bool autoprof::runtime::isAllowedCompileOption(llvm::StringRef option) {
+  if (llvm::is_contained({"--use_fast_math", "--extra-device-vectorization",
+                          "--restrict"},
+                         option))
+    return true;
+  for (llvm::StringRef flag : {"--ftz=", "--prec-div=", "--prec-sqrt=",
+                               "--fmad="})
+    if (option.consume_front(flag))
+      return option == "true" || option == "false";
+  // A macro: an identifier, optionally `=` and a value of word characters,
+  // dots, signs and parentheses (no quotes, blanks or paths).
+  if (!option.consume_front("--define-macro=") && !option.consume_front("-D"))
+    return false;
+  auto [name, value] = option.split('=');
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return false;
+  return llvm::all_of(value, [](char c) {
+    return llvm::isAlnum(c) || llvm::is_contained(llvm::StringRef("_.+-()"), c);
+  });
 }
 
 bool autoprof::runtime::fromJSON(const Value &value, JobSeconds &seconds,
@@ -321,6 +357,19 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
     return false;
   if (count < 1) {
     path.field("count").report("a buffer needs at least one element");
+    return false;
+  }
+  // 1 TiB: more than any GPU's memory, and far from where a byte count
+  // overflows.
+  constexpr int64_t kMaxBufferBytes = int64_t(1) << 40;
+  if (count > kMaxBufferBytes / getDtypeBytes(param.dtype)) {
+    path.field("count").report("a buffer of more than 1 TiB, more than a "
+                               "GPU holds");
+    return false;
+  }
+  if (param.indexBound < 0) {
+    path.field("index_bound").report(
+        "expected a positive bound (or none: 0)");
     return false;
   }
   param.count = static_cast<uint64_t>(count);
@@ -548,12 +597,20 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
   if (const Value *compile = object->get("compile")) {
     llvm::json::ObjectMapper compileMapper(*compile, path.field("compile"));
     std::string arch;
-    if (!compileMapper || !compileMapper.map("arch", arch))
+    if (!compileMapper || !compileMapper.map("arch", arch) ||
+        !compileMapper.mapOptional("options", job.compileOptions))
       return false;
     if (job.kernel.format != "cuda") {
       path.field("compile").report("only CUDA C++ kernels can be compiled");
       return false;
     }
+    for (auto [index, option] : llvm::enumerate(job.compileOptions))
+      if (!isAllowedCompileOption(option)) {
+        path.field("compile").field("options").index(index).report(
+            "not an NVRTC option a compile job may pass (fast-math and "
+            "optimization choices and macro definitions are)");
+        return false;
+      }
     job.compileArch = arch;
   }
   return true;

@@ -238,6 +238,26 @@ static std::string summarizeSanitizerLog(llvm::StringRef log) {
   return summary;
 }
 
+llvm::Expected<std::string> autoprof::runtime::compileCudaToPtx(
+    llvm::StringRef source, llvm::StringRef entry, llvm::StringRef arch,
+    const std::vector<std::string> &compileOptions,
+    const WorkerOptions &options) {
+  EvaluationJob job;
+  job.kernel.code = source.str();
+  job.kernel.format = "cuda";
+  job.kernel.entry = entry.str();
+  job.time = false;
+  job.compileArch = arch.str();
+  job.compileOptions = compileOptions;
+  llvm::Expected<EvaluationResult> result = runWorker(job, options);
+  if (!result)
+    return result.takeError();
+  if (result->status != "ok")
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   result->reason);
+  return std::move(result->ptx);
+}
+
 llvm::Expected<SanitizerReport> autoprof::runtime::runWorkerUnderSanitizer(
     const EvaluationJob &job, const WorkerOptions &options, SanitizerTool tool,
     llvm::StringRef sanitizerPath) {

@@ -88,12 +88,7 @@ CompulsoryTraffic mlir::autoprof::getCompulsoryTraffic(
   for (const ::autoprof::runtime::JobParam &param : launch.params) {
     if (param.isScalar)
       continue;
-    StringRef dtype = param.dtype;
-    uint64_t width = dtype.ends_with("64")   ? 8
-                     : dtype.ends_with("32") ? 4
-                     : dtype.ends_with("16") ? 2
-                                             : 1;
-    uint64_t bytes = param.count * width;
+    uint64_t bytes = param.count * ::autoprof::runtime::getDtypeBytes(param.dtype);
     if (param.role != "output")
       traffic.readBytes += bytes;
     if (param.role != "input")

@@ -52,9 +52,8 @@ struct ExtractFeaturesPass
       computed.try_emplace(kernel, std::move(*features));
     });
 
-    // Imported kernels: what their launch and PTX say (the features the
-    // schema marks fromPtx).
-    FailureOr<SmallVector<ImportedKernel>> imported =
+    // Imported kernels: what their launch and PTX say.
+    FailureOr<std::vector<ImportedKernel>> imported =
         findImportedKernels(module);
     if (failed(imported))
       anyFailed = true;

@@ -86,24 +86,18 @@ struct ImportKernelPass
   FailureOr<std::string> compileCuda(const KernelSpec &spec, StringRef source,
                                      Fail fail) {
     StringRef chipName = StringRef(chip).drop_front(3);
-    rt::EvaluationJob job;
-    job.kernel = {source.str(), "cuda", spec.entry, spec.launch};
-    job.time = false;
-    job.compileArch = ("compute_" + chipName.take_while(llvm::isDigit)).str();
     rt::WorkerOptions options;
     options.workerPath = workerPath;
-    llvm::Expected<rt::EvaluationResult> result = rt::runWorker(job, options);
-    if (!result) {
+    llvm::Expected<std::string> ptx = rt::compileCudaToPtx(
+        source, spec.entry,
+        ("compute_" + chipName.take_while(llvm::isDigit)).str(),
+        spec.compileOptions, options);
+    if (!ptx) {
       (void)fail("cannot compile '" + spec.sourcePath + "': " +
-                 llvm::toString(result.takeError()));
+                 llvm::toString(ptx.takeError()));
       return failure();
     }
-    if (result->status != "ok") {
-      (void)fail("cannot compile '" + spec.sourcePath + "': " +
-                 result->reason);
-      return failure();
-    }
-    return result->ptx;
+    return std::move(*ptx);
   }
 };
 } // namespace

@@ -242,6 +242,43 @@ static std::optional<std::string> findUnloweredType(Operation *op) {
   return std::nullopt;
 }
 
+/// Why the NVVM launch-bound attributes of `func` cannot become PTX
+/// directives: `nvvm.maxntid`/`nvvm.reqntid` must hold one to three block
+/// sizes of 1 to 1024 threads (at most 1024 in all), `nvvm.minctasm` and
+/// `nvvm.maxnreg` a positive number.
+static std::optional<std::string> checkLaunchBounds(gpu::GPUFuncOp func) {
+  for (StringRef name : {"nvvm.maxntid", "nvvm.reqntid"}) {
+    Attribute attr = func->getAttr(name);
+    if (!attr)
+      continue;
+    auto sizes = dyn_cast<DenseI32ArrayAttr>(attr);
+    if (!sizes || sizes.empty() || sizes.size() > 3)
+      return (name + " must be an array<i32> of one to three block sizes")
+          .str();
+    int64_t threads = 1;
+    for (int32_t size : sizes.asArrayRef()) {
+      if (size < 1 || size > 1024)
+        return (name + " holds " + Twine(size) +
+                ", not a block size (1 to 1024 threads)")
+            .str();
+      threads *= size;
+    }
+    if (threads > 1024)
+      return (name + " asks for blocks of " + Twine(threads) +
+              " threads, more than 1024")
+          .str();
+  }
+  for (StringRef name : {"nvvm.minctasm", "nvvm.maxnreg"}) {
+    Attribute attr = func->getAttr(name);
+    if (!attr)
+      continue;
+    auto value = dyn_cast<IntegerAttr>(attr);
+    if (!value || value.getValue().getSExtValue() < 1)
+      return (name + " must be a positive integer").str();
+  }
+  return std::nullopt;
+}
+
 LogicalResult LowerToPTXPass::checkModulesCanBeLowered(ModuleOp module) {
   WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
     if (gpuModule->getParentOp() != module.getOperation()) {
@@ -270,6 +307,12 @@ LogicalResult LowerToPTXPass::checkModulesCanBeLowered(ModuleOp module) {
         return WalkResult::interrupt();
       }
     }
+    // Launch bounds the NVVM translation would refuse without saying where.
+    for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
+      if (std::optional<std::string> why = checkLaunchBounds(func)) {
+        func.emitError("@") << func.getName() << ": " << *why;
+        return WalkResult::interrupt();
+      }
     // Types the device pipeline cannot lower: the NVPTX backend has no f80
     // or f128 arithmetic and no conversion between floats and integers of
     // more than 64 bits (it would call a library it does not have and
@@ -341,7 +384,6 @@ void LowerToPTXPass::buildPipeline(OpPassManager &pm) const {
   // The device half of upstream's gpu-lower-to-nvvm-pipeline, applied to the
   // gpu.modules only, so the host code keeps its launches and buffers.
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(createStripDebugInfoPass());
   device.addPass(createLowerAffinePass());
   device.addPass(createConvertVectorToSCFPass());
   device.addPass(createSCFToControlFlowPass());
@@ -355,6 +397,9 @@ void LowerToPTXPass::buildPipeline(OpPassManager &pm) const {
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
+  // Locations go last: a conversion that fails reports the op's place in
+  // the input, and the PTX carries no line information either way.
+  device.addPass(createStripDebugInfoPass());
 
   GpuNVVMAttachTargetOptions target;
   target.chip = chip;

@@ -66,9 +66,13 @@ private:
   /// waves per SM) of a measurement to the kernel's `autoprof.features`.
   void addDynamicFeatures(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
                           const ::autoprof::runtime::EvaluationResult &result);
-  /// Writes `job` to <job-dir>/<name>.json.
+  /// Writes `job` to <job-dir>/<name>.json, or, when a job of that name
+  /// was written already (kernels of one name in two gpu.modules), to
+  /// <job-dir>/<gpu.module>.<name>.json (an imported binary: binary.<name>).
   LogicalResult writeJob(Operation *kernel, StringRef name,
                          const ::autoprof::runtime::EvaluationJob &job);
+  /// The file names (without .json) of the jobs written so far.
+  llvm::StringSet<> writtenJobs;
   /// The metrics to collect: the `metrics` option, else those of the
   /// profile `select` gives (the kernel's own or the tree's choice).
   FailureOr<std::vector<std::string>>
@@ -139,8 +143,17 @@ ProfilePass::writeJob(Operation *kernel, StringRef name,
   if (std::error_code ec = llvm::sys::fs::create_directories(jobDir))
     return emitError(kernel->getLoc(), "cannot create job-dir '")
            << jobDir << "': " << ec.message();
+  std::string stem = name.str();
+  if (writtenJobs.contains(stem)) {
+    auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+    std::string scope = module ? module.getName().str() : "binary";
+    stem = scope + "." + name.str();
+    for (unsigned suffix = 1; writtenJobs.contains(stem); ++suffix)
+      stem = scope + "." + name.str() + "." + std::to_string(suffix);
+  }
+  writtenJobs.insert(stem);
   SmallString<128> path(jobDir);
-  llvm::sys::path::append(path, name + ".json");
+  llvm::sys::path::append(path, stem + ".json");
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
@@ -238,9 +251,10 @@ void ProfilePass::addDynamicFeatures(
 
 void ProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
+  writtenJobs.clear();
   llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
       findKernelLaunches(module);
-  FailureOr<SmallVector<ImportedKernel>> imported = findImportedKernels(module);
+  FailureOr<std::vector<ImportedKernel>> imported = findImportedKernels(module);
   if (failed(imported))
     return signalPassFailure();
   if (launches.empty() && imported->empty()) {

@@ -7,6 +7,7 @@
 #include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
 #include "autoprof/Profiling/MetricCatalog.h"
+#include "autoprof/Support/Nesting.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
@@ -54,6 +55,11 @@ FailureOr<LoadedTree> mlir::autoprof::loadProfilingTree(MLIRContext *context,
     if (std::error_code ec = buffer.getError()) {
       emitError(loc, "cannot read tree file '")
           << treeFile << "': " << ec.message();
+      return failure();
+    }
+    if (std::optional<std::string> why =
+            ::autoprof::checkSourceNesting((*buffer)->getBuffer())) {
+      emitError(loc, "the profiling tree in '") << treeFile << "': " << *why;
       return failure();
     }
     llvm::SourceMgr sourceMgr;
@@ -237,9 +243,13 @@ llvm::StringMap<double> mlir::autoprof::getMeasuredMetrics(Operation *kernel) {
           .getAttr(kernel);
   auto collected = measurement ? measurement.getAs<DictionaryAttr>("metrics")
                                : DictionaryAttr();
-  if (collected)
-    for (NamedAttribute entry : collected)
-      if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
-        metrics[entry.getName().getValue()] = value.getValueAsDouble();
+  if (!collected)
+    return metrics;
+  for (NamedAttribute entry : collected) {
+    if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
+      metrics[entry.getName().getValue()] = value.getValueAsDouble();
+    else if (auto integer = dyn_cast<IntegerAttr>(entry.getValue()))
+      metrics[entry.getName().getValue()] = double(integer.getInt());
+  }
   return metrics;
 }

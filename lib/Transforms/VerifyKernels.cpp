@@ -16,6 +16,7 @@
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Support/Nesting.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
 
@@ -154,6 +155,12 @@ OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
     module.emitError("cannot read the reference module: ") << message;
     return nullptr;
   }
+  if (std::optional<std::string> why =
+          ::autoprof::checkSourceNesting(file->getBuffer())) {
+    module.emitError("cannot parse the reference module '")
+        << reference << "': " << *why;
+    return nullptr;
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> parsed =
@@ -286,13 +293,13 @@ static LogicalResult verifyImportedKernels(ModuleOp module,
                                            const rt::WorkerOptions &options,
                                            int device, uint64_t seed,
                                            unsigned &count) {
-  FailureOr<SmallVector<ImportedKernel>> kernels = findImportedKernels(module);
+  FailureOr<std::vector<ImportedKernel>> kernels = findImportedKernels(module);
   if (failed(kernels))
     return failure();
   count = kernels->size();
   if (kernels->empty())
     return success();
-  FailureOr<SmallVector<ImportedKernel>> references =
+  FailureOr<std::vector<ImportedKernel>> references =
       findImportedKernels(referenceModule);
   if (failed(references))
     return failure();

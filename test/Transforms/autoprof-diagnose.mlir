@@ -22,6 +22,15 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // Whole numbers written as integers count like any metric.
+    // CHECK-LABEL: gpu.func @integer_metrics
+    // CHECK-SAME: "dram-bound" = "true"
+    // CHECK-SAME: "too-few-waves" = "unknown"
+    // REMARK: remark: @integer_metrics: dram-bound is true (dram__throughput.avg.pct_of_peak_sustained_elapsed = 90.00 >= 60.00)
+    gpu.func @integer_metrics(%a: memref<1024xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 10 : i64, metrics = {"dram__throughput.avg.pct_of_peak_sustained_elapsed" = 90 : i64}}} {
+      gpu.return
+    }
+
     // A kernel without a measurement: every fact unknown.
     // CHECK-LABEL: gpu.func @unprofiled
     // CHECK-SAME: "dram-bound" = "unknown"

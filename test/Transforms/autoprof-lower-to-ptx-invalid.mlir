@@ -87,3 +87,58 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A conversion that fails reports the op of the input it came from.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<16xf32>
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %w = vector.broadcast %v : f32 to vector<4xf32>
+      // expected-error @below {{'nvvm.shfl.sync' op operand #1 must be 32-bit signless integer or 32-bit float, but got 'vector<4xf32>'}}
+      %s, %ok = gpu.shuffle xor %w, %c1, %c32 : vector<4xf32>
+      %e = vector.extract %s[0] : f32 from vector<4xf32>
+      memref.store %e, %a[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Launch bounds that are no block size: refused at the kernel (the NVVM
+// translation would refuse them without a location).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{@k: nvvm.maxntid holds -1, not a block size (1 to 1024 threads)}}
+    gpu.func @k(%a: memref<16xf32>) kernel attributes {nvvm.maxntid = array<i32: -1, 1, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{@k: nvvm.reqntid asks for blocks of 2048 threads, more than 1024}}
+    gpu.func @k(%a: memref<16xf32>) kernel attributes {nvvm.reqntid = array<i32: 64, 32>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{@k: nvvm.minctasm must be a positive integer}}
+    gpu.func @k(%a: memref<16xf32>) kernel attributes {nvvm.minctasm = 0 : i32} {
+      gpu.return
+    }
+  }
+}

@@ -218,6 +218,20 @@ TEST(Job, RejectsNegativeCounts) {
             "job.kernel.launch.dynamic_shared_bytes");
 }
 
+TEST(Job, AllowsOnlyOptimizationAndMacroCompileOptions) {
+  for (const char *option :
+       {"--use_fast_math", "--ftz=true", "--ftz=false", "--prec-div=false",
+        "--prec-sqrt=true", "--fmad=false", "--extra-device-vectorization",
+        "--restrict", "-DTILE", "-DTILE=32", "--define-macro=SCALE=(1.5f)"})
+    EXPECT_TRUE(isAllowedCompileOption(option)) << option;
+  for (const char *option :
+       {"", "--ftz", "--ftz=yes", "-G", "--gpu-architecture=sm_80",
+        "-arch=sm_80", "--include-path=/etc", "-I/etc", "--pre-include=x.h",
+        "-D", "-D1X", "-DX=\"a b\"", "-DX=a;b", "--relocatable-device-code=true",
+        "-dlto", "--optix-ir"})
+    EXPECT_FALSE(isAllowedCompileOption(option)) << option;
+}
+
 TEST(Job, CompileOnlyJobsCarryTheirArchitectureAndPTX) {
   EvaluationJob job;
   job.kernel.code = "extern \"C\" __global__ void k(float *x) {}";
@@ -232,6 +246,22 @@ TEST(Job, CompileOnlyJobsCarryTheirArchitectureAndPTX) {
   ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
   EXPECT_EQ(parsed->compileArch, std::optional<std::string>("compute_90"));
   EXPECT_FALSE(parsed->time);
+  EXPECT_TRUE(parsed->compileOptions.empty());
+
+  // NVRTC options travel with the job; those that could read files or
+  // change what is produced are refused, naming the option.
+  job.compileOptions = {"--use_fast_math", "--prec-div=false", "-DTILE=32"};
+  text.clear();
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  parsed = parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->compileOptions, job.compileOptions);
+  EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "format": "cuda", "entry": "k",
+      "launch": {"params": []}}, "compile": {"arch": "compute_90",
+      "options": ["--ftz=true", "--include-path=/etc"]}})"),
+            "not an NVRTC option a compile job may pass (fast-math and "
+            "optimization choices and macro definitions are) at "
+            "job.compile.options[1]");
   // Only CUDA C++ is compiled; PTX is already what a compile job returns.
   EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
       "launch": {"params": []}}, "compile": {"arch": "compute_90"}})"),

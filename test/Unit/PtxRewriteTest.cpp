@@ -6,6 +6,8 @@
 
 #include "autoprof/Optimizer/PtxRewrite.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir::autoprof;
@@ -67,6 +69,93 @@ TEST(PtxRewriteTest, RefusesAMissingEntry) {
   EXPECT_EQ(addEntryDirective(ptx, "scal", ".maxnreg 64"),
             "the PTX has no entry 'scal'");
   EXPECT_EQ(ptx, kPtx);
+}
+
+const PtxRewriteFamily &getFamily(llvm::StringRef name) {
+  for (const std::unique_ptr<PtxRewriteFamily> &family :
+       getPtxRewriteFamilies())
+    if (family->getName() == name)
+      return *family;
+  ADD_FAILURE() << "no family " << name.str();
+  return *getPtxRewriteFamilies().front();
+}
+
+TEST(PtxRewriteTest, DirectivesAddedToAVariantAreRemembered) {
+  PtxVariant variant{kPtx, {}};
+  EXPECT_EQ(addVariantDirective(variant, "scale", ".maxnreg 64"),
+            std::nullopt);
+  EXPECT_EQ(variant.directives, std::vector<std::string>{".maxnreg 64"});
+  // One the entry has already is neither added nor remembered.
+  EXPECT_NE(addVariantDirective(variant, "scale_twice", ".reqntid 64"),
+            std::nullopt);
+  EXPECT_EQ(variant.directives.size(), 1u);
+}
+
+TEST(PtxRewriteTest, FastMathRecompilesCudaSourcesOnly) {
+  const PtxRewriteFamily &fastMath = getFamily("fast-math");
+  ImportedKernel kernel;
+  kernel.entry = "scale";
+  kernel.ptx = kPtx;
+  PtxVariant variant{kPtx, {}};
+  // Only PTX: nothing to compile anew.
+  EXPECT_EQ(fastMath.apply(kernel, 3, variant),
+            "the kernel is known only as PTX: fast math is an option of the "
+            "CUDA compiler");
+  EXPECT_FALSE(variant.recompile);
+
+  kernel.cudaSource = "extern \"C\" __global__ void scale(float *x) {}";
+  // A level replaces the kernel's own value of a flag and keeps the rest.
+  variant.compileOptions = {"-DTILE=32", "--ftz=false"};
+  EXPECT_EQ(fastMath.apply(kernel, 2, variant), std::nullopt);
+  EXPECT_TRUE(variant.recompile);
+  EXPECT_EQ(variant.compileOptions,
+            (std::vector<std::string>{"-DTILE=32", "--ftz=true",
+                                      "--prec-div=false",
+                                      "--prec-sqrt=false"}));
+  // A level whose options are there already does not apply; nor does any
+  // after --use_fast_math.
+  PtxVariant again = variant;
+  EXPECT_EQ(fastMath.apply(kernel, 1, again),
+            "the kernel is compiled with --ftz=true already");
+  again.compileOptions = {"--use_fast_math"};
+  EXPECT_EQ(fastMath.apply(kernel, 2, again),
+            "the kernel is compiled with --use_fast_math already");
+  EXPECT_EQ(fastMath.apply(kernel, 4, again),
+            "fast-math levels are 1 to 3, not 4");
+}
+
+TEST(PtxRewriteTest, FastMathIsRankedFromTheFeatures) {
+  const PtxRewriteFamily &fastMath = getFamily("fast-math");
+  mlir::MLIRContext context;
+  mlir::Builder builder(&context);
+  auto rank = [&](double special, double flops) {
+    RewriteEvidence evidence;
+    evidence.features = builder.getDictionaryAttr(
+        {builder.getNamedAttr("special_functions",
+                              builder.getF64FloatAttr(special)),
+         builder.getNamedAttr("flops", builder.getF64FloatAttr(flops))});
+    llvm::SmallVector<RankedParameter> ranked;
+    fastMath.rank(evidence, ranked);
+    return ranked;
+  };
+  // No floating-point work: nothing to gain.
+  EXPECT_TRUE(rank(0, 0).empty());
+  // Special functions: --use_fast_math first.
+  llvm::SmallVector<RankedParameter> ranked = rank(2, 96);
+  ASSERT_EQ(ranked.size(), 3u);
+  EXPECT_EQ(ranked.front().parameter, 3);
+  EXPECT_TRUE(llvm::all_of(llvm::drop_begin(ranked), [&](const auto &entry) {
+    return entry.score < ranked.front().score;
+  }));
+  // Arithmetic without special functions: the division and root level
+  // first, --use_fast_math after it.
+  ranked = rank(0, 8);
+  ASSERT_EQ(ranked.size(), 3u);
+  llvm::stable_sort(ranked, [](const auto &a, const auto &b) {
+    return a.score > b.score;
+  });
+  EXPECT_EQ(ranked[0].parameter, 2);
+  EXPECT_EQ(ranked[1].parameter, 3);
 }
 
 } // namespace

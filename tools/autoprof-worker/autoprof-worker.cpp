@@ -148,9 +148,13 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
   // Compiling needs NVRTC only, not a GPU.
   if (job.compileArch) {
     char *ptx = nullptr, *error = nullptr;
+    std::vector<const char *> options;
+    for (const std::string &option : job.compileOptions)
+      options.push_back(option.c_str());
     autoprof_status status = autoprof_compile_cuda_to_ptx(
         job.kernel.code.c_str(), job.kernel.entry.c_str(),
-        job.compileArch->c_str(), &ptx, &error);
+        job.compileArch->c_str(), options.data(), options.size(), &ptx,
+        &error);
     if (status == AUTOPROF_OK) {
       result.status = "ok";
       result.ptx = ptx;

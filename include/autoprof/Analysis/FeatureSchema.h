@@ -42,12 +42,6 @@ struct FeatureInfo {
   /// one branch dead and is rejected by the verifier.
   double minValue;
   double maxValue;
-  /// Whether a kernel known only as PTX (imported from a kernel spec) has
-  /// it: its launch, its declarations and, once measured, its timing give
-  /// these; the per-thread operation counts need the MLIR (PTX loops have
-  /// no trip counts) and are absent, which the tree's splits handle as
-  /// missing.
-  bool fromPtx = false;
 };
 
 /// All known features, in a stable order.

@@ -38,8 +38,10 @@ struct ImportedKernel {
   /// The spec says the kernel computes the same result with any block size
   /// that covers the problem.
   bool blockSizeGeneric = false;
-  /// The CUDA C++ source of a spec in that format (empty for PTX).
+  /// The CUDA C++ source of a spec in that format (empty for PTX), and the
+  /// NVRTC options its PTX was compiled with.
   std::string cudaSource;
+  std::vector<std::string> compileOptions;
   /// The spec's parameter names, in order.
   std::vector<std::string> paramNames;
   /// The evaluation job's launch: the launch's sizes, the binary's
@@ -53,7 +55,7 @@ struct ImportedKernel {
 /// and fails when one cannot be read: no PTX object, sizes that are not
 /// constants, a parameter list that does not match the evaluation job's
 /// schema or the launch's operands.
-FailureOr<SmallVector<ImportedKernel>> findImportedKernels(ModuleOp module);
+FailureOr<std::vector<ImportedKernel>> findImportedKernels(ModuleOp module);
 
 /// The body of `.entry entry(...) { ... }` in `ptx` (between its braces),
 /// or an empty string when the entry or its braces are missing.

@@ -61,6 +61,9 @@ struct KernelSpec {
   /// The kernel computes the same result with any block size that covers
   /// the problem (the spec says so; nothing checks it).
   bool blockSizeGeneric = false;
+  /// NVRTC options the CUDA C++ is compiled with (`compile_options`; those
+  /// ::autoprof::runtime::isAllowedCompileOption accepts).
+  std::vector<std::string> compileOptions;
 };
 
 /// Parses the kernel spec `text` read from `specPath`. An error names the

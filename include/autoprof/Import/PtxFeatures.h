@@ -4,12 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The features (docs/kernel-features.md) a kernel known only as PTX has:
-// those of the schema marked `fromPtx`, from its launch (grid, block,
-// dynamic shared memory, parameter bytes) and its PTX (shared and local
-// declarations, the widest vector global access). The per-thread operation
-// counts need loop trip counts, which PTX does not state: they are absent,
-// and the profiling tree's splits on them take their `missing` branch.
+// The features (docs/kernel-features.md) of a kernel known only as PTX:
+// from its launch (grid, block, dynamic shared memory, parameter bytes), its
+// PTX's declarations (shared and local memory, the widest vector global
+// access) and its instructions (the per-thread operation counts, loops and
+// the derived estimates: PtxInstructions.h). PTX states no loop trip
+// counts: a loop's body counts once, and the loop counts among
+// `unknown_trip_loops`, as for a gpu.func whose loop bounds are not
+// constants.
 //
 //===----------------------------------------------------------------------===//
 

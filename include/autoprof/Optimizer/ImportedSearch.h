@@ -69,8 +69,11 @@ public:
 };
 
 /// The PTX-level families (PtxRewrite.h), ranked from the baseline's
-/// evidence, each applied to the incumbent.
-std::unique_ptr<ImportedProposer> createPtxFamilyProposer();
+/// evidence, each applied to the incumbent; variants with other compiler
+/// options are compiled for `chip` by the worker's NVRTC.
+std::unique_ptr<ImportedProposer>
+createPtxFamilyProposer(::autoprof::runtime::WorkerOptions workerOptions,
+                        std::string chip);
 
 /// A chat model's CUDA C++ versions of the kernel (LLMProposer.h), compiled
 /// to PTX for `chip` by the worker's NVRTC.

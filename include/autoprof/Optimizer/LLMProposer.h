@@ -27,6 +27,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 
 #include <string>
 #include <vector>
@@ -65,6 +66,11 @@ struct Proposal {
   double latencySeconds = 0;
   bool fromCache = false;
   bool repaired = false;
+
+  /// What a search report records of the request: its tokens, latency,
+  /// cache and repair, and the answer's code and language where it had
+  /// code.
+  llvm::json::Object toDetails() const;
 };
 
 /// Builds the prompt for `kernel` and `launch`.

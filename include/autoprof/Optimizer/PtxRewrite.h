@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::autoprof {
 
@@ -32,6 +33,15 @@ namespace mlir::autoprof {
 struct PtxVariant {
   std::string ptx;
   ::autoprof::runtime::JobLaunch launch;
+  /// The NVRTC options its PTX was compiled with (a CUDA source's; empty
+  /// for a kernel known only as PTX).
+  std::vector<std::string> compileOptions;
+  /// The entry directives the families added (".maxnreg 64"), which the
+  /// PTX gets again when it is compiled anew.
+  std::vector<std::string> directives;
+  /// A family changed `compileOptions`: the PTX must be compiled anew from
+  /// the CUDA source (and given `directives`) before the variant runs.
+  bool recompile = false;
 };
 
 /// One family of PTX-level rewrites.
@@ -80,6 +90,12 @@ std::optional<std::string> checkNoEntryDirective(StringRef ptx, StringRef entry,
 /// entry is missing or already declares a directive of the same name.
 std::optional<std::string> addEntryDirective(std::string &ptx, StringRef entry,
                                              StringRef directive);
+
+/// addEntryDirective on `variant`'s PTX, remembering the directive in
+/// `variant.directives` when it is added.
+std::optional<std::string> addVariantDirective(PtxVariant &variant,
+                                               StringRef entry,
+                                               StringRef directive);
 
 } // namespace mlir::autoprof
 

@@ -111,9 +111,26 @@ struct EvaluationJob {
   /// Metrics to profile; empty means no profiling.
   std::vector<std::string> metrics;
   /// When set, the job only compiles `kernel` (CUDA C++) to PTX for this
-  /// virtual architecture ("compute_90"), without a GPU.
+  /// virtual architecture ("compute_90"), without a GPU ...
   std::optional<std::string> compileArch;
+  /// ... with these NVRTC options (JSON `compile.options`; each one
+  /// isAllowedCompileOption accepts).
+  std::vector<std::string> compileOptions;
 };
+
+/// Bytes of one element of `dtype` (one of JobParam's types; 4 for any
+/// other).
+unsigned getDtypeBytes(llvm::StringRef dtype);
+
+/// Whether `option` is an NVRTC option a compile job may pass: those that
+/// choose how the kernel's code is optimized and what its floating-point
+/// arithmetic may round (`--use_fast_math`, `--ftz=true`,
+/// `--prec-div=false`, `--prec-sqrt=false`, `--fmad=false`, their opposite
+/// values, `--extra-device-vectorization`, `--restrict`) and macro
+/// definitions (`-DNAME`, `-DNAME=VALUE`, `--define-macro=...`). Options
+/// that would read files, produce something other than PTX or change the
+/// architecture are refused.
+bool isAllowedCompileOption(llvm::StringRef option);
 
 /// One collected metric; `collected == false` means missing, never 0.
 struct MetricResult {

@@ -309,14 +309,18 @@ autoprof_status autoprof_measure_peak_bandwidth(autoprof_session *session,
                                                 double *bytes_per_second);
 
 /// Compiles CUDA C++ to PTX with NVRTC for `arch` (a virtual architecture
-/// such as "compute_90"); needs neither a GPU nor a session. On success
-/// `*ptx` holds the NUL-terminated PTX; on failure `*error` (when given) says
-/// why, with NVRTC's log. Both are malloc'ed; release them with free().
-/// Returns AUTOPROF_ERROR_COMPILE when NVRTC rejects the code and
+/// such as "compute_90"), passing NVRTC the `num_options` strings of
+/// `options` after the runtime's own (architecture, C++17, line info, the
+/// toolkit's headers); needs neither a GPU nor a session. On success `*ptx`
+/// holds the NUL-terminated PTX; on failure `*error` (when given) says why,
+/// with NVRTC's log. Both are malloc'ed; release them with free(). Returns
+/// AUTOPROF_ERROR_COMPILE when NVRTC rejects the code or an option and
 /// AUTOPROF_ERROR_NO_DRIVER when NVRTC cannot be loaded.
 autoprof_status autoprof_compile_cuda_to_ptx(const char *code,
                                              const char *entry,
-                                             const char *arch, char **ptx,
+                                             const char *arch,
+                                             const char *const *options,
+                                             size_t num_options, char **ptx,
                                              char **error);
 
 /// Loads a kernel. For AUTOPROF_CODE_CUDA the code is NVRTC-compiled for the

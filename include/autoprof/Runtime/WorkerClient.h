@@ -44,6 +44,16 @@ llvm::Expected<std::string> findWorker(llvm::StringRef explicitPath);
 llvm::Expected<EvaluationResult> runWorker(const EvaluationJob &job,
                                            const WorkerOptions &options);
 
+/// Compiles the CUDA C++ `source` to PTX for the virtual architecture
+/// `arch` ("compute_90") with the NVRTC `compileOptions`, in a compile-only
+/// job of the worker (NVRTC only, no GPU). Fails with NVRTC's log when the
+/// source or an option is refused, or with why the worker could not run.
+llvm::Expected<std::string>
+compileCudaToPtx(llvm::StringRef source, llvm::StringRef entry,
+                 llvm::StringRef arch,
+                 const std::vector<std::string> &compileOptions,
+                 const WorkerOptions &options);
+
 /// A compute-sanitizer tool (its `--tool`).
 enum class SanitizerTool { Memcheck, Racecheck };
 

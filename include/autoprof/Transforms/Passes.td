@@ -316,7 +316,8 @@ def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
            "Seconds of timed launches per kernel (at least 10 launches)">,
     Option<"jobDir", "job-dir", "std::string", /*default=*/"\"\"",
            "Also write each kernel's evaluation job to <dir>/<kernel>.json "
-           "(to reproduce a measurement with autoprof-worker or ncu)">,
+           "(<dir>/<gpu.module>.<kernel>.json when the name is taken; to "
+           "reproduce a measurement with autoprof-worker or ncu)">,
   ];
   let dependentDialects = ["::mlir::autoprof::AutoProfDialect"];
 }

@@ -36,8 +36,8 @@ public:
       return "a limit of " + std::to_string(n) + " registers for " +
              std::to_string(threads) +
              " threads is not valid (16-255 and at most 65536 per block)";
-    return addEntryDirective(variant.ptx, kernel.entry,
-                             ".maxnreg " + std::to_string(n));
+    return addVariantDirective(variant, kernel.entry,
+                               ".maxnreg " + std::to_string(n));
   }
 };
 } // namespace

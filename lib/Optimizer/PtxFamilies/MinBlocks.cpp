@@ -40,14 +40,13 @@ public:
       if (std::optional<std::string> why =
               checkNoEntryDirective(variant.ptx, kernel.entry, bound))
         return why;
-    std::string ptx = variant.ptx;
     const unsigned *block = variant.launch.block;
-    addEntryDirective(ptx, kernel.entry,
-                      ".maxntid " + std::to_string(block[0]) + ", " +
-                          std::to_string(block[1]) + ", " +
-                          std::to_string(block[2]));
-    addEntryDirective(ptx, kernel.entry, ".minnctapersm " + std::to_string(n));
-    variant.ptx = std::move(ptx);
+    addVariantDirective(variant, kernel.entry,
+                        ".maxntid " + std::to_string(block[0]) + ", " +
+                            std::to_string(block[1]) + ", " +
+                            std::to_string(block[2]));
+    addVariantDirective(variant, kernel.entry,
+                        ".minnctapersm " + std::to_string(n));
     return std::nullopt;
   }
 };

@@ -19,6 +19,7 @@ namespace mlir::autoprof::ptx_rewrites {
 std::unique_ptr<PtxRewriteFamily> createBlockSizeFamily();
 std::unique_ptr<PtxRewriteFamily> createMaxRegistersFamily();
 std::unique_ptr<PtxRewriteFamily> createMinBlocksFamily();
+std::unique_ptr<PtxRewriteFamily> createFastMathFamily();
 
 /// Threads per block of `launch`.
 inline int64_t getBlockThreads(const ::autoprof::runtime::JobLaunch &launch) {

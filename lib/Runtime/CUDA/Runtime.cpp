@@ -1828,8 +1828,10 @@ bool directoryExists(const std::string &path) {
 /// Compiles CUDA C++ with NVRTC for `arch` ("sm_90": a cubin; "compute_90":
 /// PTX). On failure `error` says why, with NVRTC's log.
 bool compileWithNvrtc(const std::string &source, const char *entry,
-                      const std::string &arch, bool wantPtx,
-                      std::vector<char> &output, std::string &error) {
+                      const std::string &arch,
+                      const std::vector<std::string> &extraOptions,
+                      bool wantPtx, std::vector<char> &output,
+                      std::string &error) {
   const char *loadError = "";
   const NvrtcApi *nvrtc = loadNvrtcApi(&loadError);
   if (!nvrtc) {
@@ -1857,6 +1859,7 @@ bool compileWithNvrtc(const std::string &source, const char *entry,
     include = "/usr/local/cuda/include";
   if (!include.empty())
     options.push_back("--include-path=" + include);
+  options.insert(options.end(), extraOptions.begin(), extraOptions.end());
   std::vector<const char *> optionPointers;
   for (const std::string &option : options)
     optionPointers.push_back(option.c_str());
@@ -1902,7 +1905,8 @@ autoprof_status compileCuda(autoprof_session *session, const char *code,
                      std::to_string(session->facts.compute_capability_major) +
                      std::to_string(session->facts.compute_capability_minor);
   std::string error;
-  if (!compileWithNvrtc(source, entry, arch, /*wantPtx=*/false, cubin, error))
+  if (!compileWithNvrtc(source, entry, arch, {}, /*wantPtx=*/false, cubin,
+                        error))
     return setError(session, AUTOPROF_ERROR_COMPILE, "%s", error.c_str());
   return AUTOPROF_OK;
 }
@@ -1911,7 +1915,8 @@ autoprof_status compileCuda(autoprof_session *session, const char *code,
 
 extern "C" autoprof_status
 autoprof_compile_cuda_to_ptx(const char *code, const char *entry,
-                             const char *arch, char **ptx, char **error) {
+                             const char *arch, const char *const *options,
+                             size_t num_options, char **ptx, char **error) {
   auto copy = [](const std::string &text) {
     char *out = static_cast<char *>(std::malloc(text.size() + 1));
     if (out)
@@ -1922,11 +1927,22 @@ autoprof_compile_cuda_to_ptx(const char *code, const char *entry,
     *ptx = nullptr;
   if (error)
     *error = nullptr;
-  if (!code || !entry || !arch || !ptx) {
+  if (!code || !entry || !arch || !ptx || (num_options && !options)) {
     if (error)
       *error = copy("autoprof_compile_cuda_to_ptx: needs code, an entry, an "
-                    "architecture and a place for the PTX");
+                    "architecture, the options it counts and a place for the "
+                    "PTX");
     return AUTOPROF_ERROR_INVALID_ARGUMENT;
+  }
+  std::vector<std::string> extraOptions;
+  for (size_t i = 0; i < num_options; ++i) {
+    if (!options[i]) {
+      if (error)
+        *error = copy("autoprof_compile_cuda_to_ptx: option " +
+                      std::to_string(i) + " is null");
+      return AUTOPROF_ERROR_INVALID_ARGUMENT;
+    }
+    extraOptions.push_back(options[i]);
   }
   // A missing NVRTC is the machine's problem, not the code's.
   const char *loadError = "";
@@ -1937,7 +1953,8 @@ autoprof_compile_cuda_to_ptx(const char *code, const char *entry,
   }
   std::vector<char> output;
   std::string message;
-  if (!compileWithNvrtc(code, entry, arch, /*wantPtx=*/true, output, message)) {
+  if (!compileWithNvrtc(code, entry, arch, extraOptions, /*wantPtx=*/true,
+                        output, message)) {
     if (error)
       *error = copy(message);
     return AUTOPROF_ERROR_COMPILE;

@@ -186,3 +186,39 @@ autoprof.tree @bad_missing attributes {chip = "sm_90"} {
     autoprof.collect id(3) groups ["Occupancy"]
   }
 }
+
+// -----
+
+// A measurement's metrics are finite numbers: a NaN would decide nothing.
+// expected-error @below {{autoprof.measurement's metric 'dram__throughput.avg.pct_of_peak_sustained_elapsed' must be a finite number (a metric that was not collected is left out, never given a placeholder)}}
+func.func @nan_metric() attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 1.0 : f64, metrics = {"dram__throughput.avg.pct_of_peak_sustained_elapsed" = 0x7FF8000000000000 : f64}}} {
+  return
+}
+
+// -----
+
+// expected-error @below {{autoprof.measurement's metric 'sm__throughput.avg.pct_of_peak_sustained_elapsed' must be a finite number}}
+func.func @string_metric() attributes {autoprof.measurement = {metrics = {"sm__throughput.avg.pct_of_peak_sustained_elapsed" = "high"}}} {
+  return
+}
+
+// -----
+
+// expected-error @below {{autoprof.measurement's median_us must be a finite, non-negative number of microseconds}}
+func.func @negative_time() attributes {autoprof.measurement = {median_us = -3.0 : f64}} {
+  return
+}
+
+// -----
+
+// expected-error @below {{autoprof.measurement's metrics must be a dictionary of metric name to value}}
+func.func @metrics_list() attributes {autoprof.measurement = {metrics = [1.0]}} {
+  return
+}
+
+// -----
+
+// expected-error @below {{autoprof.measurement must be a dictionary}}
+func.func @not_a_dictionary() attributes {autoprof.measurement = 3 : i64} {
+  return
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # A stand-in for autoprof-worker in tests of the optimizer's control flow on
 # machines without a GPU: the baseline takes 100 us, every candidate is
-# verified and takes 50 us; CUDA C++ compiles unless it holds an #error. Every
+# verified and takes 50 us; CUDA C++ compiles unless it holds an #error or does
+# not name the entry. Every
 # metric reads 1.0 unless the JSON object in
 # AUTOPROF_FAKE_METRICS gives its value (the bytes that global loads or stores
 # request read 32 per sector they fetch: every byte used). With AUTOPROF_FAKE_JOBS set, each job
@@ -48,12 +49,17 @@ if job["kernel"]["entry"] == os.environ.get("AUTOPROF_FAKE_FAIL_ENTRY"):
               open(args[args.index("--result") + 1], "w"))
     sys.exit(0)
 if "compile" in job:
-    # CUDA C++ with an #error does not compile; anything else gives PTX.
+    # CUDA C++ with an #error does not compile, nor does code that does not
+    # define the entry; anything else gives PTX.
     code = job["kernel"]["code"]
     if "#error" in code:
         result = {"status": "rejected",
                   "reason": "the candidate does not compile: #error in "
                             + job["kernel"]["entry"] + ".cu"}
+    elif job["kernel"]["entry"] not in code:
+        result = {"status": "rejected",
+                  "reason": "the candidate does not compile: no "
+                            + job["kernel"]["entry"] + " in the source"}
     else:
         result = {"status": "ok",
                   "ptx": "// compiled by the stand-in worker for "

@@ -33,6 +33,58 @@ void AutoProfDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
+// Attributes on other ops
+//===----------------------------------------------------------------------===//
+
+/// The value of a number attribute, or nothing for anything else.
+static std::optional<double> getNumber(Attribute attr) {
+  if (auto value = dyn_cast<FloatAttr>(attr))
+    return value.getValueAsDouble();
+  if (auto value = dyn_cast<IntegerAttr>(attr))
+    return static_cast<double>(value.getInt());
+  return std::nullopt;
+}
+
+LogicalResult
+AutoProfDialect::verifyOperationAttribute(Operation *op,
+                                          NamedAttribute attribute) {
+  if (attribute.getName() != MeasurementAttrHelper::getNameStr())
+    return success();
+  // What the passes that read a measurement take as numbers (a diagnosis,
+  // the dynamic features, the optimizer's evidence) must be numbers they
+  // can compare: a NaN or a string there would silently decide nothing.
+  auto measurement = dyn_cast<DictionaryAttr>(attribute.getValue());
+  if (!measurement)
+    return op->emitError("autoprof.measurement must be a dictionary");
+  for (NamedAttribute entry : measurement) {
+    StringRef name = entry.getName().getValue();
+    if (name.ends_with("_us")) {
+      std::optional<double> value = getNumber(entry.getValue());
+      if (!value || !std::isfinite(*value) || *value < 0)
+        return op->emitError("autoprof.measurement's ")
+               << name << " must be a finite, non-negative number of "
+               << "microseconds";
+    }
+  }
+  Attribute metrics = measurement.get("metrics");
+  if (!metrics)
+    return success();
+  auto collected = dyn_cast<DictionaryAttr>(metrics);
+  if (!collected)
+    return op->emitError("autoprof.measurement's metrics must be a "
+                         "dictionary of metric name to value");
+  for (NamedAttribute entry : collected) {
+    std::optional<double> value = getNumber(entry.getValue());
+    if (!value || !std::isfinite(*value))
+      return op->emitError("autoprof.measurement's metric '")
+             << entry.getName().getValue()
+             << "' must be a finite number (a metric that was not collected "
+                "is left out, never given a placeholder)";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 

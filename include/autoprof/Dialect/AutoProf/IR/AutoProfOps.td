@@ -45,6 +45,9 @@ def AutoProf_Dialect : Dialect {
     }
     ```
   }];
+  // autoprof.measurement's metrics and timings are checked where the
+  // attribute is (verifyOperationAttribute).
+  let hasOperationAttrVerify = 1;
   let discardableAttrs = (ins
     DictionaryAttr:$features,
     DictionaryAttr:$profile,

@@ -1,0 +1,452 @@
+//===- PtxInstructions.cpp - What a PTX entry's instructions do -----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Import/PtxInstructions.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using llvm::ArrayRef;
+using llvm::StringRef;
+
+namespace {
+/// One instruction: `@%p opcode operand, operand, ...`.
+struct Instruction {
+  /// The guard's predicate register ("" when unguarded).
+  StringRef guard;
+  /// The opcode split at its dots: "ld", "global", "v4", "f32".
+  llvm::SmallVector<StringRef> opcode;
+  /// The operands, split at the commas outside braces and brackets.
+  llvm::SmallVector<StringRef> operands;
+};
+
+/// A parsed entry body: its instructions and where its labels point.
+struct ParsedBody {
+  std::vector<Instruction> instructions;
+  llvm::StringMap<size_t> labels;
+};
+} // namespace
+
+static bool isIdentifierChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+/// `text` without `//` and `/* */` comments (string literals of `.pragma`
+/// hold neither) and without the debug directives that end at the line's
+/// end rather than at a semicolon (`.loc 1 8 3`, `.file 1 "k.cu"`).
+static std::string stripComments(StringRef text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    StringRef rest = text.substr(i);
+    bool lineStart = i == 0 || text[i - 1] == '\n';
+    StringRef line = rest.ltrim(" \t");
+    if (lineStart && (line.starts_with(".loc") || line.starts_with(".file")) &&
+        line.size() > 5 && !isIdentifierChar(line[line.starts_with(".loc") ? 4 : 5])) {
+      size_t end = text.find('\n', i);
+      i = end == StringRef::npos ? text.size() : end;
+    } else if (rest.starts_with("//")) {
+      size_t end = text.find('\n', i);
+      i = end == StringRef::npos ? text.size() : end;
+    } else if (rest.starts_with("/*")) {
+      size_t end = text.find("*/", i + 2);
+      i = end == StringRef::npos ? text.size() : end + 2;
+      out.push_back(' ');
+    } else {
+      out.push_back(text[i++]);
+    }
+  }
+  return out;
+}
+
+/// Splits `operands` at the commas that are not inside braces or brackets.
+static void splitOperands(StringRef operands,
+                          llvm::SmallVectorImpl<StringRef> &out) {
+  unsigned depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= operands.size(); ++i) {
+    char c = i < operands.size() ? operands[i] : ',';
+    if (c == '{' || c == '[' || c == '(')
+      ++depth;
+    else if ((c == '}' || c == ']' || c == ')') && depth)
+      --depth;
+    else if (c == ',' && depth == 0) {
+      StringRef operand = operands.slice(start, i).trim();
+      if (!operand.empty())
+        out.push_back(operand);
+      start = i + 1;
+    }
+  }
+}
+
+static ParsedBody parseBody(StringRef body, std::string &storage) {
+  storage = stripComments(body);
+  ParsedBody parsed;
+  llvm::SmallVector<StringRef> statements;
+  StringRef(storage).split(statements, ';');
+  for (StringRef statement : statements) {
+    statement = statement.trim();
+    // Scope braces and labels (`$L__BB0_2:`) come before the instruction
+    // they belong to.
+    while (!statement.empty()) {
+      if (statement.front() == '{' || statement.front() == '}') {
+        statement = statement.drop_front().ltrim();
+        continue;
+      }
+      size_t end = 0;
+      while (end < statement.size() && isIdentifierChar(statement[end]) &&
+             statement[end] != '.')
+        ++end;
+      if (end > 0 && end < statement.size() && statement[end] == ':') {
+        parsed.labels[statement.take_front(end)] = parsed.instructions.size();
+        statement = statement.drop_front(end + 1).ltrim();
+        continue;
+      }
+      break;
+    }
+    // Declarations and directives: `.reg`, `.shared`, `.pragma`, ...
+    if (statement.empty() || statement.front() == '.')
+      continue;
+    Instruction instruction;
+    if (statement.consume_front("@")) {
+      statement.consume_front("!");
+      size_t end = statement.find_first_of(" \t\r\n");
+      instruction.guard = statement.take_front(end);
+      statement = statement.drop_front(instruction.guard.size()).ltrim();
+    }
+    size_t space = statement.find_first_of(" \t\r\n");
+    StringRef opcode = statement.take_front(space);
+    StringRef operands =
+        space == StringRef::npos ? StringRef() : statement.drop_front(space);
+    opcode.split(instruction.opcode, '.');
+    splitOperands(operands, instruction.operands);
+    parsed.instructions.push_back(std::move(instruction));
+  }
+  return parsed;
+}
+
+/// Whether `opcode` has a part `part` (or one starting with `part::`,
+/// as `shared::cta`).
+static bool hasPart(ArrayRef<StringRef> opcode, StringRef part) {
+  return llvm::any_of(opcode, [&](StringRef p) {
+    return p == part || p.starts_with((part + "::").str());
+  });
+}
+
+namespace {
+/// A PTX type suffix: "f32", "f16x2", "u64", "pred".
+struct PtxType {
+  char kind = 0; // 'f', 's', 'u', 'b', 'p' (pred), or 0 (not a type)
+  unsigned bits = 0;
+  unsigned lanes = 1;
+  StringRef name;
+};
+} // namespace
+
+static PtxType parseType(StringRef part) {
+  PtxType type;
+  type.name = part;
+  if (part == "pred") {
+    type.kind = 'p';
+    type.bits = 1;
+    return type;
+  }
+  if (part.size() < 2 || !llvm::is_contained(StringRef("fsub"), part[0]))
+    return {};
+  StringRef digits = part.drop_front();
+  unsigned lanes = 1;
+  if (auto [width, count] = digits.split('x'); !count.empty()) {
+    if (count.getAsInteger(10, lanes))
+      return {};
+    digits = width;
+  }
+  unsigned bits = 0;
+  if (digits.getAsInteger(10, bits))
+    return {};
+  type.kind = part[0];
+  type.bits = bits;
+  type.lanes = lanes;
+  return type;
+}
+
+/// The type an instruction operates on: its last opcode part that is one.
+/// Brain floats ("bf16", "bf16x2") are float types; tf32 and the f8 formats
+/// (e4m3, e5m2) float types of their own.
+static PtxType getOperationType(ArrayRef<StringRef> opcode) {
+  for (StringRef part : llvm::reverse(opcode.drop_front())) {
+    if (part.starts_with("bf16")) {
+      PtxType type;
+      type.kind = 'f';
+      type.bits = 16;
+      type.name = part;
+      type.lanes = part == "bf16x2" ? 2 : 1;
+      return type;
+    }
+    if (part == "tf32" || part.starts_with("e4m3") ||
+        part.starts_with("e5m2")) {
+      PtxType type;
+      type.kind = 'f';
+      type.bits = part == "tf32" ? 32 : 8;
+      type.name = part;
+      type.lanes = part.ends_with("x2") ? 2 : part.ends_with("x4") ? 4 : 1;
+      return type;
+    }
+    PtxType type = parseType(part);
+    if (type.kind)
+      return type;
+  }
+  return {};
+}
+
+/// The feature a float operation of `type` counts towards.
+static StringRef getFlopsFeature(const PtxType &type) {
+  if (type.name.starts_with("bf16"))
+    return "flops_bf16";
+  if (type.name == "tf32" || type.bits == 8)
+    return "flops_other";
+  switch (type.bits) {
+  case 64:
+    return "flops_f64";
+  case 32:
+    return "flops_f32";
+  case 16:
+    return "flops_f16";
+  default:
+    return "flops_other";
+  }
+}
+
+/// Bytes a load or store of `opcode` moves per thread: vector lanes times
+/// the element's bytes.
+static double getAccessBytes(ArrayRef<StringRef> opcode) {
+  unsigned lanes = 1;
+  for (StringRef part : opcode)
+    if (part == "v2" || part == "v4" || part == "v8")
+      lanes = part[1] - '0';
+  PtxType type = getOperationType(opcode);
+  return double(lanes) * type.lanes * type.bits / 8;
+}
+
+/// Registers an operand names: `%r1`, those of `{%f1, %f2}` and `[%rd8+4]`,
+/// `%p1|%p2`, special registers (`%tid.x`).
+static void collectRegisters(StringRef operand,
+                             llvm::SmallVectorImpl<StringRef> &out) {
+  for (size_t at = operand.find('%'); at != StringRef::npos;
+       at = operand.find('%', at + 1)) {
+    size_t end = at + 1;
+    while (end < operand.size() && isIdentifierChar(operand[end]) &&
+           operand[end] != '%')
+      ++end;
+    out.push_back(operand.slice(at, end));
+    at = end - 1;
+  }
+}
+
+static bool isThreadIndexRegister(StringRef name) {
+  return name.starts_with("%tid") || name == "%laneid" ||
+         name == "%warpid" || name.starts_with("%lanemask");
+}
+
+/// Whether the first operand of an instruction with this base opcode is
+/// something it writes (registers), rather than memory or nothing.
+static bool writesFirstOperand(ArrayRef<StringRef> opcode) {
+  StringRef base = opcode.front();
+  if (llvm::is_contained({"st", "red", "bar", "barrier", "bra", "brx", "ret",
+                          "exit", "membar", "fence", "prefetch", "prefetchu",
+                          "trap", "call", "stmatrix", "cp", "mbarrier",
+                          "griddepcontrol", "nanosleep", "pmevent"},
+                         base))
+    return false;
+  if (base == "wmma" && opcode.size() > 1 && opcode[1] == "store")
+    return false;
+  return true;
+}
+
+/// The registers whose values depend on the thread index: those computed
+/// from `%tid`, `%laneid`, ... or from such registers, through any number of
+/// instructions (a load through a thread-dependent address included).
+/// Flow-insensitive: a register is thread-dependent when any of its
+/// definitions is.
+static llvm::StringSet<> findThreadDependent(const ParsedBody &body) {
+  llvm::StringSet<> dependent;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (const Instruction &instruction : body.instructions) {
+      if (instruction.operands.empty() ||
+          !writesFirstOperand(instruction.opcode))
+        continue;
+      bool fromThread = false;
+      llvm::SmallVector<StringRef> sources;
+      for (StringRef operand : llvm::drop_begin(instruction.operands))
+        collectRegisters(operand, sources);
+      for (StringRef source : sources)
+        if (isThreadIndexRegister(source) || dependent.contains(source)) {
+          fromThread = true;
+          break;
+        }
+      if (!fromThread)
+        continue;
+      llvm::SmallVector<StringRef> results;
+      collectRegisters(instruction.operands.front(), results);
+      for (StringRef result : results)
+        changed |= dependent.insert(result).second;
+    }
+  }
+  return dependent;
+}
+
+PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
+  std::string storage;
+  ParsedBody parsed = parseBody(body, storage);
+  PtxInstructionCounts result;
+  llvm::StringMap<double> &counts = result.counts;
+  llvm::StringSet<> threadDependent = findThreadDependent(parsed);
+
+  // Loops: a branch to a label at or before it closes one; the loop is the
+  // span from its header to its last back edge.
+  llvm::DenseMap<size_t, size_t> loopEnds;
+  for (auto [index, instruction] : llvm::enumerate(parsed.instructions)) {
+    StringRef base = instruction.opcode.front();
+    if (base != "bra" || instruction.operands.empty())
+      continue;
+    auto target = parsed.labels.find(instruction.operands.front());
+    if (target == parsed.labels.end() || target->second > index)
+      continue;
+    size_t &end = loopEnds[target->second];
+    end = std::max(end, index);
+  }
+  result.loops = loopEnds.size();
+  for (size_t index = 0; index < parsed.instructions.size(); ++index) {
+    unsigned depth = llvm::count_if(loopEnds, [&](const auto &loop) {
+      return loop.first <= index && index <= loop.second;
+    });
+    result.loopDepth = std::max(result.loopDepth, depth);
+  }
+
+  for (const Instruction &instruction : parsed.instructions) {
+    ArrayRef<StringRef> opcode = instruction.opcode;
+    StringRef base = opcode.front();
+    StringRef second = opcode.size() > 1 ? opcode[1] : StringRef();
+    PtxType type = getOperationType(opcode);
+
+    // Control flow and synchronization.
+    if (base == "bra" || base == "brx") {
+      if (!instruction.guard.empty() || base == "brx") {
+        counts["branches"] += 1;
+        if (threadDependent.contains(instruction.guard))
+          counts["divergent_branches"] += 1;
+      }
+      continue;
+    }
+    if ((base == "bar" || base == "barrier") && second != "warp") {
+      counts["barriers"] += 1;
+      continue;
+    }
+    if (base == "shfl") {
+      counts["warp_shuffles"] += 1;
+      continue;
+    }
+    if (base == "mma" ||
+        ((base == "wgmma" || base == "wmma") && second.starts_with("mma"))) {
+      counts["tensor_core_ops"] += 1;
+      continue;
+    }
+
+    // Memory.
+    if (base == "ld" || base == "ldu" || base == "st" ||
+        (base == "wmma" && (second == "load" || second == "store"))) {
+      bool store = base == "st" || second == "store";
+      if (hasPart(opcode, "param") || hasPart(opcode, "local") ||
+          hasPart(opcode, "const"))
+        continue;
+      double bytes = base == "wmma" ? 0 : getAccessBytes(opcode);
+      if (hasPart(opcode, "shared")) {
+        counts[store ? "shared_stores" : "shared_loads"] += 1;
+        continue;
+      }
+      // Global, or generic (which kernels use for global memory).
+      counts[store ? "global_stores" : "global_loads"] += 1;
+      counts[store ? "global_store_bytes" : "global_load_bytes"] += bytes;
+      continue;
+    }
+    if (base == "ldmatrix") {
+      counts["shared_loads"] += 1;
+      continue;
+    }
+    if (base == "stmatrix") {
+      counts["shared_stores"] += 1;
+      continue;
+    }
+    if (base == "cp" && second.starts_with("async") &&
+        hasPart(opcode, "global")) {
+      // cp.async.ca.shared.global [dst], [src], 16: a global load into
+      // shared memory; the bulk (TMA) forms give their size as an operand
+      // only sometimes.
+      counts["global_loads"] += 1;
+      counts["shared_stores"] += 1;
+      uint64_t size = 0;
+      if (instruction.operands.size() > 2 &&
+          !instruction.operands[2].getAsInteger(0, size))
+        counts["global_load_bytes"] += double(size);
+      continue;
+    }
+    if (base == "atom" || base == "red") {
+      counts["atomics"] += 1;
+      if (type.kind == 'f' && hasPart(opcode, "add"))
+        counts[getFlopsFeature(type)] += type.lanes;
+      if (!hasPart(opcode, "shared"))
+        counts["global_atomic_bytes"] += double(type.bits) * type.lanes / 8;
+      continue;
+    }
+
+    // Arithmetic.
+    if (base == "cvt") {
+      counts["conversions"] += 1;
+      continue;
+    }
+    if (type.kind == 'f') {
+      if (llvm::is_contained({"ex2", "lg2", "sin", "cos", "tanh", "sqrt",
+                              "rsqrt", "rcp"},
+                             base)) {
+        counts["special_functions"] += type.lanes;
+        continue;
+      }
+      if (llvm::is_contained({"add", "sub", "mul", "div", "min", "max", "neg",
+                              "abs", "setp", "set", "copysign", "fma", "mad"},
+                             base)) {
+        double per = base == "fma" || base == "mad" ? 2 : 1;
+        counts[getFlopsFeature(type)] += per * type.lanes;
+      }
+      continue;
+    }
+    if (type.kind == 's' || type.kind == 'u' || type.kind == 'b' ||
+        type.kind == 'p') {
+      static const llvm::StringSet<> kIntegerOps = {
+          "add",  "sub",  "mul",  "mul24", "div",  "rem",  "abs", "neg",
+          "min",  "max",  "shl",  "shr",   "and",  "or",   "xor", "not",
+          "cnot", "popc", "clz",  "brev",  "bfe",  "bfi",  "fns", "setp",
+          "set",  "shf",  "prmt", "lop3",  "sad",  "bmsk", "szext", "addc",
+          "subc", "dp4a", "dp2a"};
+      if (kIntegerOps.contains(base))
+        counts["int_ops"] += 1;
+      else if (base == "mad" || base == "mad24" || base == "madc")
+        counts["int_ops"] += 2;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,177 @@
+//===- PtxInstructionsTest.cpp - Counting a PTX entry's instructions ------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Import/PtxInstructions.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::autoprof;
+
+namespace {
+
+// nvcc's spelling of a grid-stride loop: `for (i = tid; i < n; i += stride)
+// y[i] = a * x[i] + y[i];` with the exit test guarded by the thread's index.
+constexpr const char *kGridStride = R"(
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<10>;
+	.reg .f32 	%f<5>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.f32 	%f1, [saxpy_param_0];
+	ld.param.u64 	%rd3, [saxpy_param_1];
+	ld.param.u32 	%r6, [saxpy_param_3];
+	mov.u32 	%r7, %ctaid.x;
+	mov.u32 	%r1, %ntid.x;
+	mov.u32 	%r8, %tid.x;
+	mad.lo.s32 	%r9, %r7, %r1, %r8;   // i
+	setp.ge.s32 	%p1, %r9, %r6;
+	@%p1 bra 	$L__BB0_3;
+	cvta.to.global.u64 	%rd1, %rd3;
+$L__BB0_2:
+	mul.wide.s32 	%rd6, %r9, 4;
+	add.s64 	%rd7, %rd1, %rd6;
+	ld.global.f32 	%f2, [%rd7];
+	ld.global.f32 	%f3, [%rd7+4194304];
+	fma.rn.f32 	%f4, %f1, %f2, %f3; /* y = a * x + y */
+	st.global.f32 	[%rd7+4194304], %f4;
+	add.s32 	%r9, %r9, %r1;
+	setp.lt.s32 	%p2, %r9, %r6;
+	@%p2 bra 	$L__BB0_2;
+$L__BB0_3:
+	ret;
+)";
+
+TEST(PtxInstructionsTest, CountsALoopBodyOnce) {
+  PtxInstructionCounts counts = countPtxInstructions(kGridStride);
+  EXPECT_EQ(counts.loops, 1u);
+  EXPECT_EQ(counts.loopDepth, 1u);
+  EXPECT_EQ(counts.get("global_loads"), 2);
+  EXPECT_EQ(counts.get("global_stores"), 1);
+  EXPECT_EQ(counts.get("global_load_bytes"), 8);
+  EXPECT_EQ(counts.get("global_store_bytes"), 4);
+  EXPECT_EQ(counts.get("flops_f32"), 2);
+  // mad.lo (2), setp x2, mul.wide, add.s64, add.s32; cvta and mov do not
+  // count.
+  EXPECT_EQ(counts.get("int_ops"), 7);
+  // Both guarded branches test a value computed from %tid.x.
+  EXPECT_EQ(counts.get("branches"), 2);
+  EXPECT_EQ(counts.get("divergent_branches"), 2);
+  // ld.param moves a parameter: no global load.
+  EXPECT_EQ(counts.get("special_functions"), 0);
+}
+
+// Two nested loops; the inner one's exit depends only on a parameter, and a
+// block-uniform branch skips the work of some blocks.
+constexpr const char *kNested = R"(
+	ld.param.u32 	%r1, [k_param_0];
+	mov.u32 	%r2, %ctaid.x;
+	setp.eq.s32 	%p1, %r2, 0;
+	@%p1 bra 	$L__done;
+	mov.u32 	%r3, 0;
+$L__outer:
+	mov.u32 	%r4, 0;
+$L__inner:
+	{
+	.reg .f16 	%h<3>;
+	add.rn.f16x2 	%r5, %r5, %r6;
+	}
+	add.s32 	%r4, %r4, 1;
+	setp.lt.u32 	%p2, %r4, %r1;
+	@%p2 bra.uni 	$L__inner;
+	ex2.approx.ftz.f32 	%f1, %f1;
+	add.s32 	%r3, %r3, 1;
+	setp.lt.u32 	%p3, %r3, %r1;
+	@%p3 bra.uni 	$L__outer;
+$L__done:
+	ret;
+)";
+
+TEST(PtxInstructionsTest, MeasuresLoopNesting) {
+  PtxInstructionCounts counts = countPtxInstructions(kNested);
+  EXPECT_EQ(counts.loops, 2u);
+  EXPECT_EQ(counts.loopDepth, 2u);
+  EXPECT_EQ(counts.get("branches"), 3);
+  EXPECT_EQ(counts.get("divergent_branches"), 0);
+  // Two half-precision lanes.
+  EXPECT_EQ(counts.get("flops_f16"), 2);
+  EXPECT_EQ(counts.get("special_functions"), 1);
+}
+
+constexpr const char *kMixed = R"(
+	mov.u32 	%r1, %laneid;
+	ld.global.nc.v4.f32 	{%f1, %f2, %f3, %f4}, [%rd1];
+	ld.shared::cta.u32 	%r2, [%r3];
+	st.shared.v2.b64 	[%r3], {%rd4, %rd5};
+	ld.local.f32 	%f5, [%rd6];
+	cp.async.cg.shared.global 	[%r4], [%rd7], 16;
+	cp.async.wait_all;
+	bar.sync 	0;
+	bar.warp.sync 	-1;
+	shfl.sync.bfly.b32 	%r5, %r1, 16, 31, -1;
+	atom.global.add.f32 	%f6, [%rd8], %f1;
+	red.shared.add.u32 	[%r4], 1;
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 	{%r6, %r7, %r8, %r9}, [%r4];
+	mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 	{%f7, %f8, %f9, %f10}, {%r6, %r7, %r8, %r9}, {%r10, %r11}, {%f7, %f8, %f9, %f10};
+	wgmma.fence.sync.aligned;
+	cvt.rn.f32.f16 	%f11, %h1;
+	fma.rn.f64 	%fd1, %fd2, %fd3, %fd4;
+	div.rn.f32 	%f12, %f1, %f2;
+	sqrt.rn.f32 	%f13, %f12;
+	st.global.b128 	[%rd9], %rq1;
+	@%p1 st.global.u8 	[%rd9], %rs1;
+)";
+
+TEST(PtxInstructionsTest, ClassifiesMemoryAndArithmetic) {
+  PtxInstructionCounts counts = countPtxInstructions(kMixed);
+  // The vector load and cp.async's 16 bytes; local memory does not count.
+  EXPECT_EQ(counts.get("global_loads"), 2);
+  EXPECT_EQ(counts.get("global_load_bytes"), 32);
+  EXPECT_EQ(counts.get("global_stores"), 2);
+  EXPECT_EQ(counts.get("global_store_bytes"), 17);
+  // ld.shared::cta and ldmatrix; st.shared and cp.async's destination.
+  EXPECT_EQ(counts.get("shared_loads"), 2);
+  EXPECT_EQ(counts.get("shared_stores"), 2);
+  EXPECT_EQ(counts.get("barriers"), 1);
+  EXPECT_EQ(counts.get("warp_shuffles"), 1);
+  EXPECT_EQ(counts.get("atomics"), 2);
+  EXPECT_EQ(counts.get("global_atomic_bytes"), 4);
+  // The f32 atomic add and the division.
+  EXPECT_EQ(counts.get("flops_f32"), 2);
+  EXPECT_EQ(counts.get("flops_f64"), 2);
+  EXPECT_EQ(counts.get("tensor_core_ops"), 1);
+  EXPECT_EQ(counts.get("conversions"), 1);
+  EXPECT_EQ(counts.get("special_functions"), 1);
+  EXPECT_EQ(counts.loops, 0u);
+}
+
+// NVRTC's -lineinfo spelling: `.loc` directives end at the line's end,
+// without a semicolon, before the instruction they describe.
+constexpr const char *kLineInfo = "\t.loc\t1 8 3\n"
+                                  "\tmov.u32 \t%r8, %tid.x;\n"
+                                  "\t.loc\t1 9 3\n"
+                                  "\tsetp.ge.s32 \t%p1, %r8, %r5;\n"
+                                  "\t@%p1 bra \t$L__BB0_8;\n"
+                                  "\t.file\t2 \"k.cu\"\n"
+                                  "\tadd.f32 \t%f1, %f2, %f3;\n"
+                                  "$L__BB0_8:\n"
+                                  "\tret;\n";
+
+TEST(PtxInstructionsTest, SkipsLineInformation) {
+  PtxInstructionCounts counts = countPtxInstructions(kLineInfo);
+  EXPECT_EQ(counts.get("int_ops"), 1);
+  EXPECT_EQ(counts.get("branches"), 1);
+  EXPECT_EQ(counts.get("divergent_branches"), 1);
+  EXPECT_EQ(counts.get("flops_f32"), 1);
+}
+
+TEST(PtxInstructionsTest, EmptyBodyCountsNothing) {
+  PtxInstructionCounts counts = countPtxInstructions("\n\t// nothing\n\tret;\n");
+  EXPECT_TRUE(counts.counts.empty());
+  EXPECT_EQ(counts.loops, 0u);
+  EXPECT_EQ(counts.loopDepth, 0u);
+}
+
+} // namespace
