@@ -89,7 +89,7 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
       if (!rt::isAllowedCompileOption(text))
         return binary.emitError("autoprof.imported of @")
                << binary.getSymName() << ": compile_options holds '" << text
-               << "', not an NVRTC option AutoProf passes";
+               << "', " << rt::kCompileOptionRefusal;
       kernel.compileOptions.push_back(text.str());
     }
   }

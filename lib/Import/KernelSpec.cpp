@@ -180,11 +180,8 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
                      spec.format + " is taken as it is");
   for (auto [index, option] : llvm::enumerate(spec.compileOptions))
     if (!rt::isAllowedCompileOption(option))
-      return makeError(llvm::formatv(
-          "compile_options[{0}]: '{1}' is not an NVRTC option AutoProf "
-          "passes (fast-math and optimization choices and -D macro "
-          "definitions are)",
-          index, option));
+      return makeError(llvm::formatv("compile_options[{0}]: '{1}' is {2}",
+                                     index, option, rt::kCompileOptionRefusal));
 
   // Parameter names: given or arg<i>, distinct.
   const json::Array *params = object->getArray("params");

@@ -74,21 +74,6 @@ static uint64_t getDeclaredBytes(StringRef text, StringRef space,
   return bytes;
 }
 
-/// Bits of the widest vector global load or store of `body` (0 without
-/// one).
-static uint64_t getMaxVectorBits(StringRef body) {
-  llvm::Regex access("(ld|st)\\.global[A-Za-z0-9_.]*\\.v([248])\\.[bfsu]"
-                     "([0-9]+)");
-  uint64_t widest = 0;
-  forEachMatch(access, body, [&](ArrayRef<StringRef> match) {
-    uint64_t lanes = 0, bits = 0;
-    match[2].getAsInteger(10, lanes);
-    match[3].getAsInteger(10, bits);
-    widest = std::max(widest, lanes * bits);
-  });
-  return widest;
-}
-
 KernelFeatures
 mlir::autoprof::computePtxFeatures(const ImportedKernel &kernel) {
   const rt::JobLaunch &launch = kernel.jobLaunch;
@@ -122,7 +107,6 @@ mlir::autoprof::computePtxFeatures(const ImportedKernel &kernel) {
         {"local", "local_bytes"}})
     features.set(feature, double(getDeclaredBytes(body, space, std::nullopt) +
                                  getDeclaredBytes(moduleScope, space, body)));
-  features.set("max_vector_bits", double(getMaxVectorBits(body)));
 
   // What the instructions do, each counted once (PtxInstructions.h), under
   // the names and with the derived estimates of a gpu.func's features.
@@ -134,6 +118,7 @@ mlir::autoprof::computePtxFeatures(const ImportedKernel &kernel) {
         "flops_f16", "flops_bf16", "special_functions", "int_ops",
         "conversions", "tensor_core_ops", "warp_shuffles"})
     features.set(name, counts.get(name));
+  features.set("max_vector_bits", double(counts.maxVectorBits));
   features.set("unknown_trip_loops", counts.loops);
   features.set("loop_depth", counts.loopDepth);
   double flops = counts.get("flops_f64") + counts.get("flops_f32") +

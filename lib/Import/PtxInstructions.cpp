@@ -232,13 +232,18 @@ static StringRef getFlopsFeature(const PtxType &type) {
 
 /// Bytes a load or store of `opcode` moves per thread: vector lanes times
 /// the element's bytes.
-static double getAccessBytes(ArrayRef<StringRef> opcode) {
-  unsigned lanes = 1;
+/// Lanes of a vector load or store (`.v2`, `.v4`, `.v8`); 1 for a scalar
+/// one.
+static unsigned getVectorLanes(ArrayRef<StringRef> opcode) {
   for (StringRef part : opcode)
     if (part == "v2" || part == "v4" || part == "v8")
-      lanes = part[1] - '0';
+      return part[1] - '0';
+  return 1;
+}
+
+static double getAccessBytes(ArrayRef<StringRef> opcode) {
   PtxType type = getOperationType(opcode);
-  return double(lanes) * type.lanes * type.bits / 8;
+  return double(getVectorLanes(opcode)) * type.lanes * type.bits / 8;
 }
 
 /// Registers an operand names: `%r1`, those of `{%f1, %f2}` and `[%rd8+4]`,
@@ -382,6 +387,9 @@ PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
       // Global, or generic (which kernels use for global memory).
       counts[store ? "global_stores" : "global_loads"] += 1;
       counts[store ? "global_store_bytes" : "global_load_bytes"] += bytes;
+      if (getVectorLanes(opcode) > 1)
+        result.maxVectorBits =
+            std::max(result.maxVectorBits, uint64_t(bytes * 8));
       continue;
     }
     if (base == "ldmatrix") {

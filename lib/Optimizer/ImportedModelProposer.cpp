@@ -35,10 +35,9 @@ public:
     const ImportedKernel &kernel = *state.kernel;
     auto compileCuda = [&](StringRef source) -> llvm::Expected<std::string> {
       // With the incumbent's options: its macros are the source's too.
-      return rt::compileCudaToPtx(
-          source, kernel.entry,
-          ("compute_" + StringRef(chip).drop_front(3)).str(),
-          state.incumbent.compileOptions, workerOptions);
+      return rt::compileCudaToPtx(source, kernel.entry, chip,
+                                  state.incumbent.compileOptions,
+                                  workerOptions);
     };
     llvm::Expected<Proposal> proposal = proposeImportedWithModel(
         *client, kernel, state.incumbentCudaSource, state.incumbent.ptx,

@@ -33,10 +33,8 @@ public:
   FailureOr<std::optional<Candidate>> next(SearchState &state) override {
     OwningOpRef<ModuleOp> variant = state.incumbent.clone();
     auto compileCuda = [&](StringRef source) -> llvm::Expected<std::string> {
-      return rt::compileCudaToPtx(
-          source, state.kernelName,
-          ("compute_" + StringRef(chip).drop_front(3)).str(), {},
-          workerOptions);
+      return rt::compileCudaToPtx(source, state.kernelName, chip, {},
+                                  workerOptions);
     };
     llvm::Expected<Proposal> proposal =
         proposeWithModel(*client, *variant, state.moduleName, state.kernelName,

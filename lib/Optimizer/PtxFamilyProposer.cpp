@@ -65,10 +65,9 @@ private:
       return std::nullopt;
     variant.recompile = false;
     const ImportedKernel &kernel = *state.kernel;
-    llvm::Expected<std::string> ptx = rt::compileCudaToPtx(
-        state.incumbentCudaSource, kernel.entry,
-        ("compute_" + StringRef(chip).drop_front(3)).str(),
-        variant.compileOptions, workerOptions);
+    llvm::Expected<std::string> ptx =
+        rt::compileCudaToPtx(state.incumbentCudaSource, kernel.entry, chip,
+                             variant.compileOptions, workerOptions);
     if (!ptx)
       return "the source does not compile with " +
              llvm::join(variant.compileOptions, " ") + ": " +

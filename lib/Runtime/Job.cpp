@@ -607,8 +607,7 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
     for (auto [index, option] : llvm::enumerate(job.compileOptions))
       if (!isAllowedCompileOption(option)) {
         path.field("compile").field("options").index(index).report(
-            "not an NVRTC option a compile job may pass (fast-math and "
-            "optimization choices and macro definitions are)");
+            kCompileOptionRefusal);
         return false;
       }
     job.compileArch = arch;

@@ -7,6 +7,7 @@
 #include "autoprof/Runtime/WorkerClient.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -239,15 +240,20 @@ static std::string summarizeSanitizerLog(llvm::StringRef log) {
 }
 
 llvm::Expected<std::string> autoprof::runtime::compileCudaToPtx(
-    llvm::StringRef source, llvm::StringRef entry, llvm::StringRef arch,
+    llvm::StringRef source, llvm::StringRef entry, llvm::StringRef chip,
     const std::vector<std::string> &compileOptions,
     const WorkerOptions &options) {
+  llvm::StringRef version = chip;
+  if (!version.consume_front("sm_") || version.empty() ||
+      !llvm::isDigit(version.front()))
+    return makeError("cannot compile for '" + chip +
+                     "': expected a chip sm_XX (e.g. sm_90)");
   EvaluationJob job;
   job.kernel.code = source.str();
   job.kernel.format = "cuda";
   job.kernel.entry = entry.str();
   job.time = false;
-  job.compileArch = arch.str();
+  job.compileArch = ("compute_" + version).str();
   job.compileOptions = compileOptions;
   llvm::Expected<EvaluationResult> result = runWorker(job, options);
   if (!result)

@@ -66,9 +66,14 @@ struct ImportKernelPass
 
     std::string ptx = source.str();
     if (spec->format == "cuda") {
-      FailureOr<std::string> compiled = compileCuda(*spec, source, fail);
-      if (failed(compiled))
-        return failure();
+      // CUDA C++ to PTX with NVRTC, in a compile-only worker job.
+      rt::WorkerOptions options;
+      options.workerPath = workerPath;
+      llvm::Expected<std::string> compiled = rt::compileCudaToPtx(
+          source, spec->entry, chip, spec->compileOptions, options);
+      if (!compiled)
+        return fail("cannot compile '" + spec->sourcePath +
+                    "': " + llvm::toString(compiled.takeError()));
       ptx = std::move(*compiled);
     }
     llvm::Expected<PtxEntry> entry = readPtxEntry(ptx, spec->entry);
@@ -79,25 +84,6 @@ struct ImportKernelPass
     importKernel(getOperation(), *spec, ptx, chip,
                  spec->format == "cuda" ? source : StringRef());
     return success();
-  }
-
-  /// CUDA C++ to PTX with NVRTC, in a compile-only worker job.
-  template <typename Fail>
-  FailureOr<std::string> compileCuda(const KernelSpec &spec, StringRef source,
-                                     Fail fail) {
-    StringRef chipName = StringRef(chip).drop_front(3);
-    rt::WorkerOptions options;
-    options.workerPath = workerPath;
-    llvm::Expected<std::string> ptx = rt::compileCudaToPtx(
-        source, spec.entry,
-        ("compute_" + chipName.take_while(llvm::isDigit)).str(),
-        spec.compileOptions, options);
-    if (!ptx) {
-      (void)fail("cannot compile '" + spec.sourcePath + "': " +
-                 llvm::toString(ptx.takeError()));
-      return failure();
-    }
-    return std::move(*ptx);
   }
 };
 } // namespace

@@ -73,3 +73,27 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @below {{autoprof.imported of @k: compile_options is not an array of strings}}
+  gpu.binary @k {autoprof.imported = {entry = "k", format = "cuda", code = "extern \"C\" __global__ void k(float *x) {}", compile_options = [3], params = [{kind = "buffer", dtype = "f32", count = 64, role = "input"}]}} [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = ".visible .entry k(.param .u64 x) { ret; }">]
+  func.func @main(%x: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @below {{autoprof.imported of @k: compile_options holds '--include-path=/etc', not an NVRTC option AutoProf passes (fast-math and optimization choices and -D macro definitions are)}}
+  gpu.binary @k {autoprof.imported = {entry = "k", format = "cuda", code = "extern \"C\" __global__ void k(float *x) {}", compile_options = ["--ftz=true", "--include-path=/etc"], params = [{kind = "buffer", dtype = "f32", count = 64, role = "input"}]}} [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = ".visible .entry k(.param .u64 x) { ret; }">]
+  func.func @main(%x: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+}

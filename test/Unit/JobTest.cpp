@@ -259,8 +259,8 @@ TEST(Job, CompileOnlyJobsCarryTheirArchitectureAndPTX) {
   EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "format": "cuda", "entry": "k",
       "launch": {"params": []}}, "compile": {"arch": "compute_90",
       "options": ["--ftz=true", "--include-path=/etc"]}})"),
-            "not an NVRTC option a compile job may pass (fast-math and "
-            "optimization choices and macro definitions are) at "
+            "not an NVRTC option AutoProf passes (fast-math and "
+            "optimization choices and -D macro definitions are) at "
             "job.compile.options[1]");
   // Only CUDA C++ is compiled; PTX is already what a compile job returns.
   EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",

@@ -145,6 +145,21 @@ TEST(PtxInstructionsTest, ClassifiesMemoryAndArithmetic) {
   EXPECT_EQ(counts.get("conversions"), 1);
   EXPECT_EQ(counts.get("special_functions"), 1);
   EXPECT_EQ(counts.loops, 0u);
+  // The v4.f32 load; st.global.b128 is one 128-bit scalar, not a vector.
+  EXPECT_EQ(counts.maxVectorBits, 128u);
+}
+
+TEST(PtxInstructionsTest, WidestVectorAccessIsGlobalOrGeneric) {
+  // Shared and local vectors do not count; a generic address does, as it
+  // counts among the global loads.
+  PtxInstructionCounts counts = countPtxInstructions(R"(
+	ld.shared.v4.f32 	{%f1, %f2, %f3, %f4}, [%r1];
+	st.local.v4.f32 	[%rd1], {%f1, %f2, %f3, %f4};
+	ld.global.v2.f32 	{%f5, %f6}, [%rd2];
+	st.v2.f16x2 	[%rd3], {%r2, %r3};
+)");
+  EXPECT_EQ(counts.maxVectorBits, 64u);
+  EXPECT_EQ(countPtxInstructions(kGridStride).maxVectorBits, 0u);
 }
 
 // NVRTC's -lineinfo spelling: `.loc` directives end at the line's end,

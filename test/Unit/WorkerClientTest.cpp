@@ -75,6 +75,26 @@ TEST(WorkerClient, SendsTheJob) {
   EXPECT_EQ(result->reason, "k");
 }
 
+TEST(WorkerClient, CompilesForTheChipsVirtualArchitecture) {
+  // The fake worker answers with the job's compile.arch as its PTX.
+  FakeWorker worker(
+      std::string("arch=$(sed -n 's/.*\"arch\":\"\\([a-z_0-9]*\\)\".*/\\1/p' "
+                  "\"$2\")\necho \"{\\\"status\\\": \\\"ok\\\", "
+                  "\\\"ptx\\\": \\\"$arch\\\"}\" > ") +
+      kResult);
+  WorkerOptions options{worker.get(), 30, 1};
+  llvm::Expected<std::string> ptx =
+      compileCudaToPtx("code", "k", "sm_90a", {}, options);
+  ASSERT_TRUE(static_cast<bool>(ptx)) << llvm::toString(ptx.takeError());
+  EXPECT_EQ(*ptx, "compute_90a");
+  // A name that is no chip is refused before any worker runs.
+  ptx = compileCudaToPtx("code", "k", "compute_90", {}, options);
+  ASSERT_FALSE(static_cast<bool>(ptx));
+  EXPECT_EQ(llvm::toString(ptx.takeError()),
+            "cannot compile for 'compute_90': expected a chip sm_XX (e.g. "
+            "sm_90)");
+}
+
 TEST(WorkerClient, KillsAWorkerPastItsDeadline) {
   FakeWorker worker("echo stuck >&2; sleep 30");
   llvm::Expected<EvaluationResult> result =

@@ -6,8 +6,8 @@
 //
 // The features (docs/kernel-features.md) of a kernel known only as PTX:
 // from its launch (grid, block, dynamic shared memory, parameter bytes), its
-// PTX's declarations (shared and local memory, the widest vector global
-// access) and its instructions (the per-thread operation counts, loops and
+// PTX's declarations (shared and local memory) and its instructions (the
+// widest vector global access, the per-thread operation counts, loops and
 // the derived estimates: PtxInstructions.h). PTX states no loop trip
 // counts: a loop's body counts once, and the loop counts among
 // `unknown_trip_loops`, as for a gpu.func whose loop bounds are not

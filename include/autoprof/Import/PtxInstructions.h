@@ -23,6 +23,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
+
 namespace mlir::autoprof {
 
 struct PtxInstructionCounts {
@@ -35,6 +37,9 @@ struct PtxInstructionCounts {
   unsigned loops = 0;
   /// The deepest nesting of those loops.
   unsigned loopDepth = 0;
+  /// Bits of the widest vector global (or generic) load or store, 0
+  /// without one.
+  uint64_t maxVectorBits = 0;
 
   double get(llvm::StringRef name) const { return counts.lookup(name); }
 };

@@ -132,6 +132,12 @@ unsigned getDtypeBytes(llvm::StringRef dtype);
 /// architecture are refused.
 bool isAllowedCompileOption(llvm::StringRef option);
 
+/// Why an option isAllowedCompileOption refuses is refused: the one wording
+/// of every refusal (job schema, kernel specs, imported kernels).
+constexpr llvm::StringLiteral kCompileOptionRefusal =
+    "not an NVRTC option AutoProf passes (fast-math and optimization "
+    "choices and -D macro definitions are)";
+
 /// One collected metric; `collected == false` means missing, never 0.
 struct MetricResult {
   std::string name;

@@ -44,13 +44,14 @@ llvm::Expected<std::string> findWorker(llvm::StringRef explicitPath);
 llvm::Expected<EvaluationResult> runWorker(const EvaluationJob &job,
                                            const WorkerOptions &options);
 
-/// Compiles the CUDA C++ `source` to PTX for the virtual architecture
-/// `arch` ("compute_90") with the NVRTC `compileOptions`, in a compile-only
-/// job of the worker (NVRTC only, no GPU). Fails with NVRTC's log when the
-/// source or an option is refused, or with why the worker could not run.
+/// Compiles the CUDA C++ `source` to PTX for `chip` ("sm_90", "sm_90a":
+/// the virtual architecture "compute_90", "compute_90a") with the NVRTC
+/// `compileOptions`, in a compile-only job of the worker (NVRTC only, no
+/// GPU). Fails with NVRTC's log when the source or an option is refused,
+/// with why the worker could not run, or when `chip` is no sm_XX.
 llvm::Expected<std::string>
 compileCudaToPtx(llvm::StringRef source, llvm::StringRef entry,
-                 llvm::StringRef arch,
+                 llvm::StringRef chip,
                  const std::vector<std::string> &compileOptions,
                  const WorkerOptions &options);
 
