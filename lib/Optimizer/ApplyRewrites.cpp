@@ -23,6 +23,17 @@ struct ApplyRewritesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The rewrites first: a misspelt one is reported before anything runs.
+    SmallVector<KernelRewrite> parsed;
+    for (const std::string &text : rewrites) {
+      std::string error;
+      FailureOr<KernelRewrite> rewrite = parseKernelRewrite(text, error);
+      if (failed(rewrite)) {
+        emitError(module.getLoc(), error);
+        return signalPassFailure();
+      }
+      parsed.push_back(*rewrite);
+    }
     if (normalize && failed(normalizeKernels(module)))
       return signalPassFailure();
     // `kernel=name` or, where several GPU modules hold a kernel of that
@@ -40,7 +51,7 @@ struct ApplyRewritesPass
         kernels.push_back(func);
     });
     if (kernels.size() != 1) {
-      InFlightDiagnostic diag = module.emitError();
+      InFlightDiagnostic diag = emitError(module.getLoc());
       if (kernels.empty())
         diag << "no kernel named '" << kernelName << "'";
       else if (kernelName.empty())
@@ -51,16 +62,9 @@ struct ApplyRewritesPass
              << "'; pick one with kernel=MODULE::NAME";
       return signalPassFailure();
     }
-    for (const std::string &text : rewrites) {
-      std::string error;
-      FailureOr<KernelRewrite> rewrite = parseKernelRewrite(text, error);
-      if (failed(rewrite)) {
-        module.emitError(error);
+    for (const KernelRewrite &rewrite : parsed)
+      if (failed(applyKernelRewrite(rewrite, module, kernels.front())))
         return signalPassFailure();
-      }
-      if (failed(applyKernelRewrite(*rewrite, module, kernels.front())))
-        return signalPassFailure();
-    }
   }
 };
 } // namespace

@@ -88,7 +88,8 @@ CompulsoryTraffic mlir::autoprof::getCompulsoryTraffic(
   for (const ::autoprof::runtime::JobParam &param : launch.params) {
     if (param.isScalar)
       continue;
-    uint64_t bytes = param.count * ::autoprof::runtime::getDtypeBytes(param.dtype);
+    uint64_t bytes =
+        param.count * ::autoprof::runtime::getDtypeBytes(param.dtype);
     if (param.role != "output")
       traffic.readBytes += bytes;
     if (param.role != "input")
@@ -415,7 +416,8 @@ LogicalResult mlir::autoprof::checkWorkerDeadline(ModuleOp module,
                                                   unsigned seconds) {
   if (seconds >= 1 && seconds <= 86400)
     return success();
-  return module.emitError("deadline must be between 1 and 86400 seconds, got ")
+  return emitError(module.getLoc(),
+                   "deadline must be between 1 and 86400 seconds, got ")
          << seconds;
 }
 

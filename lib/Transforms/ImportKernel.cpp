@@ -28,14 +28,15 @@ struct ImportKernelPass
 
   void runOnOperation() override {
     if (specs.empty()) {
-      getOperation().emitError("autoprof-import-kernel needs spec=FILE");
+      emitError(getOperation().getLoc(),
+                "autoprof-import-kernel needs spec=FILE");
       return signalPassFailure();
     }
     StringRef number = chip;
     if (!number.consume_front("sm_") || number.empty() ||
         !llvm::isDigit(number.front())) {
-      getOperation().emitError("autoprof-import-kernel: option chip: "
-                               "expected sm_XX (e.g. sm_90), got '")
+      emitError(getOperation().getLoc(), "autoprof-import-kernel: option chip: "
+                                         "expected sm_XX (e.g. sm_90), got '")
           << chip << "'";
       return signalPassFailure();
     }
@@ -51,8 +52,8 @@ struct ImportKernelPass
     };
     auto specText = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
     if (!specText)
-      return fail("cannot read '" + path + "': " +
-                  specText.getError().message());
+      return fail("cannot read '" + path +
+                  "': " + specText.getError().message());
     llvm::Expected<KernelSpec> spec =
         parseKernelSpec((*specText)->getBuffer(), path);
     if (!spec)

@@ -40,7 +40,8 @@ static LogicalResult simplify(ModuleOp module) {
   for (RegisteredOperationName op : context->getRegisteredOperations())
     op.getCanonicalizationPatterns(patterns, context);
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
-    return module.emitError("normalizing the kernels did not converge");
+    return emitError(module.getLoc(),
+                     "normalizing the kernels did not converge");
   IRRewriter rewriter(context);
   DominanceInfo dominance(module);
   eliminateCommonSubExpressions(rewriter, dominance, module);

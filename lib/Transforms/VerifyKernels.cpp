@@ -137,27 +137,28 @@ private:
   /// parameter map. Fails with an error; returns nullopt (with a warning)
   /// when the launches have no single evaluation job.
   FailureOr<std::optional<KernelToVerify>>
-  prepare(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
-          unsigned launchIndex, unsigned numLaunches, ModuleOp referenceModule,
+  prepare(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch, unsigned launchIndex,
+          unsigned numLaunches, ModuleOp referenceModule,
           const KernelLaunchLists &references);
 };
 } // namespace
 
 OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
   if (reference.empty()) {
-    module.emitError("autoprof-verify-kernels needs the reference module: "
-                     "reference=<file>");
+    emitError(module.getLoc(),
+              "autoprof-verify-kernels needs the reference module: "
+              "reference=<file>");
     return nullptr;
   }
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(reference, &message);
   if (!file) {
-    module.emitError("cannot read the reference module: ") << message;
+    emitError(module.getLoc(), "cannot read the reference module: ") << message;
     return nullptr;
   }
   if (std::optional<std::string> why =
           ::autoprof::checkSourceNesting(file->getBuffer())) {
-    module.emitError("cannot parse the reference module '")
+    emitError(module.getLoc(), "cannot parse the reference module '")
         << reference << "': " << *why;
     return nullptr;
   }
@@ -166,14 +167,16 @@ OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
   OwningOpRef<ModuleOp> parsed =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&getContext()));
   if (!parsed)
-    module.emitError("cannot parse the reference module '") << reference << "'";
+    emitError(module.getLoc(), "cannot parse the reference module '")
+        << reference << "'";
   return parsed;
 }
 
-FailureOr<std::optional<KernelToVerify>> VerifyKernelsPass::prepare(
-    gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch, unsigned launchIndex,
-    unsigned numLaunches, ModuleOp referenceModule,
-    const KernelLaunchLists &references) {
+FailureOr<std::optional<KernelToVerify>>
+VerifyKernelsPass::prepare(gpu::GPUFuncOp kernel, gpu::LaunchFuncOp launch,
+                           unsigned launchIndex, unsigned numLaunches,
+                           ModuleOp referenceModule,
+                           const KernelLaunchLists &references) {
   StringRef name = kernel.getName();
   auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
   StringRef moduleName = gpuModule.getName();
@@ -417,9 +420,8 @@ void VerifyKernelsPass::runOnOperation() {
       return;
     unsigned numLaunches = found->second.size();
     for (auto [index, launch] : llvm::enumerate(found->second)) {
-      FailureOr<std::optional<KernelToVerify>> prepared =
-          prepare(kernel, launch, index, numLaunches, *referenceModule,
-                  references);
+      FailureOr<std::optional<KernelToVerify>> prepared = prepare(
+          kernel, launch, index, numLaunches, *referenceModule, references);
       if (failed(prepared)) {
         anyFailed = true;
         break;
