@@ -6,9 +6,9 @@
 
 #include "autoprof/Import/PtxInstructions.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -56,7 +56,8 @@ static std::string stripComments(StringRef text) {
     bool lineStart = i == 0 || text[i - 1] == '\n';
     StringRef line = rest.ltrim(" \t");
     if (lineStart && (line.starts_with(".loc") || line.starts_with(".file")) &&
-        line.size() > 5 && !isIdentifierChar(line[line.starts_with(".loc") ? 4 : 5])) {
+        line.size() > 5 &&
+        !isIdentifierChar(line[line.starts_with(".loc") ? 4 : 5])) {
       size_t end = text.find('\n', i);
       i = end == StringRef::npos ? text.size() : end;
     } else if (rest.starts_with("//")) {
@@ -167,15 +168,18 @@ static PtxType parseType(StringRef part) {
   }
   if (part.size() < 2 || !llvm::is_contained(StringRef("fsub"), part[0]))
     return {};
+  // The widths and packings PTX has (`b128`, `f16x2`, `u16x2`, `f32x2`);
+  // anything else is no type.
   StringRef digits = part.drop_front();
   unsigned lanes = 1;
   if (auto [width, count] = digits.split('x'); !count.empty()) {
-    if (count.getAsInteger(10, lanes))
+    if (count.getAsInteger(10, lanes) || (lanes != 2 && lanes != 4))
       return {};
     digits = width;
   }
   unsigned bits = 0;
-  if (digits.getAsInteger(10, bits))
+  if (digits.getAsInteger(10, bits) ||
+      !llvm::is_contained({8u, 16u, 32u, 64u, 128u}, bits))
     return {};
   type.kind = part[0];
   type.bits = bits;
@@ -262,18 +266,21 @@ static void collectRegisters(StringRef operand,
 }
 
 static bool isThreadIndexRegister(StringRef name) {
-  return name.starts_with("%tid") || name == "%laneid" ||
-         name == "%warpid" || name.starts_with("%lanemask");
+  return name.starts_with("%tid") || name == "%laneid" || name == "%warpid" ||
+         name.starts_with("%lanemask");
 }
 
 /// Whether the first operand of an instruction with this base opcode is
 /// something it writes (registers), rather than memory or nothing.
 static bool writesFirstOperand(ArrayRef<StringRef> opcode) {
   StringRef base = opcode.front();
-  if (llvm::is_contained({"st", "red", "bar", "barrier", "bra", "brx", "ret",
-                          "exit", "membar", "fence", "prefetch", "prefetchu",
-                          "trap", "call", "stmatrix", "cp", "mbarrier",
-                          "griddepcontrol", "nanosleep", "pmevent"},
+  if (llvm::is_contained({"st",        "red",      "bar",
+                          "barrier",   "bra",      "brx",
+                          "ret",       "exit",     "membar",
+                          "fence",     "prefetch", "prefetchu",
+                          "trap",      "call",     "stmatrix",
+                          "cp",        "mbarrier", "griddepcontrol",
+                          "nanosleep", "pmevent"},
                          base))
     return false;
   if (base == "wmma" && opcode.size() > 1 && opcode[1] == "store")
@@ -285,31 +292,42 @@ static bool writesFirstOperand(ArrayRef<StringRef> opcode) {
 /// from `%tid`, `%laneid`, ... or from such registers, through any number of
 /// instructions (a load through a thread-dependent address included).
 /// Flow-insensitive: a register is thread-dependent when any of its
-/// definitions is.
+/// definitions is. A worklist over the instructions that read each
+/// register: every instruction is marked at most once.
 static llvm::StringSet<> findThreadDependent(const ParsedBody &body) {
+  size_t count = body.instructions.size();
+  std::vector<llvm::SmallVector<StringRef, 2>> results(count);
+  llvm::StringMap<llvm::SmallVector<size_t, 4>> readers;
+  std::vector<size_t> work;
+  for (auto [index, instruction] : llvm::enumerate(body.instructions)) {
+    if (instruction.operands.empty() || !writesFirstOperand(instruction.opcode))
+      continue;
+    collectRegisters(instruction.operands.front(), results[index]);
+    llvm::SmallVector<StringRef> sources;
+    for (StringRef operand : llvm::drop_begin(instruction.operands))
+      collectRegisters(operand, sources);
+    bool fromThread = false;
+    for (StringRef source : sources) {
+      fromThread |= isThreadIndexRegister(source);
+      readers[source].push_back(index);
+    }
+    if (fromThread)
+      work.push_back(index);
+  }
   llvm::StringSet<> dependent;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (const Instruction &instruction : body.instructions) {
-      if (instruction.operands.empty() ||
-          !writesFirstOperand(instruction.opcode))
+  std::vector<bool> marked(count, false);
+  while (!work.empty()) {
+    size_t index = work.back();
+    work.pop_back();
+    if (marked[index])
+      continue;
+    marked[index] = true;
+    for (StringRef result : results[index]) {
+      if (!dependent.insert(result).second)
         continue;
-      bool fromThread = false;
-      llvm::SmallVector<StringRef> sources;
-      for (StringRef operand : llvm::drop_begin(instruction.operands))
-        collectRegisters(operand, sources);
-      for (StringRef source : sources)
-        if (isThreadIndexRegister(source) || dependent.contains(source)) {
-          fromThread = true;
-          break;
-        }
-      if (!fromThread)
-        continue;
-      llvm::SmallVector<StringRef> results;
-      collectRegisters(instruction.operands.front(), results);
-      for (StringRef result : results)
-        changed |= dependent.insert(result).second;
+      auto found = readers.find(result);
+      if (found != readers.end())
+        llvm::append_range(work, found->second);
     }
   }
   return dependent;
@@ -336,11 +354,20 @@ PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
     end = std::max(end, index);
   }
   result.loops = loopEnds.size();
-  for (size_t index = 0; index < parsed.instructions.size(); ++index) {
-    unsigned depth = llvm::count_if(loopEnds, [&](const auto &loop) {
-      return loop.first <= index && index <= loop.second;
-    });
-    result.loopDepth = std::max(result.loopDepth, depth);
+  // The nesting: the most loop spans that hold one instruction, by a sweep
+  // over where spans open (+1) and close (-1), closing first at a tie.
+  std::vector<std::pair<size_t, int>> events;
+  for (auto [start, end] : loopEnds) {
+    events.push_back({start, 1});
+    events.push_back({end + 1, -1});
+  }
+  llvm::sort(events, [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first < b.first : a.second < b.second;
+  });
+  int depth = 0;
+  for (auto [at, change] : events) {
+    depth += change;
+    result.loopDepth = std::max(result.loopDepth, unsigned(depth));
   }
 
   for (const Instruction &instruction : parsed.instructions) {
@@ -400,25 +427,42 @@ PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
       counts["shared_stores"] += 1;
       continue;
     }
-    if (base == "cp" && second.starts_with("async") &&
-        hasPart(opcode, "global")) {
-      // cp.async.ca.shared.global [dst], [src], 16: a global load into
-      // shared memory; the bulk (TMA) forms give their size as an operand
-      // only sometimes.
-      counts["global_loads"] += 1;
-      counts["shared_stores"] += 1;
+    if (base == "cp" && second.starts_with("async")) {
+      // cp.async.ca.shared.global [dst], [src], 16: the first state space
+      // is the destination's, the second the source's (shared to global
+      // for cp.async.bulk.global.shared::cta, a store); the copy's size is
+      // the third operand where the form has one (not the tensor forms).
+      // A prefetch into L2 moves nothing into a thread's reach.
+      if (hasPart(opcode, "prefetch"))
+        continue;
+      llvm::SmallVector<bool, 2> spaces; // true: global, false: shared
+      for (StringRef part : opcode)
+        if (part == "global" || part == "shared" ||
+            part.starts_with("shared::"))
+          spaces.push_back(part == "global");
+      if (spaces.size() != 2)
+        continue;
+      bool toGlobal = spaces[0], fromGlobal = spaces[1];
+      counts[toGlobal ? "global_stores" : "shared_stores"] += 1;
+      counts[fromGlobal ? "global_loads" : "shared_loads"] += 1;
       uint64_t size = 0;
       if (instruction.operands.size() > 2 &&
-          !instruction.operands[2].getAsInteger(0, size))
-        counts["global_load_bytes"] += double(size);
+          !instruction.operands[2].getAsInteger(0, size)) {
+        if (toGlobal)
+          counts["global_store_bytes"] += double(size);
+        if (fromGlobal)
+          counts["global_load_bytes"] += double(size);
+      }
       continue;
     }
     if (base == "atom" || base == "red") {
+      // red.global.add.v4.f32: four lanes of the vector each add.
+      double lanes = double(getVectorLanes(opcode)) * type.lanes;
       counts["atomics"] += 1;
       if (type.kind == 'f' && hasPart(opcode, "add"))
-        counts[getFlopsFeature(type)] += type.lanes;
+        counts[getFlopsFeature(type)] += lanes;
       if (!hasPart(opcode, "shared"))
-        counts["global_atomic_bytes"] += double(type.bits) * type.lanes / 8;
+        counts["global_atomic_bytes"] += lanes * type.bits / 8;
       continue;
     }
 
@@ -428,9 +472,9 @@ PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
       continue;
     }
     if (type.kind == 'f') {
-      if (llvm::is_contained({"ex2", "lg2", "sin", "cos", "tanh", "sqrt",
-                              "rsqrt", "rcp"},
-                             base)) {
+      if (llvm::is_contained(
+              {"ex2", "lg2", "sin", "cos", "tanh", "sqrt", "rsqrt", "rcp"},
+              base)) {
         counts["special_functions"] += type.lanes;
         continue;
       }
@@ -445,11 +489,11 @@ PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
     if (type.kind == 's' || type.kind == 'u' || type.kind == 'b' ||
         type.kind == 'p') {
       static const llvm::StringSet<> kIntegerOps = {
-          "add",  "sub",  "mul",  "mul24", "div",  "rem",  "abs", "neg",
-          "min",  "max",  "shl",  "shr",   "and",  "or",   "xor", "not",
-          "cnot", "popc", "clz",  "brev",  "bfe",  "bfi",  "fns", "setp",
-          "set",  "shf",  "prmt", "lop3",  "sad",  "bmsk", "szext", "addc",
-          "subc", "dp4a", "dp2a"};
+          "add", "sub",  "mul",   "mul24", "div",  "rem",  "abs",
+          "neg", "min",  "max",   "shl",   "shr",  "and",  "or",
+          "xor", "not",  "cnot",  "popc",  "clz",  "brev", "bfe",
+          "bfi", "fns",  "setp",  "set",   "shf",  "prmt", "lop3",
+          "sad", "bmsk", "szext", "addc",  "subc", "dp4a", "dp2a"};
       if (kIntegerOps.contains(base))
         counts["int_ops"] += 1;
       else if (base == "mad" || base == "mad24" || base == "madc")

@@ -10,6 +10,7 @@
 #include "RewriteAnalysis.h"
 
 #include "autoprof/Analysis/MemoryAccess.h"
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -42,12 +43,8 @@ RewriteMatch RewriteMatch::failure(std::string reason) {
 //===----------------------------------------------------------------------===//
 
 double RewriteEvidence::getFeature(StringRef name) const {
-  Attribute attr = features ? features.get(name) : Attribute();
-  if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
-    return static_cast<double>(i.getInt());
-  if (auto f = dyn_cast_or_null<FloatAttr>(attr))
-    return f.getValueAsDouble();
-  return 0;
+  return getNumericValue(features ? features.get(name) : Attribute())
+      .value_or(0);
 }
 
 std::optional<double> RewriteEvidence::getMetric(StringRef name) const {

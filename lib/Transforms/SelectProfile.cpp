@@ -245,11 +245,8 @@ llvm::StringMap<double> mlir::autoprof::getMeasuredMetrics(Operation *kernel) {
                                : DictionaryAttr();
   if (!collected)
     return metrics;
-  for (NamedAttribute entry : collected) {
-    if (auto value = dyn_cast<FloatAttr>(entry.getValue()))
-      metrics[entry.getName().getValue()] = value.getValueAsDouble();
-    else if (auto integer = dyn_cast<IntegerAttr>(entry.getValue()))
-      metrics[entry.getName().getValue()] = double(integer.getInt());
-  }
+  for (NamedAttribute entry : collected)
+    if (std::optional<double> value = getNumericValue(entry.getValue()))
+      metrics[entry.getName().getValue()] = *value;
   return metrics;
 }

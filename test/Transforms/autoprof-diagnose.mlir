@@ -31,6 +31,16 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // Unsigned integers read as unsigned: 200 : ui8 is 200, not -56 (which
+    // would make dram-bound false), and a median of 4294967295 : ui32 is
+    // no negative time.
+    // CHECK-LABEL: gpu.func @unsigned_metrics
+    // CHECK-SAME: "dram-bound" = "true"
+    // REMARK: remark: @unsigned_metrics: dram-bound is true (dram__throughput.avg.pct_of_peak_sustained_elapsed = 200.00 >= 60.00)
+    gpu.func @unsigned_metrics(%a: memref<1024xf32>) kernel attributes {autoprof.measurement = {gpu = "NVIDIA H200", median_us = 4294967295 : ui32, metrics = {"dram__throughput.avg.pct_of_peak_sustained_elapsed" = 200 : ui8}}} {
+      gpu.return
+    }
+
     // A kernel without a measurement: every fact unknown.
     // CHECK-LABEL: gpu.func @unprofiled
     // CHECK-SAME: "dram-bound" = "unknown"

@@ -59,7 +59,7 @@ TEST(PtxInstructionsTest, CountsALoopBodyOnce) {
   // Both guarded branches test a value computed from %tid.x.
   EXPECT_EQ(counts.get("branches"), 2);
   EXPECT_EQ(counts.get("divergent_branches"), 2);
-  // ld.param moves a parameter: no global load.
+  // No special function among them.
   EXPECT_EQ(counts.get("special_functions"), 0);
 }
 
@@ -160,6 +160,74 @@ TEST(PtxInstructionsTest, WidestVectorAccessIsGlobalOrGeneric) {
 )");
   EXPECT_EQ(counts.maxVectorBits, 64u);
   EXPECT_EQ(countPtxInstructions(kGridStride).maxVectorBits, 0u);
+}
+
+TEST(PtxInstructionsTest, CountsVectorAtomicsAndBulkCopiesByDirection) {
+  PtxInstructionCounts counts = countPtxInstructions(R"(
+	red.global.add.v4.f32 	[%rd1], {%f1, %f2, %f3, %f4};
+	cp.async.bulk.global.shared::cta.bulk_group 	[%rd2], [%r1], 256;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes 	[%r2], [%rd3], 512, [%r3];
+	cp.async.bulk.prefetch.L2.global 	[%rd4], 1024;
+)");
+  // Each of the vector's four lanes adds a float.
+  EXPECT_EQ(counts.get("atomics"), 1);
+  EXPECT_EQ(counts.get("flops_f32"), 4);
+  EXPECT_EQ(counts.get("global_atomic_bytes"), 16);
+  // Shared to global is a store, global to shared a load; the prefetch
+  // moves nothing into shared memory or registers.
+  EXPECT_EQ(counts.get("global_stores"), 1);
+  EXPECT_EQ(counts.get("global_store_bytes"), 256);
+  EXPECT_EQ(counts.get("shared_loads"), 1);
+  EXPECT_EQ(counts.get("global_loads"), 1);
+  EXPECT_EQ(counts.get("global_load_bytes"), 512);
+  EXPECT_EQ(counts.get("shared_stores"), 1);
+}
+
+TEST(PtxInstructionsTest, WidthsPtxDoesNotHaveAreNoTypes) {
+  PtxInstructionCounts counts = countPtxInstructions(R"(
+	add.f32x4294967295 	%f1, %f2, %f3;
+	ld.global.v8.b4294967295x4294967295 	{%r1}, [%rd1];
+	add.f24 	%f4, %f5, %f6;
+	add.f16x2 	%r2, %r3, %r4;
+)");
+  // Only the f16x2 addition has a type: two lanes.
+  EXPECT_EQ(counts.get("flops_f32"), 0);
+  EXPECT_EQ(counts.get("flops_f16"), 2);
+  EXPECT_EQ(counts.get("global_loads"), 1);
+  EXPECT_EQ(counts.get("global_load_bytes"), 0);
+  EXPECT_EQ(counts.maxVectorBits, 0u);
+}
+
+TEST(PtxInstructionsTest, ThreadDependenceFlowsAgainstTheTextsOrder) {
+  // A loop whose exit predicate comes from a register defined later in the
+  // text, from one defined later still, from %tid.x: found in one pass per
+  // instruction, whatever the order.
+  PtxInstructionCounts counts = countPtxInstructions(R"(
+	bra.uni 	$L__start;
+$L__loop:
+	setp.lt.u32 	%p1, %r3, 64;
+	@%p1 bra 	$L__loop;
+	ret;
+$L__start:
+	add.s32 	%r3, %r2, 1;
+	add.s32 	%r2, %r1, 1;
+	mov.u32 	%r1, %tid.x;
+	bra.uni 	$L__loop;
+)");
+  EXPECT_EQ(counts.get("divergent_branches"), 1);
+}
+
+TEST(PtxInstructionsTest, LoopsOneAfterAnotherAreNotNested) {
+  PtxInstructionCounts counts = countPtxInstructions(R"(
+$L__a:
+	add.s32 	%r1, %r1, 1;
+	@%p1 bra 	$L__a;
+$L__b:
+	add.s32 	%r2, %r2, 1;
+	@%p2 bra 	$L__b;
+)");
+  EXPECT_EQ(counts.loops, 2u);
+  EXPECT_EQ(counts.loopDepth, 1u);
 }
 
 // NVRTC's -lineinfo spelling: `.loc` directives end at the line's end,

@@ -36,12 +36,12 @@ void AutoProfDialect::initialize() {
 // Attributes on other ops
 //===----------------------------------------------------------------------===//
 
-/// The value of a number attribute, or nothing for anything else.
-static std::optional<double> getNumber(Attribute attr) {
-  if (auto value = dyn_cast<FloatAttr>(attr))
+std::optional<double> mlir::autoprof::getNumericValue(Attribute attr) {
+  if (auto value = dyn_cast_or_null<FloatAttr>(attr))
     return value.getValueAsDouble();
-  if (auto value = dyn_cast<IntegerAttr>(attr))
-    return static_cast<double>(value.getInt());
+  if (auto value = dyn_cast_or_null<IntegerAttr>(attr))
+    return value.getValue().roundToDouble(
+        !value.getType().isUnsignedInteger());
   return std::nullopt;
 }
 
@@ -59,7 +59,7 @@ AutoProfDialect::verifyOperationAttribute(Operation *op,
   for (NamedAttribute entry : measurement) {
     StringRef name = entry.getName().getValue();
     if (name.ends_with("_us")) {
-      std::optional<double> value = getNumber(entry.getValue());
+      std::optional<double> value = getNumericValue(entry.getValue());
       if (!value || !std::isfinite(*value) || *value < 0)
         return op->emitError("autoprof.measurement's ")
                << name << " must be a finite, non-negative number of "
@@ -74,7 +74,7 @@ AutoProfDialect::verifyOperationAttribute(Operation *op,
     return op->emitError("autoprof.measurement's metrics must be a "
                          "dictionary of metric name to value");
   for (NamedAttribute entry : collected) {
-    std::optional<double> value = getNumber(entry.getValue());
+    std::optional<double> value = getNumericValue(entry.getValue());
     if (!value || !std::isfinite(*value))
       return op->emitError("autoprof.measurement's metric '")
              << entry.getName().getValue()

@@ -50,11 +50,6 @@ TreeEvaluation mlir::autoprof::evaluateTree(TreeOp tree, FeatureLookup lookup) {
 TreeEvaluation mlir::autoprof::evaluateTree(TreeOp tree,
                                             DictionaryAttr features) {
   return evaluateTree(tree, [&](StringRef name) -> std::optional<double> {
-    Attribute attr = features ? features.get(name) : Attribute();
-    if (auto integer = dyn_cast_or_null<IntegerAttr>(attr))
-      return static_cast<double>(integer.getInt());
-    if (auto real = dyn_cast_or_null<FloatAttr>(attr))
-      return real.getValueAsDouble();
-    return std::nullopt;
+    return getNumericValue(features ? features.get(name) : Attribute());
   });
 }

@@ -19,6 +19,12 @@
 namespace mlir::autoprof {
 /// How a split's comparison is written: "<", "<=", ">" or ">=".
 llvm::StringRef getComparisonSpelling(Comparison comparison);
+
+/// The value of an integer or float attribute, or nothing for any other
+/// (or none): how features, measured times and metrics are read. An
+/// unsigned integer reads as unsigned, and integers of any width round to
+/// the nearest double.
+std::optional<double> getNumericValue(Attribute attr);
 } // namespace mlir::autoprof
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProfOpsDialect.h.inc"
