@@ -13,6 +13,7 @@
 #include "autoprof/Transforms/Passes.h"
 #include "autoprof/Transforms/ProfileSelection.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -68,7 +69,8 @@ private:
                           const ::autoprof::runtime::EvaluationResult &result);
   /// Writes `job` to <job-dir>/<name>.json, or, when a job of that name
   /// was written already (kernels of one name in two gpu.modules), to
-  /// <job-dir>/<gpu.module>.<name>.json (an imported binary: binary.<name>).
+  /// <job-dir>/<gpu.module>.<name>.json (an imported binary: binary.<name>);
+  /// names are made file names first (getFileStem).
   LogicalResult writeJob(Operation *kernel, StringRef name,
                          const ::autoprof::runtime::EvaluationJob &job);
   /// The file names (without .json) of the jobs written so far.
@@ -137,19 +139,33 @@ DictionaryAttr ProfilePass::buildMeasurement(
   return builder.getDictionaryAttr(entries);
 }
 
+/// `name` as a file name in job-dir: characters other than letters, digits,
+/// `_`, `$`, `-` and `.` become `_`, and so does a leading `.` (a symbol
+/// named `../x` stays in the directory).
+static std::string getFileStem(StringRef name) {
+  std::string stem = name.str();
+  for (char &c : stem)
+    if (!llvm::isAlnum(c) && c != '_' && c != '$' && c != '-' && c != '.')
+      c = '_';
+  if (stem.empty() || stem.front() == '.')
+    stem.insert(stem.begin(), '_');
+  return stem;
+}
+
 LogicalResult
-ProfilePass::writeJob(Operation *kernel, StringRef name,
+ProfilePass::writeJob(Operation *kernel, StringRef symbol,
                       const ::autoprof::runtime::EvaluationJob &job) {
+  std::string name = getFileStem(symbol);
   if (std::error_code ec = llvm::sys::fs::create_directories(jobDir))
     return emitError(kernel->getLoc(), "cannot create job-dir '")
            << jobDir << "': " << ec.message();
-  std::string stem = name.str();
+  std::string stem = name;
   if (writtenJobs.contains(stem)) {
     auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
-    std::string scope = module ? module.getName().str() : "binary";
-    stem = scope + "." + name.str();
+    std::string scope = module ? getFileStem(module.getName()) : "binary";
+    stem = scope + "." + name;
     for (unsigned suffix = 1; writtenJobs.contains(stem); ++suffix)
-      stem = scope + "." + name.str() + "." + std::to_string(suffix);
+      stem = scope + "." + name + "." + std::to_string(suffix);
   }
   writtenJobs.insert(stem);
   SmallString<128> path(jobDir);

@@ -10,7 +10,9 @@
 //   2  also --prec-div=false --prec-sqrt=false: division and square roots
 //      round approximately;
 //   3  --use_fast_math: all of the above, fused multiply-adds and the
-//      intrinsic (approximate) transcendental functions (__expf, __sinf).
+//      intrinsic (approximate) transcendental functions (__expf, __sinf);
+//      the kernel's own values of the flags it implies (--ftz, --prec-div,
+//      --prec-sqrt, --fmad) are dropped.
 // A candidate is kept only when the worker's verification accepts its
 // outputs, within the tolerance every candidate is held to: fast math is
 // tried where the tolerance allows it, and a kernel whose results it moves
@@ -93,7 +95,15 @@ public:
         }))
       return "the kernel is compiled with " + llvm::join(options, " ") +
              " already";
-    // A level's `--flag=value` replaces the kernel's own value of the flag.
+    // A level's `--flag=value` replaces the kernel's own value of the flag;
+    // --use_fast_math replaces every value it implies (--ftz=false would
+    // otherwise stand beside it).
+    if (level == 3)
+      llvm::erase_if(current, [](const std::string &existing) {
+        return llvm::is_contained({"--ftz", "--prec-div", "--prec-sqrt",
+                                   "--fmad"},
+                                  StringRef(existing).split('=').first);
+      });
     for (StringRef option : options) {
       StringRef flag = option.split('=').first;
       llvm::erase_if(current, [&](const std::string &existing) {
