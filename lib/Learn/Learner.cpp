@@ -35,8 +35,12 @@ DataSplit mlir::autoprof::learn::splitByProgram(const OutcomeTable &table,
   for (const KernelOutcomes &kernel : table.kernels)
     programSet.insert(kernel.program);
   std::vector<std::string> programs(programSet.begin(), programSet.end());
+  // Fisher-Yates on mt19937_64's raw outputs, which the C++ standard fixes
+  // (std::shuffle's use of them is the library's choice): the same seed
+  // splits alike with any standard library.
   std::mt19937_64 random(seed);
-  std::shuffle(programs.begin(), programs.end(), random);
+  for (size_t i = programs.size(); i > 1; --i)
+    std::swap(programs[i - 1], programs[random() % i]);
   size_t heldOut = static_cast<size_t>(
       std::lround(heldOutFraction * static_cast<double>(programs.size())));
   if (programs.size() >= 2)
@@ -155,25 +159,28 @@ static bool isCollectable(const ProfileConfiguration &configuration) {
   return !configuration.groups.empty() || !configuration.metrics.empty();
 }
 
-const ProfileConfiguration *
-mlir::autoprof::learn::bestFixedConfiguration(const OutcomeTable &table,
-                                              ArrayRef<size_t> kernels,
-                                              const LearnOptions &options) {
+const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
+    const OutcomeTable &table, ArrayRef<size_t> kernels,
+    const LearnOptions &options, bool collectableOnly) {
+  // The configurations measured on the most of `kernels` compete, by their
+  // mean score there: a configuration is not preferred for the kernels
+  // whose runs failed under it.
   const ProfileConfiguration *best = nullptr;
-  double bestSum = 0;
+  size_t bestCoverage = 0;
+  double bestMean = 0;
   for (const ProfileConfiguration &configuration : table.configurations) {
-    if (!isCollectable(configuration))
+    if (collectableOnly && !isCollectable(configuration))
       continue;
     TreeScore score =
         scoreConfiguration(configuration, table, kernels, options);
-    if (!score.excluded.empty())
+    size_t coverage = score.kernels.size();
+    if (coverage == 0)
       continue;
-    double sum = 0;
-    for (double contribution : score.contributions)
-      sum += contribution;
-    if (!best || sum > bestSum) {
+    if (!best || coverage > bestCoverage ||
+        (coverage == bestCoverage && score.score > bestMean)) {
       best = &configuration;
-      bestSum = sum;
+      bestCoverage = coverage;
+      bestMean = score.score;
     }
   }
   return best;
@@ -340,34 +347,75 @@ std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
   return wanted;
 }
 
-/// The per-kernel differences `after - before` on the kernels both scored.
-static std::vector<double> differences(const TreeScore &before,
-                                       const TreeScore &after) {
+/// The per-kernel differences `after - before`, by kernel, on the kernels
+/// both scored.
+static std::map<size_t, double> differences(const TreeScore &before,
+                                            const TreeScore &after) {
   std::map<size_t, double> old;
   for (auto [index, contribution] :
        llvm::zip(before.kernels, before.contributions))
     old[index] = contribution;
-  std::vector<double> result;
+  std::map<size_t, double> result;
   for (auto [index, contribution] :
        llvm::zip(after.kernels, after.contributions))
     if (auto it = old.find(index); it != old.end())
-      result.push_back(contribution - it->second);
+      result[index] = contribution - it->second;
   return result;
 }
 
-/// The `quantile` of the bootstrapped mean of `values`.
-static double bootstrapQuantile(const std::vector<double> &values,
-                                unsigned samples, double quantile,
-                                std::mt19937_64 &random) {
-  if (values.empty())
+/// The mean of `differences`' values (0 for none).
+static double meanOf(const std::map<size_t, double> &differences) {
+  double sum = 0;
+  for (const auto &entry : differences)
+    sum += entry.second;
+  return differences.empty() ? 0
+                             : sum / static_cast<double>(differences.size());
+}
+
+/// The kernels `before` scored that `after` does not: an edit that leaves
+/// them without a measured outcome cannot be compared on them.
+static std::vector<size_t> unscoredAfter(const TreeScore &before,
+                                         const TreeScore &after) {
+  std::set<size_t> scored(after.kernels.begin(), after.kernels.end());
+  std::vector<size_t> lost;
+  for (size_t index : before.kernels)
+    if (!scored.count(index))
+      lost.push_back(index);
+  return lost;
+}
+
+/// The `quantile` of the bootstrapped mean of `differences`, resampling
+/// programs rather than kernels: the variants of one program (its
+/// mappings) are near copies of each other, and counting them as
+/// independent draws would make the interval too narrow. Each resample
+/// draws as many programs, with replacement, as there are, and takes the
+/// mean over the kernels they bring. Draws use mt19937_64's raw outputs,
+/// which the standard fixes, so the same seed gives the same bound with any
+/// standard library.
+static double bootstrapQuantile(const std::map<size_t, double> &differences,
+                                const OutcomeTable &table, unsigned samples,
+                                double quantile, std::mt19937_64 &random) {
+  if (differences.empty())
     return 0;
-  std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
+  std::map<std::string, std::pair<double, size_t>> byProgram;
+  for (auto [index, difference] : differences) {
+    auto &[sum, count] = byProgram[table.kernels[index].program];
+    sum += difference;
+    ++count;
+  }
+  std::vector<std::pair<double, size_t>> programs;
+  for (const auto &entry : byProgram)
+    programs.push_back(entry.second);
   std::vector<double> means;
   for (unsigned s = 0; s < samples; ++s) {
     double sum = 0;
-    for (size_t i = 0; i < values.size(); ++i)
-      sum += values[pick(random)];
-    means.push_back(sum / static_cast<double>(values.size()));
+    size_t count = 0;
+    for (size_t i = 0; i < programs.size(); ++i) {
+      const auto &program = programs[random() % programs.size()];
+      sum += program.first;
+      count += program.second;
+    }
+    means.push_back(sum / static_cast<double>(count));
   }
   llvm::sort(means);
   size_t at = static_cast<size_t>(quantile * (means.size() - 1));
@@ -393,7 +441,7 @@ OwningOpRef<ModuleOp> mlir::autoprof::learn::buildSingleLeafTree(
       builder, loc, builder.getI64IntegerAttr(1),
       builder.getStrArrayAttr(groups), builder.getStrArrayAttr(metrics),
       StringAttr(),
-      builder.getI64IntegerAttr(static_cast<int64_t>(configuration.costPasses)),
+      builder.getI64IntegerAttr(std::llround(configuration.costPasses)),
       builder.getF64FloatAttr(configuration.costSeconds),
       builder.getStringAttr("start: the best fixed configuration on the "
                             "training kernels"));
@@ -442,11 +490,22 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       TreeOp trialTree = *trial->getOps<TreeOp>().begin();
       TreeScore score =
           scoreTree(trialTree, table, result.split.train, options);
-      std::vector<double> delta = differences(current, score);
-      double mean = 0;
-      for (double d : delta)
-        mean += d;
-      mean = delta.empty() ? 0 : mean / static_cast<double>(delta.size());
+      // A tree that sends a kernel the current one scores to a
+      // configuration never measured for it would gain by dropping that
+      // kernel from its mean: such a proposal is refused.
+      if (std::vector<size_t> lost = unscoredAfter(current, score);
+          !lost.empty()) {
+        entry["rejected"] =
+            std::to_string(lost.size()) + " training kernel" +
+            (lost.size() == 1 ? "" : "s") +
+            " the current tree scores would have no measured outcome (" +
+            table.kernels[lost.front()].name +
+            (lost.size() == 1 ? "" : ", ...") +
+            "): measure the configurations it collects for them first";
+        proposals.push_back(std::move(entry));
+        return;
+      }
+      double mean = meanOf(differences(current, score));
       entry["train_score"] = score.score;
       entry["mean_improvement"] = mean;
       proposals.push_back(std::move(entry));
@@ -492,17 +551,18 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       } else {
         std::string name =
             "model proposal (round " + std::to_string(round + 1) + ")";
-        proposal->tree.walk([&](CollectOp leaf) {
-          if (!leaf.getProvenance())
-            leaf.setProvenanceAttr(StringAttr::get(start.getContext(), name));
-        });
+        adoptProposedTree(rewriter, proposal->tree, result.tree, table, name);
         std::string text;
         llvm::raw_string_ostream os(text);
         proposal->tree.print(os);
+        Array rejections;
+        for (const std::string &reason : proposal->rejections)
+          rejections.push_back(reason);
         consider(name, std::move(proposal->module),
                  Object{{"edit", name},
                         {"tree", text},
-                        {"repaired", proposal->repaired}});
+                        {"repaired", proposal->repaired},
+                        {"rejected_answers", std::move(rejections)}});
       }
     }
     Object entry{{"round", round + 1},
@@ -513,7 +573,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       result.log.push_back(std::move(entry));
       break;
     }
-    double lower = bootstrapQuantile(differences(current, bestScore),
+    double lower = bootstrapQuantile(differences(current, bestScore), table,
                                      options.bootstrapSamples,
                                      1 - options.confidence, random);
     entry["best"] = bestName;
@@ -558,8 +618,8 @@ mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
     rows.push_back(
         {HeldOutKind::Fixed, configuration.name,
          scoreConfiguration(configuration, table, heldOut, options)});
-  if (const ProfileConfiguration *best =
-          bestFixedConfiguration(table, result.split.train, options))
+  if (const ProfileConfiguration *best = bestFixedConfiguration(
+          table, result.split.train, options, /*collectableOnly=*/false))
     rows.push_back({HeldOutKind::BestFixed, best->name,
                     scoreConfiguration(*best, table, heldOut, options)});
   rows.push_back({HeldOutKind::Learned, "", result.heldOut});
@@ -583,6 +643,33 @@ mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
   }
   finish(oracle, options);
   rows.push_back({HeldOutKind::Oracle, "", std::move(oracle)});
+
+  // Every row is compared on the kernels all rows scored: a mean over other
+  // kernels (those a configuration's failed runs left out) would compare
+  // different things.
+  std::set<size_t> common(heldOut.begin(), heldOut.end());
+  for (const HeldOutRow &row : rows) {
+    std::set<size_t> scored(row.score.kernels.begin(), row.score.kernels.end());
+    for (auto it = common.begin(); it != common.end();)
+      it = scored.count(*it) ? std::next(it) : common.erase(it);
+  }
+  for (HeldOutRow &row : rows) {
+    TreeScore restricted;
+    restricted.excluded = row.score.excluded;
+    for (auto [index, configuration] :
+         llvm::zip_equal(row.score.kernels, row.score.configurations)) {
+      if (common.count(index))
+        addOutcome(restricted, index, *table.lookup(configuration), table,
+                   options);
+      else
+        restricted.excluded.push_back(
+            table.kernels[index].name +
+            ": left out of the comparison, another row has no outcome "
+            "for it");
+    }
+    finish(restricted, options);
+    row.score = std::move(restricted);
+  }
   return rows;
 }
 

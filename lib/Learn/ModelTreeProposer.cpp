@@ -141,6 +141,7 @@ llvm::Expected<ModelProposal> mlir::autoprof::learn::proposeTreeWithModel(
   request.system = kSystemPrompt.str();
   request.messages.push_back(
       {"user", buildTreePrompt(tree, table, kernels, options)});
+  std::vector<std::string> rejections;
   for (int attempt = 0; attempt < 2; ++attempt) {
     llvm::Expected<llm::ChatResponse> response = client.complete(request);
     if (!response)
@@ -149,13 +150,16 @@ llvm::Expected<ModelProposal> mlir::autoprof::learn::proposeTreeWithModel(
         parseAnswer(response->text, table, tree.getContext());
     if (proposal) {
       proposal->repaired = attempt > 0;
+      proposal->rejections = std::move(rejections);
       return proposal;
     }
-    std::string reason = llvm::toString(proposal.takeError());
+    rejections.push_back(llvm::toString(proposal.takeError()));
+    const std::string &reason = rejections.back();
     if (attempt == 1)
-      return llvm::createStringError("the model's tree was rejected twice; "
-                                     "last: " +
-                                     reason);
+      return llvm::createStringError("the model's tree was rejected twice "
+                                     "(first: " +
+                                     rejections.front() + "; last: " + reason +
+                                     ")");
     request.messages.push_back({"assistant", response->text});
     request.messages.push_back(
         {"user", "That answer was rejected: " + reason +

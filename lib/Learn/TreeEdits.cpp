@@ -8,6 +8,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::learn;
@@ -64,14 +66,13 @@ static ArrayAttr toArray(Builder &b, const std::vector<std::string> &names) {
 static CollectOp createLeaf(RewriterBase &rewriter, Location loc, int64_t id,
                             const ProfileConfiguration &configuration,
                             StringRef provenance) {
-  return CollectOp::create(rewriter, loc, rewriter.getI64IntegerAttr(id),
-                           toArray(rewriter, configuration.groups),
-                           toArray(rewriter, configuration.metrics),
-                           StringAttr(),
-                           rewriter.getI64IntegerAttr(
-                               static_cast<int64_t>(configuration.costPasses)),
-                           rewriter.getF64FloatAttr(configuration.costSeconds),
-                           rewriter.getStringAttr(provenance));
+  return CollectOp::create(
+      rewriter, loc, rewriter.getI64IntegerAttr(id),
+      toArray(rewriter, configuration.groups),
+      toArray(rewriter, configuration.metrics), StringAttr(),
+      rewriter.getI64IntegerAttr(std::llround(configuration.costPasses)),
+      rewriter.getF64FloatAttr(configuration.costSeconds),
+      rewriter.getStringAttr(provenance));
 }
 
 LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
@@ -106,7 +107,7 @@ LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
       leaf.setMetricsAttr(toArray(rewriter, target->metrics));
       leaf.removeSummaryAttr();
       leaf.setCostPassesAttr(
-          rewriter.getI64IntegerAttr(static_cast<int64_t>(target->costPasses)));
+          rewriter.getI64IntegerAttr(std::llround(target->costPasses)));
       leaf.setCostSecondsAttr(rewriter.getF64FloatAttr(target->costSeconds));
       leaf.setProvenanceAttr(rewriter.getStringAttr(edit.describe()));
     });
@@ -123,6 +124,7 @@ LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
       split.setComparisonAttr(
           ComparisonAttr::get(rewriter.getContext(), edit.comparison));
       split.setThresholdAttr(rewriter.getF64FloatAttr(edit.threshold));
+      split.setProvenanceAttr(rewriter.getStringAttr(edit.describe()));
     });
     return success();
   }
@@ -146,7 +148,8 @@ LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
         rewriter.getStringAttr(edit.feature),
         ComparisonAttr::get(rewriter.getContext(), edit.comparison),
         rewriter.getF64FloatAttr(edit.threshold),
-        BranchAttr::get(rewriter.getContext(), Branch::else_branch));
+        BranchAttr::get(rewriter.getContext(), Branch::else_branch),
+        rewriter.getStringAttr(edit.describe()));
     std::string provenance = edit.describe();
     rewriter.setInsertionPointToStart(&split.getThenRegion().emplaceBlock());
     createLeaf(rewriter, loc, next + 1, *thenTarget, provenance);
@@ -157,4 +160,52 @@ LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
   }
   }
   return failure();
+}
+
+void mlir::autoprof::learn::adoptProposedTree(RewriterBase &rewriter,
+                                              TreeOp proposed, TreeOp current,
+                                              const OutcomeTable &table,
+                                              StringRef provenance) {
+  rewriter.modifyOpInPlace(proposed, [&] {
+    proposed.setSymNameAttr(current.getSymNameAttr());
+    proposed.setChipAttr(current.getChipAttr());
+    if (current.getNoteAttr())
+      proposed.setNoteAttr(current.getNoteAttr());
+    else
+      proposed.removeNoteAttr();
+  });
+  int64_t next = std::max(getMaxId(proposed), getMaxId(current)) + 1;
+  auto freshId = [&](Operation *node, int64_t id) {
+    Operation *same = findTreeNode(current, id);
+    return !same || same->getName() == node->getName() ? id : next++;
+  };
+  StringAttr origin = rewriter.getStringAttr(provenance);
+  proposed.walk<WalkOrder::PreOrder>([&](Operation *node) {
+    if (auto split = dyn_cast<SplitOp>(node)) {
+      rewriter.modifyOpInPlace(split, [&] {
+        split.setIdAttr(
+            rewriter.getI64IntegerAttr(freshId(split, split.getId())));
+        if (!split.getProvenanceAttr())
+          split.setProvenanceAttr(origin);
+      });
+    } else if (auto leaf = dyn_cast<CollectOp>(node)) {
+      std::vector<std::string> groups, metrics;
+      for (Attribute name : leaf.getGroups())
+        groups.push_back(cast<StringAttr>(name).getValue().str());
+      for (Attribute name : leaf.getMetrics())
+        metrics.push_back(cast<StringAttr>(name).getValue().str());
+      const ProfileConfiguration *configuration = table.find(groups, metrics);
+      rewriter.modifyOpInPlace(leaf, [&] {
+        leaf.setIdAttr(rewriter.getI64IntegerAttr(freshId(leaf, leaf.getId())));
+        if (configuration) {
+          leaf.setCostPassesAttr(rewriter.getI64IntegerAttr(
+              std::llround(configuration->costPasses)));
+          leaf.setCostSecondsAttr(
+              rewriter.getF64FloatAttr(configuration->costSeconds));
+        }
+        if (!leaf.getProvenanceAttr())
+          leaf.setProvenanceAttr(origin);
+      });
+    }
+  });
 }

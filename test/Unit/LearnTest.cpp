@@ -104,6 +104,7 @@ TEST_F(LearnTest, SplitLeafGivesNewIdsAndProvenance) {
   ASSERT_TRUE(thenLeaf && elseLeaf);
   EXPECT_EQ(thenLeaf.getCostPasses(), 4);
   EXPECT_EQ(*elseLeaf.getProvenance(), edit.describe());
+  EXPECT_EQ(*split.getProvenance(), edit.describe());
   // The edited tree prints and parses back to the same text.
   std::string text = print();
   OwningOpRef<ModuleOp> reparsed = parseSourceString<ModuleOp>(text, &context);
@@ -135,7 +136,60 @@ TEST_F(LearnTest, RewriteLeafAndSplit) {
   auto split = cast<SplitOp>(findTreeNode(tree, 1));
   EXPECT_EQ(split.getFeature(), "grid_blocks");
   EXPECT_EQ(split.getThreshold().convertToDouble(), 64);
+  EXPECT_EQ(*split.getProvenance(), splitEdit.describe());
   EXPECT_TRUE(succeeded(verify(tree)));
+}
+
+TEST_F(LearnTest, AModelsTreeIsMadeTheLearners) {
+  // The model renamed the tree, dropped the costs and numbered its nodes
+  // afresh: its split took id 2, a leaf's id in the current tree.
+  OwningOpRef<ModuleOp> proposed = parseSourceString<ModuleOp>(R"mlir(
+autoprof.tree @model attributes {chip = "sm_90"} {
+  autoprof.split id(2) "grid_blocks" < 132.0 missing(then) {
+    autoprof.collect id(3) groups ["LaunchStats", "Occupancy"]
+  } else {
+    autoprof.collect id(7) groups ["MemoryWorkloadAnalysis"] {provenance = "kept"}
+  }
+}
+)mlir",
+                                                               &context);
+  ASSERT_TRUE(proposed);
+  auto proposedTree = *proposed->getOps<TreeOp>().begin();
+  adoptProposedTree(rewriter, proposedTree, tree, table, "model proposal");
+  EXPECT_TRUE(succeeded(verify(proposedTree)));
+  EXPECT_EQ(proposedTree.getSymName(), "t");
+  // Split 2 is a leaf in the current tree: a fresh id above both trees'.
+  auto split = dyn_cast_or_null<SplitOp>(findTreeNode(proposedTree, 8));
+  ASSERT_TRUE(split);
+  EXPECT_EQ(*split.getProvenance(), "model proposal");
+  // Leaf 3 is a leaf in the current tree too, and the current tree has no
+  // node 7: both keep their ids.
+  auto leaf = dyn_cast_or_null<CollectOp>(findTreeNode(proposedTree, 3));
+  ASSERT_TRUE(leaf);
+  EXPECT_EQ(leaf.getCostPasses(), 2);
+  auto other = dyn_cast_or_null<CollectOp>(findTreeNode(proposedTree, 7));
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other.getCostPasses(), 4);
+  EXPECT_EQ(*other.getProvenance(), "kept");
+}
+
+TEST_F(LearnTest, BestFixedConfigurationCanBeNone) {
+  // Profiling that costs more than it gains: "none" scores best, but a
+  // leaf cannot collect nothing.
+  LearnOptions options;
+  options.lambda = 1.0;
+  std::vector<size_t> all = {0, 1, 2, 3, 4};
+  const ProfileConfiguration *any =
+      bestFixedConfiguration(table, all, options, /*collectableOnly=*/false);
+  ASSERT_TRUE(any);
+  EXPECT_EQ(any->name, "none");
+  const ProfileConfiguration *leaf = bestFixedConfiguration(table, all, options);
+  ASSERT_TRUE(leaf);
+  EXPECT_EQ(leaf->name, "occ");
+  // d1 was never measured without profiling: among the configurations
+  // measured on all six kernels (mwa, occ), the best.
+  std::vector<size_t> six = {0, 1, 2, 3, 4, 5};
+  EXPECT_EQ(bestFixedConfiguration(table, six, options, false)->name, "occ");
 }
 
 TEST_F(LearnTest, EditsOfTheWrongNodeAreRefused) {
@@ -172,6 +226,10 @@ TEST_F(LearnTest, SplitByProgramKeepsProgramsTogether) {
     DataSplit again = splitByProgram(table, seed, 0.5);
     EXPECT_EQ(split.train, again.train);
   }
+  // The shuffle is AutoProf's own over mt19937_64's outputs, so a seed
+  // splits alike with any standard library: seed 1 holds out b and c.
+  DataSplit split = splitByProgram(table, 1, 0.5);
+  EXPECT_EQ(split.heldOut, (std::vector<size_t>{2, 3}));
 }
 
 TEST_F(LearnTest, ScoresLeaveOutWhatWasNotMeasured) {

@@ -294,8 +294,9 @@ int main(int argc, char **argv) {
     const ProfileConfiguration *best =
         bestFixedConfiguration(*table, split.train, options);
     if (!best) {
-      llvm::errs() << "autoprof-learn: no configuration was measured on "
-                      "every training kernel; give a starting tree\n";
+      llvm::errs() << "autoprof-learn: no configuration a leaf can collect "
+                      "was measured on any training kernel; give a starting "
+                      "tree\n";
       return 1;
     }
     startModule = buildSingleLeafTree(&context, "learned", "sm_90", *best);

@@ -96,12 +96,15 @@ TreeScore scoreConfiguration(const ProfileConfiguration &configuration,
                              const LearnOptions &options);
 
 /// The configuration that scores best when collected for every kernel of
-/// `kernels` (earlier in the table on ties), or null when none was measured
-/// on all of them.
+/// `kernels`: among those measured on the most of them, the best mean score
+/// there (earlier in the table on ties); null when none was measured on any.
+/// With `collectableOnly`, only configurations a leaf can collect compete
+/// (not "none", which collects nothing).
 const ProfileConfiguration *
 bestFixedConfiguration(const OutcomeTable &table,
                        llvm::ArrayRef<size_t> kernels,
-                       const LearnOptions &options);
+                       const LearnOptions &options,
+                       bool collectableOnly = true);
 
 /// The edits worth trying on `tree` given the training kernels, in a
 /// deterministic order.
@@ -129,7 +132,8 @@ FailureOr<LearnResult> learnTree(TreeOp start, const OutcomeTable &table,
 enum class HeldOutKind {
   /// One configuration for every kernel.
   Fixed,
-  /// The configuration that scores best on the training kernels.
+  /// The configuration that scores best on the training kernels ("none"
+  /// included).
   BestFixed,
   /// The learned tree.
   Learned,
@@ -151,7 +155,9 @@ struct HeldOutRow {
 
 /// The held-out kernels' scores under every fixed configuration, the best
 /// fixed configuration on the training kernels, the learned tree and the
-/// per-kernel oracle, in that order.
+/// per-kernel oracle (each kernel's best score: log speedup - lambda x
+/// cost), in that order; every row on the held-out kernels all rows scored,
+/// the others noted among its exclusions.
 std::vector<HeldOutRow> compareHeldOut(const LearnResult &result,
                                        const OutcomeTable &table,
                                        const LearnOptions &options);

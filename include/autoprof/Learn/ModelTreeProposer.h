@@ -33,6 +33,8 @@ struct ModelProposal {
   TreeOp tree;
   /// Whether the answer needed the repair turn.
   bool repaired = false;
+  /// Why the earlier answers were rejected, in order.
+  std::vector<std::string> rejections;
 };
 
 /// The prompt the model is given for `tree` (exposed for tests and logs).

@@ -61,6 +61,16 @@ LogicalResult applyTreeEdit(RewriterBase &rewriter, TreeOp tree,
 /// The node of `tree` with id `id`, or null.
 Operation *findTreeNode(TreeOp tree, int64_t id);
 
+/// Makes `proposed` (a whole tree a model proposed in place of `current`,
+/// verified, every leaf collecting a configuration of `table`) a learner's
+/// tree: `current`'s name, chip and note; each leaf's cost from the table;
+/// `provenance` on every leaf and split that names none; and, for a node
+/// whose id `current` gives a node of the other kind, a fresh id above both
+/// trees' (a model that renumbers the tree would otherwise make earlier log
+/// entries name a split "leaf N").
+void adoptProposedTree(RewriterBase &rewriter, TreeOp proposed, TreeOp current,
+                       const OutcomeTable &table, StringRef provenance);
+
 } // namespace mlir::autoprof::learn
 
 #endif // AUTOPROF_LEARN_TREEEDITS_H

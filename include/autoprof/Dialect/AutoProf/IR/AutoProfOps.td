@@ -166,7 +166,9 @@ def AutoProf_SplitOp : AutoProf_Op<"split", [
     first region, otherwise in the `else` region. When the kernel has no value
     for the feature (for example a dynamic feature of a kernel that was never
     run), evaluation takes the branch named by `missing(...)`. Each region
-    holds exactly one node.
+    holds exactly one node. An optional `provenance` (in the attribute
+    dictionary) records the edit that made the split or last changed its
+    test.
 
     Example:
 
@@ -186,7 +188,10 @@ def AutoProf_SplitOp : AutoProf_Op<"split", [
     AutoProf_ComparisonAttr:$comparison,
     F64Attr:$threshold,
     // Branch taken when the feature has no value.
-    AutoProf_BranchAttr:$missing
+    AutoProf_BranchAttr:$missing,
+    // Which edit created the split or last changed its test (a learner's
+    // SPLIT or REWRITE, a model's proposal).
+    OptionalAttr<StrAttr>:$provenance
   );
   let regions = (region SizedRegion<1>:$thenRegion,
                         SizedRegion<1>:$elseRegion);
