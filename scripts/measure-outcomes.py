@@ -3,10 +3,15 @@
 the given modules and every profiling configuration, the verified speedup
 autoprof-optimize reaches with a fixed search budget when the profile it is
 given is that configuration, and what collecting it cost (replay passes,
-seconds). Each configuration becomes a one-leaf profiling tree passed as
-tree-file=; static features come from --autoprof-extract-features. A
-measurement that fails is left out of the table (never written as zero) and
-listed in its "notes".
+seconds: the baseline's profile and each winner's re-profile). Each
+configuration becomes a one-leaf profiling tree passed as tree-file=;
+static features come from --autoprof-extract-features. A measurement that
+fails is left out of the table (never written as zero) and listed in its
+"notes". Besides the outcome at --budget, each kernel records the outcome
+and cost the search had after 1, 2, 3 and 5 of its candidates
+("speedup_at", "costs_at"; the configurations' median costs per budget in
+their "costs_at"), which is what a search of that budget reaches:
+`autoprof-learn --budget K` learns from those.
 
 Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
            [--configurations SPEC.json | --names NAME...] [--budget N]
@@ -16,8 +21,10 @@ Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
        measure-outcomes.py --write-trees DIR [--configurations SPEC.json |
            --names NAME...]
 
-SPEC.json is a list of {"name", "groups", "metrics"}; the default is one
-configuration per Nsight Compute section, all sections together,
+SPEC.json is a list of {"name", "groups", "metrics"} (a configuration that
+collects nothing runs autoprof-optimize with no-profile=true: no counters
+at all); the default is "none" (that), one configuration per Nsight Compute
+section, all sections together,
 "launch-only" (driver-derived launch metrics: no counters, no replay) and
 the two published fixed metric lists "cudaforge-24" and "kernelagent-29",
 restricted to the metrics of the sm_90 catalog (docs/fixed-metric-lists.md
@@ -45,7 +52,6 @@ import datetime
 import json
 import pathlib
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -173,13 +179,19 @@ PUBLISHED_CONFIGURATIONS = [
 ]
 
 DEFAULT_CONFIGURATIONS = (
-    [{"name": "launch-only", "groups": [],
+    [{"name": "none", "groups": [], "metrics": []},
+     {"name": "launch-only", "groups": [],
       "metrics": ["launch__grid_size", "launch__block_size",
                   "launch__registers_per_thread"]}] +
     [{"name": section, "groups": [section], "metrics": []}
      for section in SECTIONS] +
     [{"name": "all-sections", "groups": SECTIONS, "metrics": []}] +
     PUBLISHED_CONFIGURATIONS)
+
+# The search budgets a table records outcomes for (those up to --budget,
+# and --budget itself): one search of budget B gives them all, since a
+# search proposes in the same order whatever its budget.
+BUDGETS = (1, 2, 3, 5)
 
 # One entry of a printed `autoprof.features = {...}` dictionary.
 FEATURE = re.compile(r"(\w+) = (-?[0-9][0-9.e+-]*)(?: : (?:i64|f64))?")
@@ -199,12 +211,20 @@ def leaf_tree(configuration):
             f"  autoprof.collect id(1) {' '.join(parts)}\n}}\n")
 
 
+def collects_nothing(configuration):
+    """Whether `configuration` is no profiling at all (autoprof-optimize's
+    no-profile), which no tree's leaf can express."""
+    return not configuration.get("groups") and not configuration.get("metrics")
+
+
 def write_trees(configurations, directory):
-    """Writes `<name>.tree.mlir`, the one-leaf tree of each configuration."""
+    """Writes `<name>.tree.mlir`, the one-leaf tree of each configuration
+    that collects something."""
     directory.mkdir(parents=True, exist_ok=True)
     for configuration in configurations:
-        (directory / f"{configuration['name']}.tree.mlir").write_text(
-            leaf_tree(configuration))
+        if not collects_nothing(configuration):
+            (directory / f"{configuration['name']}.tree.mlir").write_text(
+                leaf_tree(configuration))
 
 
 def kernel_features(opt, module):
@@ -222,6 +242,36 @@ def kernel_features(opt, module):
                 name: float(value)
                 for name, value in FEATURE.findall(match.group(2))}
     return features, ""
+
+
+def prefix_outcomes(kernel, budget):
+    """The outcome of `kernel`'s search (a report's kernel) had its budget
+    been k, for each k of BUDGETS below `budget` and `budget` itself:
+    {k: (speedup, replay passes, profile seconds)}. A search of budget k is
+    the first k candidates of a longer one (each candidate, skipped ones
+    included, takes one of the budget): its speedup is the baseline's time
+    over that of the last candidate accepted among them, its profiling cost
+    the baseline's profile and the re-profile of each winner before the
+    k-th candidate (a winner is re-profiled only while budget remains).
+    Nothing for a kernel whose search failed or has no time."""
+    baseline = kernel.get("baseline", {})
+    base_us = baseline.get("timing", {}).get("median_us")
+    if kernel.get("failed") or not base_us or not kernel.get("speedup"):
+        return {}
+    candidates = kernel.get("candidates", [])
+    out = {}
+    for k in sorted({b for b in BUDGETS if b < budget} | {budget}):
+        best_us = base_us
+        passes = baseline.get("replay_passes", 0)
+        seconds = baseline.get("profile_seconds", 0.0)
+        for position, candidate in enumerate(candidates[:k], start=1):
+            if candidate.get("accepted"):
+                best_us = candidate["timing"]["median_us"]
+            if position < k:
+                passes += candidate.get("replay_passes", 0)
+                seconds += candidate.get("profile_seconds", 0.0)
+        out[k] = (base_us / best_us, passes, seconds)
+    return out
 
 
 def modules_of(paths, only):
@@ -361,12 +411,17 @@ def module_of(kernel):
 
 def measured_pairs(table):
     """(module, configuration) pairs `table` holds a measurement of: a
-    kernel of the module has that configuration's cost or outcome."""
-    pairs = set()
+    kernel of the module has that configuration's outcome, and none of its
+    kernels lacks it (a kernel whose search failed there is measured
+    again)."""
+    pairs, failed = set(), set()
     for kernel in table["kernels"]:
-        for name in list(kernel.get("costs", {})) + list(kernel["speedup"]):
+        for name in kernel["speedup"]:
             pairs.add((module_of(kernel), name))
-    return pairs
+        for name in kernel.get("costs", {}):
+            if name not in kernel["speedup"]:
+                failed.add((module_of(kernel), name))
+    return pairs - failed
 
 
 def measure(args, configurations, work, old=None, skip=frozenset()):
@@ -399,9 +454,10 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
             return None, (f"{module.name} with {name}: not measured, "
                           f"stopped after {args.stop_after:g} s")
         report = work / f"{module.stem}.{name}.json"
-        options = (f"tree-file={work / (name + '.tree.mlir')} "
-                   f"budget={args.budget} time-budget={args.time_budget} "
-                   f"report={report}")
+        profile = ("no-profile=true" if collects_nothing(configuration)
+                   else f"tree-file={work / (name + '.tree.mlir')}")
+        options = (f"{profile} budget={args.budget} "
+                   f"time-budget={args.time_budget} report={report}")
         if args.worker:
             options += f" worker={args.worker}"
         proc = subprocess.run(
@@ -431,11 +487,21 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                 "features": features.get(short, {}), "speedup": {},
                 "costs": {}})
             gpu = gpu or kernel.get("gpu", "")
-            if kernel.get("speedup", 0) > 0:
-                entry["speedup"][name] = kernel["speedup"]
-            baseline = kernel["baseline"]
-            entry["costs"][name] = {"passes": baseline["replay_passes"],
-                                    "seconds": baseline["profile_seconds"]}
+            by_budget = prefix_outcomes(kernel, args.budget)
+            if not by_budget:
+                # Left out of the table, and said why: never a zero.
+                notes.append(f"{key} with {name}: no verified outcome ("
+                             f"{kernel.get('failed') or 'no timing'})")
+                continue
+            speedup, passes, seconds = by_budget[args.budget]
+            entry["speedup"][name] = speedup
+            entry["costs"][name] = {"passes": passes, "seconds": seconds}
+            for k, (speedup, passes, seconds) in by_budget.items():
+                entry.setdefault("speedup_at", {}).setdefault(
+                    str(k), {})[name] = speedup
+                entry.setdefault("costs_at", {}).setdefault(
+                    str(k), {})[name] = {"passes": passes,
+                                         "seconds": seconds}
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
                                 capture_output=True, text=True).stdout.strip()
@@ -460,6 +526,10 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
             if name in merged:
                 merged[name]["speedup"].update(entry["speedup"])
                 merged[name].setdefault("costs", {}).update(entry["costs"])
+                for field in ("speedup_at", "costs_at"):
+                    for k, values in entry.get(field, {}).items():
+                        merged[name].setdefault(field, {}).setdefault(
+                            k, {}).update(values)
             else:
                 merged[name] = entry
         names = ", ".join(c["name"] for c in ran) or "none"
@@ -480,16 +550,32 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
         notes = [n for n in old.get("notes", [])
                  if not any(n.startswith(d) for d in done)] + notes
     # Each configuration's cost: the median over the kernels measured with
-    # it (a table written before kernels carried their costs keeps its own).
+    # it (a table written before kernels carried their costs keeps its own),
+    # the upper one of an even count, so that a cost in passes is one a
+    # kernel paid; per budget too.
+    def median(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+
     for configuration in table_configurations:
-        measured = [k["costs"][configuration["name"]]
-                    for k in kernels.values()
-                    if configuration["name"] in k.get("costs", {})]
+        name = configuration["name"]
+        measured = [k["costs"][name] for k in kernels.values()
+                    if name in k.get("costs", {})]
         if measured or "cost_passes" not in configuration:
-            configuration["cost_passes"] = statistics.median(
+            configuration["cost_passes"] = median(
                 m["passes"] for m in measured) if measured else 0
-            configuration["cost_seconds"] = statistics.median(
+            configuration["cost_seconds"] = median(
                 m["seconds"] for m in measured) if measured else 0.0
+        at = {}
+        for k in sorted({k for kernel in kernels.values()
+                         for k in kernel.get("costs_at", {})}, key=int):
+            costs = [kernel["costs_at"][k][name] for kernel in kernels.values()
+                     if name in kernel.get("costs_at", {}).get(k, {})]
+            if costs:
+                at[k] = {"passes": median(c["passes"] for c in costs),
+                         "seconds": median(c["seconds"] for c in costs)}
+        if at:
+            configuration["costs_at"] = at
     table = {
         "provenance": provenance,
         "budget": args.budget,

@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <tuple>
 
 using namespace mlir::autoprof::learn;
 using llvm::json::Path;
@@ -63,6 +65,28 @@ static bool fromJSON(const llvm::json::Value &value,
     path.report("a profiling cost cannot be negative");
     return false;
   }
+  if (const llvm::json::Object *at =
+          value.getAsObject()->getObject("costs_at")) {
+    for (const auto &[key, cost] : *at) {
+      Path field = path.field("costs_at").field(key);
+      int64_t budget = 0;
+      if (key.str().empty() || llvm::StringRef(key).getAsInteger(10, budget) ||
+          budget < 1) {
+        field.report("a budget is a positive whole number");
+        return false;
+      }
+      double passes = 0, seconds = 0;
+      llvm::json::ObjectMapper costs(cost, field);
+      if (!costs || !costs.map("passes", passes) ||
+          !costs.map("seconds", seconds))
+        return false;
+      if (passes < 0 || seconds < 0) {
+        field.report("a profiling cost cannot be negative");
+        return false;
+      }
+      configuration.costsAt[budget] = {passes, seconds};
+    }
+  }
   return true;
 }
 
@@ -90,8 +114,38 @@ static bool fromJSON(const llvm::json::Value &value, KernelOutcomes &kernel,
     }
     return true;
   };
-  return readNumbers("features", kernel.features) &&
-         readNumbers("speedup", kernel.speedup);
+  if (!readNumbers("features", kernel.features) ||
+      !readNumbers("speedup", kernel.speedup))
+    return false;
+  if (const llvm::json::Object *at = object->getObject("speedup_at")) {
+    for (const auto &entry : *at) {
+      int64_t budget = 0;
+      if (llvm::StringRef(entry.first).getAsInteger(10, budget) || budget < 1) {
+        path.field("speedup_at")
+            .field(entry.first)
+            .report("a budget is a positive whole number");
+        return false;
+      }
+      if (!entry.second.getAsObject()) {
+        path.field("speedup_at")
+            .field(entry.first)
+            .report("expected an object of numbers");
+        return false;
+      }
+      for (const auto &[name, number] : *entry.second.getAsObject()) {
+        std::optional<double> parsed = number.getAsNumber();
+        if (!parsed) {
+          path.field("speedup_at")
+              .field(entry.first)
+              .field(name)
+              .report("expected a number");
+          return false;
+        }
+        kernel.speedupAt[budget][name.str()] = *parsed;
+      }
+    }
+  }
+  return true;
 }
 
 } // namespace mlir::autoprof::learn
@@ -120,19 +174,23 @@ mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
     if (!kernels.insert(kernel.name).second)
       return llvm::createStringError("outcome table: kernel '%s' appears twice",
                                      kernel.name.c_str());
-    for (const auto &entry : kernel.speedup) {
-      if (!names.contains(entry.getKey()))
-        return llvm::createStringError(
-            "outcome table: kernel '%s' has an outcome for the unknown "
-            "configuration '%s'",
-            kernel.name.c_str(), entry.getKey().str().c_str());
-      if (!(entry.getValue() > 0) || !std::isfinite(entry.getValue()))
-        return llvm::createStringError(
-            "outcome table: kernel '%s' has speedup %g for '%s'; a speedup "
-            "is positive (leave out what could not be measured)",
-            kernel.name.c_str(), entry.getValue(),
-            entry.getKey().str().c_str());
-    }
+    std::vector<const llvm::StringMap<double> *> outcomes = {&kernel.speedup};
+    for (const auto &entry : kernel.speedupAt)
+      outcomes.push_back(&entry.second);
+    for (const llvm::StringMap<double> *speedups : outcomes)
+      for (const auto &entry : *speedups) {
+        if (!names.contains(entry.getKey()))
+          return llvm::createStringError(
+              "outcome table: kernel '%s' has an outcome for the unknown "
+              "configuration '%s'",
+              kernel.name.c_str(), entry.getKey().str().c_str());
+        if (!(entry.getValue() > 0) || !std::isfinite(entry.getValue()))
+          return llvm::createStringError(
+              "outcome table: kernel '%s' has speedup %g for '%s'; a speedup "
+              "is positive (leave out what could not be measured)",
+              kernel.name.c_str(), entry.getValue(),
+              entry.getKey().str().c_str());
+      }
   }
   if (table.configurations.empty())
     return llvm::createStringError("outcome table: no configurations");
@@ -154,8 +212,8 @@ llvm::Error
 mlir::autoprof::learn::checkConfigurations(const OutcomeTable &table,
                                            const MetricCatalog &catalog) {
   for (const ProfileConfiguration &configuration : table.configurations) {
-    auto check = [&](const std::vector<std::string> &names, bool groups)
-        -> llvm::Error {
+    auto check = [&](const std::vector<std::string> &names,
+                     bool groups) -> llvm::Error {
       llvm::StringSet<> seen;
       for (const std::string &name : names) {
         bool known = groups ? catalog.lookupGroup(name) != nullptr
@@ -181,5 +239,43 @@ mlir::autoprof::learn::checkConfigurations(const OutcomeTable &table,
     if (llvm::Error error = check(configuration.metrics, false))
       return error;
   }
+  return llvm::Error::success();
+}
+
+llvm::Error mlir::autoprof::learn::selectBudget(OutcomeTable &table,
+                                                int64_t budget) {
+  if (budget == table.budget)
+    return llvm::Error::success();
+  std::set<int64_t> recorded = {table.budget};
+  for (const KernelOutcomes &kernel : table.kernels)
+    for (const auto &entry : kernel.speedupAt)
+      recorded.insert(entry.first);
+  if (!recorded.count(budget)) {
+    std::string known;
+    for (int64_t b : recorded)
+      known += (known.empty() ? "" : ", ") + std::to_string(b);
+    return llvm::createStringError(
+        "outcome table: no outcomes recorded for budget %lld (it has %s)",
+        static_cast<long long>(budget), known.c_str());
+  }
+  for (KernelOutcomes &kernel : table.kernels) {
+    auto it = kernel.speedupAt.find(budget);
+    kernel.speedup =
+        it == kernel.speedupAt.end() ? llvm::StringMap<double>() : it->second;
+  }
+  for (ProfileConfiguration &configuration : table.configurations) {
+    auto it = configuration.costsAt.find(budget);
+    bool measured = llvm::any_of(table.kernels, [&](const KernelOutcomes &k) {
+      return k.speedup.contains(configuration.name);
+    });
+    if (it == configuration.costsAt.end() && !measured)
+      continue;
+    if (it == configuration.costsAt.end())
+      return llvm::createStringError(
+          "outcome table: configuration '%s' records no cost for budget %lld",
+          configuration.name.c_str(), static_cast<long long>(budget));
+    std::tie(configuration.costPasses, configuration.costSeconds) = it->second;
+  }
+  table.budget = budget;
   return llvm::Error::success();
 }

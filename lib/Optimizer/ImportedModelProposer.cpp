@@ -58,8 +58,11 @@ public:
     }
     // The launch stays as it is: the answer was asked to cover the same
     // problem with it.
-    candidate.variant = PtxVariant{proposal->ptx, kernel.jobLaunch};
-    candidate.variant->compileOptions = state.incumbent.compileOptions;
+    PtxVariant variant;
+    variant.ptx = proposal->ptx;
+    variant.launch = kernel.jobLaunch;
+    variant.compileOptions = state.incumbent.compileOptions;
+    candidate.variant = std::move(variant);
     candidate.cudaSource = proposal->code;
     return std::optional<ImportedCandidate>(std::move(candidate));
   }

@@ -41,8 +41,9 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   baselineJob.device = options.device;
   baselineJob.kernel = reference;
   baselineJob.timeBudgetSeconds = options.timeBudgetSeconds;
-  for (Attribute metric : cast<ArrayAttr>(profile.get("metrics")))
-    baselineJob.metrics.push_back(cast<StringAttr>(metric).getValue().str());
+  if (!options.noProfile)
+    for (Attribute metric : cast<ArrayAttr>(profile.get("metrics")))
+      baselineJob.metrics.push_back(cast<StringAttr>(metric).getValue().str());
   auto baselineStart = std::chrono::steady_clock::now();
   llvm::Expected<rt::EvaluationResult> baseline =
       rt::runWorker(baselineJob, options.worker);
@@ -55,7 +56,8 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
            << name << " (" << baseline->status << "): " << baseline->reason;
 
   ImportedSearchResult found;
-  found.winner = {kernel.ptx, kernel.jobLaunch};
+  found.winner.ptx = kernel.ptx;
+  found.winner.launch = kernel.jobLaunch;
   found.winner.compileOptions = kernel.compileOptions;
   KernelSearchResult &result = found.report;
   result.kernel = name;

@@ -132,6 +132,7 @@ void OptimizePass::runOnOperation() {
   options.worker.deadlineSeconds = deadline;
   options.device = device;
   options.budget = budget;
+  options.noProfile = noProfile;
   options.timeBudgetSeconds = timeBudget;
   options.seed = seed;
   options.chip = chip;

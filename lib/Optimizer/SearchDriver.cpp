@@ -309,8 +309,9 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   baselineJob.device = options.device;
   baselineJob.kernel = *reference;
   baselineJob.timeBudgetSeconds = options.timeBudgetSeconds;
-  for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
-    baselineJob.metrics.push_back(cast<StringAttr>(name).getValue().str());
+  if (!options.noProfile)
+    for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
+      baselineJob.metrics.push_back(cast<StringAttr>(name).getValue().str());
   auto baselineStart = std::chrono::steady_clock::now();
   llvm::Expected<rt::EvaluationResult> baseline =
       rt::runWorker(baselineJob, options.worker);
@@ -605,7 +606,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     if (succeeded(winnerFeatures))
       state.features = winnerFeatures->toAttr(context);
     if (proposer.wantsWinnerMetrics() && !candidate.fromStart &&
-        state.proposed < state.budget) {
+        !baselineJob.metrics.empty() && state.proposed < state.budget) {
       FailureOr<rt::JobKernel> winnerJob =
           buildKernelJob(*incumbent, winner, options);
       if (failed(winnerJob) || failed(winnerFeatures)) {

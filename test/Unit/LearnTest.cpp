@@ -345,6 +345,35 @@ TEST(OutcomeTableTest, RejectsMalformedTables) {
                       {"name": "k", "program": "p", "features": {},
                        "speedup": {"x": "fast"}}]})"),
             "expected a number at outcome table.kernels[0].speedup.x");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x", "costs_at":
+                      {"one": {"passes": 1, "seconds": 0.1}}}],
+                      "kernels": []})"),
+            "a budget is a positive whole number at "
+            "outcome table.configurations[0].costs_at.one");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
+                      {"name": "k", "program": "p", "features": {},
+                       "speedup": {}, "speedup_at": {"1": {"y": 2.0}}}]})"),
+            "outcome table: kernel 'k' has an outcome for the unknown "
+            "configuration 'y'");
+}
+
+TEST(OutcomeTableTest, SelectsTheOutcomesOfASmallerBudget) {
+  // A search of budget 3 whose first candidate won: at budget 1 the
+  // speedup is that candidate's, the cost the baseline's profile alone.
+  llvm::Expected<OutcomeTable> table = parseOutcomeTable(R"({"budget": 3,
+    "configurations": [{"name": "x", "cost_passes": 8, "cost_seconds": 0.8,
+                        "costs_at": {"1": {"passes": 4, "seconds": 0.4}}}],
+    "kernels": [{"name": "k", "program": "p", "features": {},
+                 "speedup": {"x": 3.0},
+                 "speedup_at": {"1": {"x": 2.0}, "3": {"x": 3.0}}}]})");
+  ASSERT_TRUE(static_cast<bool>(table)) << llvm::toString(table.takeError());
+  ASSERT_FALSE(static_cast<bool>(selectBudget(*table, 1)));
+  EXPECT_EQ(table->budget, 1);
+  EXPECT_EQ(table->kernels[0].speedup.lookup("x"), 2.0);
+  EXPECT_EQ(table->configurations[0].costPasses, 4);
+  EXPECT_EQ(table->configurations[0].costSeconds, 0.4);
+  EXPECT_EQ(llvm::toString(selectBudget(*table, 5)),
+            "outcome table: no outcomes recorded for budget 5 (it has 1, 3)");
 }
 
 } // namespace

@@ -70,6 +70,10 @@ static cl::opt<std::string> evaluationPath(
              "scored)"));
 static cl::opt<uint64_t> seed(cl::cat(learnCategory), "seed", cl::init(1),
                               cl::desc("Seed of the split and bootstrap"));
+static cl::opt<int64_t> searchBudget(
+    cl::cat(learnCategory), "budget", cl::init(0),
+    cl::desc("Learn from the outcomes of searches of this many candidates "
+             "(the table records them per budget; default: the table's)"));
 static cl::opt<double> lambda(cl::cat(learnCategory), "lambda", cl::init(0.01),
                               cl::desc("Weight of the profiling cost"));
 static cl::opt<double> heldOut(cl::cat(learnCategory), "held-out",
@@ -241,6 +245,17 @@ int main(int argc, char **argv) {
                  << "\n";
     return 1;
   }
+  if (searchBudget != 0) {
+    if (searchBudget < 0) {
+      llvm::errs() << "autoprof-learn: --budget must be positive\n";
+      return 1;
+    }
+    if (llvm::Error error = selectBudget(*table, searchBudget)) {
+      llvm::errs() << "autoprof-learn: " << llvm::toString(std::move(error))
+                   << "\n";
+      return 1;
+    }
+  }
   // The learned tree names the configurations' groups and metrics; the
   // dialect's verifier would refuse the tree for names its chip's catalog
   // (sm_90's) does not know.
@@ -318,8 +333,7 @@ int main(int argc, char **argv) {
     if (const llvm::json::Array *proposals = entry->getArray("proposals"))
       for (const llvm::json::Value &proposal : *proposals)
         if (const llvm::json::Object *object = proposal.getAsObject())
-          if (std::optional<StringRef> rejected =
-                  object->getString("rejected");
+          if (std::optional<StringRef> rejected = object->getString("rejected");
               rejected && object->getString("edit") == "model proposal")
             llvm::errs() << "round " << *entry->getInteger("round")
                          << ": the model's proposal failed: " << *rejected

@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,9 @@ struct ProfileConfiguration {
   std::string name;
   std::vector<std::string> groups, metrics;
   double costPasses = 0, costSeconds = 0;
+  /// The median costs (passes, seconds) of a search of each smaller budget
+  /// ("costs_at"; a winner's re-profile counts only while budget remains).
+  std::map<int64_t, std::pair<double, double>> costsAt;
 };
 
 /// One kernel's features and outcomes.
@@ -50,6 +54,9 @@ struct KernelOutcomes {
   llvm::StringMap<double> features;
   /// Verified speedup per configuration name (absent: not measured).
   llvm::StringMap<double> speedup;
+  /// The speedups a search of each smaller budget reached ("speedup_at":
+  /// the first candidates of the table's search).
+  std::map<int64_t, llvm::StringMap<double>> speedupAt;
 };
 
 /// The outcomes of a corpus.
@@ -72,6 +79,12 @@ llvm::Expected<OutcomeTable> parseOutcomeTable(llvm::StringRef text);
 
 /// Reads and parses the table in `path`.
 llvm::Expected<OutcomeTable> loadOutcomeTable(llvm::StringRef path);
+
+/// Makes the outcomes and costs of a search of `budget` candidates the
+/// table's (`speedup`, each configuration's cost, `budget`), from what it
+/// records per budget. Fails, naming the budgets it has, when it records
+/// none for `budget`.
+llvm::Error selectBudget(OutcomeTable &table, int64_t budget);
 
 /// An error naming the first configuration of `table` that names a group or
 /// metric `catalog` does not know, or names one twice (a tree learned from

@@ -143,6 +143,10 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
            "Profiling tree (default: the shipped tree)">,
     Option<"treeName", "tree", "std::string", /*default=*/"\"\"",
            "Name of the tree when the file holds several">,
+    Option<"noProfile", "no-profile", "bool", /*default=*/"false",
+           "Collect no counters: the baseline is timed, not profiled, and "
+           "the rewrites are ranked from the kernel's static features alone "
+           "(what profiling adds is measured against this)">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report of every candidate to this file">,
     Option<"workerPath", "worker", "std::string", /*default=*/"\"\"",

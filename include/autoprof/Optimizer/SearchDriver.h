@@ -51,6 +51,9 @@ struct SearchOptions {
   std::vector<::autoprof::runtime::SanitizerTool> sanitizers;
   /// compute-sanitizer to run (found by the pass).
   std::string sanitizerPath;
+  /// Collect no counters (no-profile): the baseline and winners are timed,
+  /// never profiled.
+  bool noProfile = false;
 };
 
 /// Searches kernels of one module with one proposer.
