@@ -68,7 +68,9 @@ static bool fromJSON(const llvm::json::Value &value,
   if (const llvm::json::Object *at =
           value.getAsObject()->getObject("costs_at")) {
     for (const auto &[key, cost] : *at) {
-      Path field = path.field("costs_at").field(key);
+      // A Path refers to its parent: each one is kept while it is used.
+      Path costsAt = path.field("costs_at");
+      Path field = costsAt.field(key);
       int64_t budget = 0;
       if (key.str().empty() || llvm::StringRef(key).getAsInteger(10, budget) ||
           budget < 1) {
