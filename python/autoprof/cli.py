@@ -22,13 +22,15 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+from typing import Optional
 
 from . import html
 from .catalog import CatalogError, load_catalog
 from .learning import load_learner_log
 from .outcomes import load_outcomes, markdown
 from .trees import load_tree
-from .reports import ReportError, load_report
+from .reports import (H200_FP32_PEAK_FLOPS, ReportError, load_report,
+                      read_json)
 from .tools import ToolError, optimize
 
 
@@ -46,6 +48,31 @@ def _catalog(args, needed_for: str):
             return False
         print(f"autoprof: {needed_for} left out: {error}", file=sys.stderr)
         return None
+
+
+def _peak_flops(args) -> Optional[float]:
+    """The compute roof of the page: --peak-flops, else the entry of
+    --flops-peaks (docs/results/flops-peaks.json's format: program ->
+    {"flops_per_s", "why"}) for the report's program (its file name up to
+    the first dot, as scripts/benchmark-optimize.py names them), else the
+    FP32 peak of an H200. None, after saying why, when the file is bad."""
+    if args.peak_flops is not None:
+        if not args.peak_flops > 0:
+            print("autoprof: --peak-flops must be positive", file=sys.stderr)
+            return None
+        return args.peak_flops
+    if args.flops_peaks:
+        try:
+            peaks = read_json(pathlib.Path(args.flops_peaks))
+            program = pathlib.Path(args.report).name.split(".")[0]
+            entry = peaks.get(program) if isinstance(peaks, dict) else None
+            if entry is not None:
+                return float(entry["flops_per_s"])
+        except (ReportError, KeyError, TypeError, ValueError) as error:
+            print(f"autoprof: {args.flops_peaks}: not a table of peaks "
+                  f"({error})", file=sys.stderr)
+            return None
+    return H200_FP32_PEAK_FLOPS
 
 
 def _report(args) -> int:
@@ -66,9 +93,13 @@ def _report(args) -> int:
     catalog = _catalog(args, "metric meanings")
     if catalog is False:
         return 1
+    peak = _peak_flops(args)
+    if peak is None:
+        return 1
     page = html.render(report, catalog, title=args.title or
                        f"AutoProf run: {pathlib.Path(args.report).name}",
-                       learner_rounds=rounds, profiling_tree=tree)
+                       peak_flops=peak, learner_rounds=rounds,
+                       profiling_tree=tree)
     pathlib.Path(args.html).write_text(page)
     print(f"autoprof: wrote {args.html} ({len(report.kernels)} kernels)")
     return 0
@@ -154,6 +185,11 @@ def main(argv=None) -> int:
                         "--log, drawn as a learning curve")
     report.add_argument("--tree", help="a profiling-tree file to draw ('-': "
                         "the shipped starting tree)")
+    report.add_argument("--peak-flops", type=float,
+                        help="the compute roof in FLOP/s (default: an "
+                             "H200's FP32 peak, 67e12)")
+    report.add_argument("--flops-peaks", help="a JSON file of compute roofs "
+                        "per program (docs/results/flops-peaks.json)")
     report.set_defaults(run=_report)
     run = commands.add_parser("optimize", help="run autoprof-optimize")
     run.add_argument("module")
@@ -196,7 +232,13 @@ def main(argv=None) -> int:
     for option in getattr(args, "option", []):
         if "=" not in option:
             parser.error(f"--option expects key=value, got '{option}'")
-    return args.run(args)
+    try:
+        return args.run(args)
+    except OSError as error:
+        # A page, chart or directory that cannot be written: said, not a
+        # traceback.
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

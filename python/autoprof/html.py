@@ -102,7 +102,7 @@ def _kernel_section(kernel: KernelResult, catalog: Optional[Catalog],
             f'</td><td class="num">{_timing(candidate.timing)}</td>'
             f"<td>{_accepted(candidate)}</td>"
             f'<td class="num">{_evaluation(candidate.seconds)}</td>'
-            f"<td>{_e(candidate.reason)}</td></tr>")
+            f"<td>{_e(candidate.notes)}</td></tr>")
     parts.append("</table><h3>Baseline metrics</h3><table><tr><th>metric</th>"
                  "<th>value</th><th>unit</th><th>meaning</th></tr>")
     for metric in kernel.baseline.metrics:
@@ -142,10 +142,18 @@ def render(report: OptimizeReport, catalog: Optional[Catalog] = None,
     failed = "".join(
         f'<li class="failed">{_e(f.kernel)}: {_e(f.reason)}</li>'
         for f in report.failed_kernels)
+    above = [k.kernel for k in kernels
+             if k.roofline_fraction(peak_flops) > 1.05]
     summary = (
         f"<p>{len(kernels)} kernels on {_e(gpu)}; geometric mean speedup "
-        f"{report.geometric_mean_speedup():.2f}x.</p>"
-        + (f"<p>Failed kernels:</p><ul>{failed}</ul>" if failed else ""))
+        f"{report.geometric_mean_speedup():.2f}x; the compute roof is "
+        f"{peak_flops / 1e12:.1f} TFLOP/s.</p>"
+        + (f"<p>Failed kernels:</p><ul>{failed}</ul>" if failed else "")
+        + (f'<p class="failed">Above the roofline ({_e(", ".join(above))}):'
+           f" the kernel did its flops faster than the compute roof allows,"
+           f" so the roof is not its peak (tensor-core products against the"
+           f" FP32 peak): give the right one (autoprof report --peak-flops"
+           f" or --flops-peaks).</p>" if above else ""))
     body = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',

@@ -13,9 +13,13 @@ from .reports import ReportError, read_json
 
 @dataclass
 class Proposal:
+    """One proposed edit: the score it would give, or why it was refused
+    (an edit that does not verify, leaves kernels without an outcome, a
+    model's tree that was rejected), then without a score."""
     edit: str
-    train_score: float
+    train_score: Optional[float] = None
     mean_improvement: Optional[float] = None
+    rejected: Optional[str] = None
 
 
 @dataclass
@@ -39,15 +43,25 @@ def load_learner_log(path) -> List[Round]:
         raise ReportError(f"{path}: expected a list of rounds")
     rounds = []
     for i, entry in enumerate(document):
+        where = f"round [{i}]"
         try:
+            proposals = []
+            for j, p in enumerate(entry.get("proposals", [])):
+                where = f"round [{i}], proposal [{j}]"
+                rejected = p.get("rejected")
+                proposals.append(Proposal(
+                    edit=str(p["edit"]),
+                    train_score=(None if rejected is not None
+                                 else float(p["train_score"])),
+                    mean_improvement=p.get("mean_improvement"),
+                    rejected=None if rejected is None else str(rejected)))
+            where = f"round [{i}]"
             rounds.append(Round(
                 round=int(entry["round"]),
                 train_score=float(entry["train_score"]),
                 decision=str(entry.get("decision", "")),
-                proposals=[Proposal(p["edit"], float(p["train_score"]),
-                                    p.get("mean_improvement"))
-                           for p in entry.get("proposals", [])]))
-        except (KeyError, TypeError, ValueError) as error:
-            raise ReportError(f"{path}: round [{i}]: missing or bad "
+                proposals=proposals))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ReportError(f"{path}: {where}: missing or bad "
                               f"{error}") from None
     return rounds

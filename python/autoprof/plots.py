@@ -72,16 +72,27 @@ def speedups(report: OptimizeReport,
     kernels = report.kernels
     figure, (left, right) = plt.subplots(
         1, 2, figsize=(10, 0.35 * max(len(kernels), 4) + 1.2), dpi=100)
-    names = [k.name for k in kernels]
-    left.barh(names, [k.speedup for k in kernels], color="tab:blue")
+    # A kernel's own name where it is unique, else with its gpu.module (the
+    # kernels of upstream's softmax are four softmax_kernel).
+    short = [k.name for k in kernels]
+    names = [k.name if short.count(k.name) == 1 else k.kernel
+             for k in kernels]
+    rows = list(range(len(kernels)))
+    fractions = [k.roofline_fraction(peak_flops) for k in kernels]
+    for ax, values, color in ((left, [k.speedup for k in kernels],
+                               "tab:blue"),
+                              (right, fractions, "tab:green")):
+        ax.barh(rows, values, color=color)
+        ax.set_yticks(rows)
+        ax.set_yticklabels(names, fontsize=8)
+        ax.invert_yaxis()
     left.set_xscale("log")
     left.set_xlabel("speedup over the baseline")
-    left.invert_yaxis()
-    right.barh(names, [k.roofline_fraction(peak_flops) for k in kernels],
-               color="tab:green")
-    right.set_xlim(0, 1.05)
+    # Not clipped: a fraction above 1 says the floor's peak is too low for
+    # the kernel (an f16 matmul on tensor cores against the FP32 peak).
+    right.set_xlim(0, max([1.05] + [1.05 * f for f in fractions]))
+    right.axvline(1.0, color="0.3", linewidth=0.8)
     right.set_xlabel("fraction of the roofline floor")
-    right.invert_yaxis()
     figure.tight_layout()
     return figure
 
@@ -91,8 +102,9 @@ def learning_curve(rounds):
     the score each proposed edit would have given."""
     figure, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
     for entry in rounds:
-        ax.scatter([entry.round] * len(entry.proposals),
-                   [p.train_score for p in entry.proposals], s=12,
+        scored = [p.train_score for p in entry.proposals
+                  if p.train_score is not None]
+        ax.scatter([entry.round] * len(scored), scored, s=12,
                    color="0.7", label="proposed edits"
                    if entry is rounds[0] else None)
     ax.plot([r.round for r in rounds], [r.train_score for r in rounds],

@@ -73,6 +73,24 @@ class Candidate:
     seconds: Dict[str, float] = field(default_factory=dict)
     # Set when its first timing won: the interleaved re-timing that decided.
     retimed: Optional[Retiming] = None
+    # What else decided it or went wrong after it was timed: a re-timing
+    # that failed (and cost it its win), compute-sanitizer's findings, a
+    # re-profile of the winner that failed.
+    retime_error: str = ""
+    sanitizer: str = ""
+    reprofile_error: str = ""
+
+    @property
+    def notes(self) -> str:
+        """The reason, and whatever else the search said of it."""
+        parts = [self.reason] if self.reason else []
+        if self.retime_error:
+            parts.append(f"re-timing failed: {self.retime_error}")
+        if self.sanitizer:
+            parts.append(f"compute-sanitizer: {self.sanitizer}")
+        if self.reprofile_error:
+            parts.append(f"re-profile failed: {self.reprofile_error}")
+        return "; ".join(parts)
 
     @property
     def verified(self) -> bool:
@@ -217,7 +235,10 @@ class _Reader:
 
 
 def _timing(reader: _Reader) -> Timing:
-    return Timing(median_us=float(reader.get("median_us", float)),
+    median = float(reader.get("median_us", float))
+    if not median > 0 or math.isinf(median):
+        reader.fail(f"median_us must be a positive time, got {median}")
+    return Timing(median_us=median,
                   mad_us=float(reader.get("mad_us", float, 0.0, False)),
                   p10_us=reader.get("p10_us", float, None, False),
                   p90_us=reader.get("p90_us", float, None, False),
@@ -266,7 +287,16 @@ def _candidate(reader: _Reader) -> Candidate:
         metrics=_metrics(reader.items("metrics", False)),
         seconds=_seconds(reader),
         retimed=(_retiming(reader.child("retimed", retimed))
-                 if retimed else None))
+                 if retimed else None),
+        retime_error=reader.get("retime_error", str, "", False),
+        sanitizer=_text(reader.get("sanitizer", (str, dict, list), "",
+                                   False)),
+        reprofile_error=reader.get("reprofile_error", str, "", False))
+
+
+def _text(value) -> str:
+    """A report field that is a string or a JSON document, as text."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _kernel(reader: _Reader) -> KernelResult:

@@ -60,6 +60,24 @@ def test_learning_curve_from_a_learner_log(report_path):
     assert "round 2: stop: no edit improves the training score" in page
 
 
+def test_learner_log_with_refused_proposals(tmp_path, learn_tool):
+    # autoprof-learn logs refused proposals with their reason and no score.
+    import subprocess
+    from autoprof.learning import load_learner_log
+    from autoprof.plots import learning_curve
+    repo = __import__("pathlib").Path(__file__).resolve().parents[2]
+    log = tmp_path / "log.json"
+    subprocess.run([learn_tool, "--outcomes",
+                    str(repo / "test/Learn/Inputs/partial-outcomes.json"),
+                    "-o", str(tmp_path / "tree.mlir"), "--log", str(log)],
+                   check=True, capture_output=True)
+    rounds = load_learner_log(log)
+    refused = [p for p in rounds[0].proposals if p.rejected]
+    assert refused and refused[0].train_score is None
+    assert "would have no measured outcome" in refused[0].rejected
+    assert learning_curve(rounds) is not None
+
+
 def test_bad_learner_log(tmp_path):
     import pytest
     from autoprof import ReportError
@@ -108,3 +126,66 @@ def test_page_says_where_the_evaluation_time_went(seconds_report_path,
     page = render(load_report(report_path))
     assert 'class="seconds"' not in page
     assert '<td class="num">-</td>' in page
+
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
+RESULTS = REPO / "docs/results"
+
+
+def test_kernels_of_one_name_are_told_apart():
+    # Upstream's softmax is four gpu.modules each holding a softmax_kernel:
+    # the chart names them with their module, one bar each.
+    from autoprof.plots import speedups
+    report = load_report(RESULTS / "upstream-cae7971/softmax.blocks.json")
+    assert len({k.name for k in report.kernels}) == 1
+    figure = speedups(report)
+    labels = [t.get_text() for t in figure.axes[0].get_yticklabels()]
+    assert labels == [k.kernel for k in report.kernels]
+    assert len(figure.axes[0].patches) == len(report.kernels)
+
+
+def test_the_compute_roof_is_the_programs(tmp_path):
+    # An f16 matmul on tensor cores against the FP32 peak is "above the
+    # roofline"; with the table of peaks its page uses the tensor-core one.
+    report = RESULTS / "upstream-7812997/matmul_f16.tile16x16.json"
+    page = tmp_path / "page.html"
+
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "autoprof.cli", "report",
+                               str(report), "--html", str(page), *extra],
+                              capture_output=True, text=True)
+
+    assert run().returncode == 0
+    text = page.read_text()
+    assert "67.0 TFLOP/s" in text and "Above the roofline" in text
+    assert run("--flops-peaks",
+               str(RESULTS / "flops-peaks.json")).returncode == 0
+    text = page.read_text()
+    assert "989.4 TFLOP/s" in text and "Above the roofline" not in text
+    proc = run("--peak-flops", "0")
+    assert proc.returncode == 1
+    assert "--peak-flops must be positive" in proc.stderr
+
+
+def test_a_page_that_cannot_be_written_is_an_error(tmp_path, report_path):
+    proc = subprocess.run([sys.executable, "-m", "autoprof.cli", "report",
+                           str(report_path), "--html",
+                           str(tmp_path / "missing" / "x.html")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("autoprof: ")
+    assert "Traceback" not in proc.stderr
+
+
+def test_why_a_faster_candidate_was_not_kept_is_shown(tmp_path,
+                                                      report_path):
+    import json
+    document = json.loads(report_path.read_text())
+    candidate = document["kernels"][0]["candidates"][0]
+    candidate["retime_error"] = "the worker <crashed> & left"
+    candidate["sanitizer"] = {"tool": "racecheck", "errors": 1}
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(document))
+    page = render(load_report(path))
+    assert "re-timing failed: the worker &lt;crashed&gt; &amp; left" in page
+    assert "compute-sanitizer: {&quot;tool&quot;: &quot;racecheck&quot;" in page
