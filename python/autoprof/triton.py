@@ -29,6 +29,7 @@ import inspect
 import itertools
 import json
 import math
+import os
 import pathlib
 import re
 import tempfile
@@ -105,6 +106,27 @@ def _dtype_name(value) -> str:
     return str(dtype).replace("torch.", "") if dtype is not None else ""
 
 
+def _span(tensor) -> int:
+    """Elements from a tensor's first to its last, as its strides lay them
+    out: what a kernel that follows the strides may touch (more than
+    `numel()` for a strided view, x[:, ::2])."""
+    if not hasattr(tensor, "stride") or int(tensor.numel()) == 0:
+        return max(int(tensor.numel()), 1)
+    return 1 + sum((int(size) - 1) * abs(int(stride)) for size, stride in
+                   zip(tensor.shape, tensor.stride()))
+
+
+def specialized_away(value, name: str, do_not_specialize=()) -> bool:
+    """Whether Triton compiles `value`, passed for parameter `name`, into
+    the kernel as a constant, leaving it out of the PTX's parameters: None,
+    and an integer equal to 1 (not a bool) unless the parameter is in the
+    kernel's `do_not_specialize`."""
+    if value is None:
+        return True
+    return (isinstance(value, int) and not isinstance(value, bool)
+            and value == 1 and name not in do_not_specialize)
+
+
 def kernel_spec(ptx: str, entry: str, args: Sequence, grid: Sequence[int],
                 num_warps: int, shared_bytes: int, outputs: Sequence[str],
                 names: Sequence[str], directory) -> pathlib.Path:
@@ -135,7 +157,7 @@ def kernel_spec(ptx: str, entry: str, args: Sequence, grid: Sequence[int],
                 raise TritonError(f"argument '{name}' is a tensor, but the "
                                   f"PTX takes {ptx_type} there")
             params.append({"name": name, "kind": "buffer", "dtype": dtype,
-                           "count": max(int(value.numel()), 1),
+                           "count": _span(value),
                            "role": "inout" if name in outputs else "input"})
         else:
             dtype = _PTX_SCALARS.get(ptx_type)
@@ -258,16 +280,24 @@ def _profile_facts(spec: pathlib.Path, tool: Optional[str],
 
 
 def _cache_key(kernel, args, grid, space: Space, base: Configuration,
-               outputs, device: str) -> str:
-    source = getattr(kernel, "src", None) or inspect.getsource(
-        getattr(kernel, "fn", kernel))
-    shapes = [(tuple(a.shape), _dtype_name(a)) if hasattr(a, "shape")
-              else repr(a) for a in args]
+               outputs, device: str, settings: Dict[str, object]) -> str:
+    """What decides an outcome: the kernel's code (Triton's cache_key,
+    which covers the @triton.jit functions it calls, where it has one), the
+    arguments' shapes, strides and dtypes (and scalars' values), the grid,
+    the space, the caller's configuration, the outputs, the GPU and
+    `settings` (the fixed meta-parameters, tolerance, budget, profiling
+    tree and tool, Triton's version)."""
+    source = getattr(kernel, "cache_key", None) or getattr(
+        kernel, "src", None) or inspect.getsource(getattr(kernel, "fn",
+                                                          kernel))
+    shapes = [(tuple(a.shape), tuple(a.stride()), _dtype_name(a))
+              if hasattr(a, "stride") else repr(a) for a in args]
     blob = json.dumps({"source": source, "args": shapes, "grid": list(grid),
                        "space": [sorted(space.meta.items()), space.num_warps,
                                  space.num_stages],
                        "base": base.label(), "outputs": sorted(outputs),
-                       "device": device}, sort_keys=True, default=str)
+                       "device": device, "settings": settings},
+                      sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -335,9 +365,20 @@ class _Call:
                 "grid as a function of the meta-parameters (lambda meta: "
                 "...), as a Triton launch takes it, so that each "
                 "configuration launches the programs it needs")
+        if type(kernel).__name__ in ("Autotuner", "Heuristics") or \
+                not hasattr(kernel, "arg_names"):
+            raise TritonError(
+                f"a {type(kernel).__name__} is not supported: pass the "
+                "@triton.jit function itself (autotuned and heuristics "
+                "kernels choose their own configurations)")
         import torch
         self.torch = torch
         self.kernel, self.args, self.grid = kernel, args, grid
+        # Parameter names Triton does not specialize (its do_not_specialize
+        # holds names or indices).
+        self.do_not_specialize = {
+            kernel.arg_names[p] if isinstance(p, int) else p
+            for p in getattr(kernel, "do_not_specialize", ()) or ()}
         self.outputs, self.rtol = list(outputs), rtol
         self.names = [name for name in kernel.arg_names
                       if name not in meta and name not in space.meta]
@@ -484,6 +525,15 @@ class _Call:
             got, copied, _, untouched = self.run(config, kernel)
         except Exception as error:  # Triton refuses the kernel or config
             text = str(error).strip()
+            # A device fault or exhausted memory is not this configuration's
+            # outcome: every later run would fail the same way (a CUDA error
+            # sticks to the context), so the search stops and caches
+            # nothing.
+            if isinstance(error, self.torch.cuda.OutOfMemoryError) or \
+                    "CUDA error" in text or "out of memory" in text:
+                raise TritonError(f"configuration {config.label()}: the "
+                                  f"device failed: {text.splitlines()[0]}"
+                                  ) from error
             return {"status": "failed", "reason": text.splitlines()[0]
                     if text else type(error).__name__}
         if not untouched:
@@ -503,11 +553,19 @@ class _Call:
               tree: Optional[str]) -> Dict[str, str]:
         """The bottleneck facts of the caller's launch (`compiled`, its
         compiled kernel)."""
+        # The arguments the PTX takes: Triton compiles those it specializes
+        # (None, an integer 1) into the kernel as constants.
+        keep = [i for i, (name, value) in enumerate(zip(self.names,
+                                                        self.args))
+                if not specialized_away(value, name,
+                                        self.do_not_specialize)]
         with tempfile.TemporaryDirectory() as scratch:
             spec = kernel_spec(compiled.asm["ptx"], compiled.metadata.name,
-                               self.args, self.grid_of(self.base),
+                               [self.args[i] for i in keep],
+                               self.grid_of(self.base),
                                self.base.num_warps, compiled.metadata.shared,
-                               self.outputs, self.names, scratch)
+                               self.outputs, [self.names[i] for i in keep],
+                               scratch)
             return _profile_facts(spec, tool, tree)
 
     def blocks(self) -> int:
@@ -545,8 +603,11 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
     others keep the caller's contents. The fastest beyond 2% of the
     caller's configuration wins, else the caller's stays. Outcomes are
     cached in `cache_dir` (by default ~/.cache/autoprof/triton) by the
-    kernel's source, the arguments' shapes and dtypes, the grid, the space
-    and the GPU.
+    kernel's code (the functions it calls included), the arguments' shapes,
+    strides and dtypes, the grid, the space, the fixed meta-parameters, the
+    tolerance, the budget, the profiling tree and tool, Triton's version
+    and the GPU the tensors are on; a device fault or exhausted memory ends
+    the search with a TritonError and caches nothing.
     `log`, when given, receives one dict per configuration tried."""
     space = space or Space()
     call = _Call(kernel, args, grid, outputs, space, num_warps, num_stages,
@@ -556,15 +617,23 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
     import triton
 
     base, fixed = call.base, call.fixed
-    device = torch.cuda.get_device_name()
+    # The GPU the tensors are on (the current device when none is).
+    index = next((a.device.index for a in args
+                  if isinstance(a, torch.Tensor) and a.is_cuda), None)
+    index = torch.cuda.current_device() if index is None else index
+    device = torch.cuda.get_device_name(index)
     cache = pathlib.Path(cache_dir or default_cache_dir())
     key = _cache_key(kernel, args, call.grid_of(base), space, base, outputs,
-                     device)
+                     device, {"fixed": sorted(fixed.items()), "rtol": rtol,
+                              "budget": budget, "tool": tool, "tree": tree,
+                              "triton": triton.__version__})
     cached = cache / f"{key}.json"
-    if cached.exists():
+    try:
         entry = json.loads(cached.read_text())
         return triton.Config(entry["meta"], num_warps=entry["num_warps"],
                              num_stages=entry["num_stages"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # not cached, or a file that cannot be read: measured again
 
     reference, copied, compiled, untouched = call.reference()
     if not untouched:
@@ -572,7 +641,7 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
                           f"outputs ({', '.join(outputs)}) does not name")
     base_us = call.time(base, copied)
     facts = call.facts(compiled, tool, tree)
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    sms = torch.cuda.get_device_properties(index).multi_processor_count
     ranked = rank_configurations(configurations(space), base, facts,
                                  call.blocks(), sms)
     best, best_us = base, base_us
@@ -587,10 +656,13 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
         if log is not None:
             log.append(entry)
     cache.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps({
+    # Written whole or not at all: a reader never sees half a file.
+    partial = cache / f"{key}.json.{os.getpid()}.tmp"
+    partial.write_text(json.dumps({
         "meta": {**fixed, **best.meta_dict()}, "num_warps": best.num_warps,
         "num_stages": best.num_stages, "us": best_us, "baseline_us": base_us,
         "facts": facts}, indent=2) + "\n")
+    os.replace(partial, cached)
     return triton.Config({**fixed, **best.meta_dict()},
                          num_warps=best.num_warps, num_stages=best.num_stages)
 

@@ -259,3 +259,62 @@ def test_an_input_holding_nan_comes_back_untouched(monkeypatch):
     strided = interpreted_call(scale_kernel, wide[:, 0], torch.zeros(64),
                                monkeypatch)
     assert strided.run(strided.base)[3]
+
+
+class StridedTensor(FakeTensor):
+    """A view x[:, ::2] of a 4 x 16 tensor: 32 elements over a span of 63."""
+
+    shape = (4, 8)
+
+    def stride(self):
+        return (16, 2)
+
+
+def test_a_strided_view_is_sized_by_its_span(tmp_path):
+    from autoprof.triton import _span
+    view = StridedTensor("torch.float32", 32)
+    assert _span(view) == 1 + 3 * 16 + 7 * 2
+    compiled = compile_add()
+    spec = kernel_spec(compiled.asm["ptx"], compiled.metadata.name,
+                       [view] + ARGS[1:], (1,), 4, 0, ["out_ptr"], NAMES,
+                       tmp_path)
+    assert json.loads(spec.read_text())["params"][0]["count"] == 63
+
+
+def test_what_triton_specializes_away():
+    from autoprof.triton import specialized_away
+    assert specialized_away(None, "n")
+    assert specialized_away(1, "n")
+    assert not specialized_away(1, "n", do_not_specialize={"n"})
+    assert not specialized_away(True, "flag")
+    assert not specialized_away(2, "n")
+    assert not specialized_away(1.0, "scale")
+
+
+def test_the_cache_key_covers_what_changes_the_outcome():
+    from autoprof.triton import _cache_key
+    base = Configuration((), 4, 3)
+
+    def key(**settings):
+        return _cache_key(add_kernel, ARGS, (1,), Space(), base, ["out_ptr"],
+                          "GPU", {"fixed": [("BLOCK", 1024)], **settings})
+
+    assert key() == key()
+    assert key() != _cache_key(add_kernel, ARGS, (1,), Space(), base,
+                               ["out_ptr"], "GPU", {"fixed": [("BLOCK", 512)]})
+    assert key() != key(rtol=1e-3)
+    strided = [StridedTensor("torch.float32", 32)] + ARGS[1:]
+    contiguous = [FakeTensor("torch.float32", 32)] + ARGS[1:]
+    assert _cache_key(add_kernel, strided, (1,), Space(), base, [], "GPU",
+                      {}) != _cache_key(add_kernel, contiguous, (1,),
+                                        Space(), base, [], "GPU", {})
+
+
+def test_an_autotuned_kernel_is_refused():
+    from autoprof.triton import _Call
+    tuned = triton.autotune(configs=[triton.Config({"BLOCK": 128})],
+                            key=["n"])(add_kernel)
+    with pytest.raises(TritonError, match="Autotuner is not supported: pass "
+                                          "the @triton.jit function itself"):
+        _Call(tuned, ARGS, (1,), ["out_ptr"], Space(), 4, 3, None,
+              {"BLOCK": 128})
