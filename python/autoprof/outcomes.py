@@ -91,13 +91,36 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             raise ReportError(f"{source}: {where}: missing '{key}'")
         return obj[key]
 
+    def listed(key):
+        value = need(document, key, "table")
+        if not isinstance(value, list):
+            raise ReportError(f"{source}: table: '{key}' is not a list")
+        return value
+
+    def names_of(entry, key, where):
+        """A list of names (groups, metrics), or an error naming it."""
+        value = entry.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(n, str)
+                                                  for n in value):
+            raise ReportError(f"{source}: {where}.{key}: expected a list of "
+                              f"names")
+        return list(value)
+
+    def numbers_of(entry, key, where):
+        """An object of numbers (features), or an error naming it."""
+        value = entry.get(key, {})
+        if not isinstance(value, dict):
+            raise ReportError(f"{source}: {where}.{key}: expected an object")
+        return {k: _number(v, f"{source}: {where}.{key}.{k}")
+                for k, v in value.items()}
+
     configurations = []
-    for i, entry in enumerate(need(document, "configurations", "table")):
+    for i, entry in enumerate(listed("configurations")):
         where = f"configurations[{i}]"
         configurations.append(Configuration(
             name=str(need(entry, "name", where)),
-            groups=list(entry.get("groups", [])),
-            metrics=list(entry.get("metrics", [])),
+            groups=names_of(entry, "groups", where),
+            metrics=names_of(entry, "metrics", where),
             cost_passes=_number(need(entry, "cost_passes", where),
                                 f"{source}: {where}.cost_passes"),
             cost_seconds=_number(need(entry, "cost_seconds", where),
@@ -111,7 +134,7 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
     if not configurations:
         raise ReportError(f"{source}: table: no configurations")
     kernels = []
-    for i, entry in enumerate(need(document, "kernels", "table")):
+    for i, entry in enumerate(listed("kernels")):
         where = f"kernels[{i}]"
         speedups = need(entry, "speedup", where)
         if not isinstance(speedups, dict):
@@ -132,12 +155,15 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
         kernels.append(KernelOutcome(
             name=kernel_name,
             program=str(need(entry, "program", where)),
-            features={k: float(v) for k, v in entry.get("features",
-                                                         {}).items()},
+            features=numbers_of(entry, "features", where),
             speedup={k: float(v) for k, v in speedups.items()}))
+    budget = document.get("budget", 0)
+    if not isinstance(budget, int) or isinstance(budget, bool) or budget < 0:
+        raise ReportError(f"{source}: budget: expected a whole number of "
+                          f"candidates")
     return OutcomeTable(provenance=str(document.get("provenance", "")),
-                        budget=int(document.get("budget", 0)),
-                        configurations=configurations, kernels=kernels)
+                        budget=budget, configurations=configurations,
+                        kernels=kernels)
 
 
 def load_outcomes(path) -> OutcomeTable:

@@ -96,6 +96,14 @@ def test_the_synthetic_table_of_the_learner_tests():
      "kernels[0].speedup.sol: expected a number"),
     (lambda t: t["kernels"].append(dict(t["kernels"][0])),
      "kernels[3]: kernel 'p.v0/k1' appears twice"),
+    (lambda t: t.update(configurations=5), "table: 'configurations' is not a "
+                                           "list"),
+    (lambda t: t["configurations"][0].update(metrics=5),
+     "configurations[0].metrics: expected a list of names"),
+    (lambda t: t["kernels"][0].update(features={"x": None}),
+     "kernels[0].features.x: expected a number"),
+    (lambda t: t.update(budget="ten"),
+     "budget: expected a whole number of candidates"),
 ])
 def test_errors_name_the_file_and_the_field(tmp_path, edit, message):
     document = small_table()
