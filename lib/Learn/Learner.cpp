@@ -705,11 +705,20 @@ mlir::autoprof::learn::evaluationToJSON(const LearnResult &result,
       entry["configuration"] = row.configuration;
     rows.push_back(std::move(entry));
   }
+  // What each configuration cost in the scores above: the table's costs
+  // at the budget learned from.
+  llvm::json::Object costs;
+  for (const ProfileConfiguration &configuration : table.configurations)
+    costs[configuration.name] =
+        llvm::json::Object{{"passes", configuration.costPasses},
+                           {"seconds", configuration.costSeconds}};
   return llvm::json::Object{
       {"seed", static_cast<int64_t>(options.seed)},
       {"held_out_fraction", options.heldOutFraction},
       {"lambda", options.lambda},
       {"cost", options.cost == CostUnit::Seconds ? "seconds" : "passes"},
+      {"budget", table.budget},
+      {"costs", std::move(costs)},
       {"train_kernels", names(result.split.train)},
       {"held_out_kernels", names(result.split.heldOut)},
       {"train_score", result.train.score},

@@ -160,7 +160,7 @@ def _evaluate(args) -> int:
         text = evaluate(args.table, args.out_dir, learn_tool=args.learn_tool,
                         seed=args.seed, held_out=args.held_out,
                         lam=args.lam, cost=args.cost, catalog=catalog,
-                        title=args.title)
+                        title=args.title, budget=args.budget)
     except (ReportError, ToolError, CatalogError) as error:
         print(f"autoprof: {error}", file=sys.stderr)
         return 1
@@ -222,6 +222,9 @@ def main(argv=None) -> int:
                             help="weight of the profiling cost in the score")
     evaluation.add_argument("--cost", choices=["passes", "seconds"],
                             default="passes")
+    evaluation.add_argument("--budget", type=int,
+                            help="learn from searches of this many "
+                                 "candidates (default: the table's)")
     evaluation.add_argument("--title", default="")
     evaluation.add_argument("--catalog", help="a catalog file written by "
                             "autoprof-learn --print-catalog")

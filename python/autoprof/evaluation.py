@@ -12,7 +12,7 @@ import math
 import pathlib
 import statistics
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from .reports import ReportError, read_json
 
@@ -30,16 +30,23 @@ class Row:
     # The configuration each kernel was scored with.
     configurations: Dict[str, str] = field(default_factory=dict)
 
-    def median_cost(self, table, cost: str = "passes") -> Optional[float]:
+    def median_cost(self, table, cost: str = "passes",
+                    costs: Optional[Dict[str, Tuple[float, float]]] = None
+                    ) -> Optional[float]:
         """The median over its kernels of what the configuration each was
-        scored with costs (by `table`'s configurations)."""
+        scored with costs: by `costs` (the evaluation's, at the budget it
+        learned from) where given, else by `table`'s configurations."""
         values = []
         for name in self.configurations.values():
-            configuration = table.configuration(name)
-            if configuration is None:
-                return None
-            values.append(configuration.cost_passes if cost == "passes"
-                          else configuration.cost_seconds)
+            if costs and name in costs:
+                passes, seconds = costs[name]
+            else:
+                configuration = table.configuration(name)
+                if configuration is None:
+                    return None
+                passes = configuration.cost_passes
+                seconds = configuration.cost_seconds
+            values.append(passes if cost == "passes" else seconds)
         return statistics.median(values) if values else None
 
     @property
@@ -65,6 +72,10 @@ class Evaluation:
     held_out_kernels: List[str]
     train_score: float
     rows: List[Row]
+    # The search budget the outcomes are of, and each configuration's cost
+    # (passes, seconds) there, where autoprof-learn wrote them.
+    budget: Optional[int] = None
+    costs: Dict[str, Tuple[float, float]] = field(default_factory=dict)
 
     def row(self, kind: str) -> Optional[Row]:
         return next((r for r in self.rows if r.kind == kind), None)
@@ -109,7 +120,26 @@ def parse_evaluation(document, source: str = "<evaluation>") -> Evaluation:
         train_kernels=need(document, "train_kernels", list, "the file"),
         held_out_kernels=need(document, "held_out_kernels", list, "the file"),
         train_score=need(document, "train_score", float, "the file"),
-        rows=rows)
+        rows=rows,
+        budget=document.get("budget") if isinstance(
+            document.get("budget"), int) else None,
+        costs=_costs(document.get("costs", {}), source))
+
+
+def _costs(value, source: str) -> Dict[str, Tuple[float, float]]:
+    """The evaluation's cost of each configuration (passes, seconds)."""
+    if not isinstance(value, dict):
+        raise ReportError(f"{source}: costs is not an object")
+    costs = {}
+    for name, entry in value.items():
+        if not isinstance(entry, dict) or not all(
+                isinstance(entry.get(k), (int, float)) and
+                not isinstance(entry.get(k), bool)
+                for k in ("passes", "seconds")):
+            raise ReportError(f"{source}: costs.{name} lacks its passes and "
+                              f"seconds")
+        costs[name] = (float(entry["passes"]), float(entry["seconds"]))
+    return costs
 
 
 def load_evaluation(path) -> Evaluation:
@@ -172,7 +202,7 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
         lines.append(
             f"Goal (at least the best fixed configuration's outcome at no "
             f"more than half its cost): {'met' if goal else 'not met'}.")
-        median = learned.median_cost(table, "passes")
+        median = learned.median_cost(table, "passes", evaluation.costs)
         if median is not None:
             lines.append(
                 f"Median replay passes per held-out kernel under the learned "
@@ -267,9 +297,12 @@ def outcome_chart(evaluation: Evaluation, table, catalog=None,
 
 def evaluate(table_path, out_dir, learn_tool: Optional[str] = None,
              seed: int = 1, held_out: float = 0.3, lam: float = 0.01,
-             cost: str = "passes", catalog=None, title: str = "") -> str:
+             cost: str = "passes", catalog=None, title: str = "",
+             budget: Optional[int] = None) -> str:
     """Learns a tree from the outcome table `table_path` with
-    `autoprof-learn` and writes to `out_dir`: the tree (tree.mlir), the
+    `autoprof-learn` (from the outcomes of searches of `budget` candidates
+    where given and the table records them, else of the table's budget)
+    and writes to `out_dir`: the tree (tree.mlir), the
     learner's log (learn-log.json), the evaluation (evaluation.json), the
     charts (outcome-vs-cost.png, outcome-vs-metrics.png when the catalog is
     known, tree.png) and evaluation.md, which it returns."""
@@ -285,8 +318,8 @@ def evaluate(table_path, out_dir, learn_tool: Optional[str] = None,
         f"--outcomes={table_path}", f"-o={out / 'tree.mlir'}",
         f"--log={out / 'learn-log.json'}",
         f"--evaluation={out / 'evaluation.json'}", f"--seed={seed}",
-        f"--held-out={held_out}", f"--lambda={lam}", f"--cost={cost}"],
-        learn_tool)
+        f"--held-out={held_out}", f"--lambda={lam}", f"--cost={cost}"] +
+        ([f"--budget={budget}"] if budget else []), learn_tool)
     evaluation = load_evaluation(out / "evaluation.json")
     charts = {"outcome-vs-cost.png": outcome_chart(evaluation, table,
                                                    catalog, "cost")}
@@ -302,7 +335,7 @@ def evaluate(table_path, out_dir, learn_tool: Optional[str] = None,
     page = [f"# {title or 'Evaluation of a learned profiling tree'}", "",
             f"Outcome table: {table.provenance} ({len(table.kernels)} "
             f"kernels, {len(table.configurations)} configurations, budget "
-            f"{table.budget}).", "",
+            f"{evaluation.budget or table.budget}).", "",
             "Learning: " + ("; ".join(rounds) if rounds else "no round"), "",
             markdown(evaluation, table, catalog), "",
             "![outcome vs profiling cost](outcome-vs-cost.png)", ""]

@@ -93,3 +93,25 @@ def test_the_command(tmp_path, learn_tool, capsys):
     assert main(["evaluate", str(tmp_path / "none.json"), "--out-dir",
                  str(tmp_path), "--learn-tool", learn_tool]) == 1
     assert "none.json: cannot read" in capsys.readouterr().err
+
+
+def test_evaluate_at_a_smaller_budget(tmp_path, learn_tool):
+    # A table whose search of budget 3 also records budget 1: the page is
+    # of budget 1, its median cost the cost there.
+    table = json.loads(SYNTHETIC.read_text())
+    table["budget"] = 3
+    for configuration in table["configurations"]:
+        configuration["costs_at"] = {"1": {"passes": 1, "seconds": 0.01}}
+    for kernel in table["kernels"]:
+        kernel["speedup_at"] = {"1": {name: 1.1 for name in
+                                      kernel["speedup"]}}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(table))
+    text = evaluate(path, tmp_path / "out", learn_tool=learn_tool, seed=2,
+                    budget=1)
+    evaluation = load_evaluation(tmp_path / "out" / "evaluation.json")
+    assert evaluation.budget == 1
+    assert evaluation.costs["MemoryWorkloadAnalysis"] == (1.0, 0.01)
+    assert "configurations, budget 1)." in text
+    assert "Median replay passes per held-out kernel under the learned " \
+           "tree: 1 (goal" in text

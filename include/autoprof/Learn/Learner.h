@@ -163,7 +163,8 @@ std::vector<HeldOutRow> compareHeldOut(const LearnResult &result,
                                        const LearnOptions &options);
 
 /// The evaluation of a learning run as JSON (`autoprof-learn
-/// --evaluation`): the options that decided it, the training and held-out
+/// --evaluation`): the options that decided it, the search budget of the
+/// outcomes and each configuration's cost at it, the training and held-out
 /// kernels by name, the training score and compareHeldOut's rows, each
 /// with its score, mean log speedup, mean cost, the kernels it scored and
 /// those it left out with the reason.
