@@ -225,6 +225,11 @@ class _Reader:
                 bool not in kinds:
             names = "/".join(k.__name__ for k in kinds)
             self.fail(f"'{key}' should be {names}, got {type(value).__name__}")
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                float(value)
+            except OverflowError:
+                self.fail(f"'{key}' is too large a number")
         return value
 
     def items(self, key: str, required=True) -> List["_Reader"]:
@@ -294,6 +299,14 @@ def _candidate(reader: _Reader) -> Candidate:
         reprofile_error=reader.get("reprofile_error", str, "", False))
 
 
+def _labels(reader: _Reader) -> List[str]:
+    """The kernel's accepted rewrites: a list of labels."""
+    labels = reader.get("accepted", list, [], False)
+    if not all(isinstance(label, str) for label in labels):
+        reader.fail("'accepted' should list the accepted rewrites' labels")
+    return list(labels)
+
+
 def _text(value) -> str:
     """A report field that is a string or a JSON document, as text."""
     return value if isinstance(value, str) else json.dumps(value)
@@ -319,7 +332,7 @@ def _kernel(reader: _Reader) -> KernelResult:
             launches=int(baseline.get("launches", int, 1, False)),
             seconds=_seconds(baseline)),
         candidates=[_candidate(c) for c in reader.items("candidates")],
-        accepted=list(reader.get("accepted", list, [], False)),
+        accepted=_labels(reader),
         best_median_us=float(reader.get("best_median_us", float)),
         speedup=float(reader.get("speedup", float)),
         failed=reader.get("failed", str, "", False))

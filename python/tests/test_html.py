@@ -189,3 +189,20 @@ def test_why_a_faster_candidate_was_not_kept_is_shown(tmp_path,
     page = render(load_report(path))
     assert "re-timing failed: the worker &lt;crashed&gt; &amp; left" in page
     assert "compute-sanitizer: {&quot;tool&quot;: &quot;racecheck&quot;" in page
+
+
+def test_malformed_numbers_and_labels_are_errors(tmp_path, report_path):
+    import json
+    import pytest
+    from autoprof import ReportError
+    for field, value, message in (
+            ("accepted", [1], "'accepted' should list the accepted "
+                              "rewrites' labels"),
+            ("compulsory_bytes", 10 ** 400, "'compulsory_bytes' is too "
+                                            "large a number")):
+        document = json.loads(report_path.read_text())
+        document["kernels"][0][field] = value
+        path = tmp_path / "report.json"
+        path.write_text(json.dumps(document))
+        with pytest.raises(ReportError, match=message):
+            load_report(path)
