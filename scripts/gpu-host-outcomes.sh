@@ -12,11 +12,13 @@
 #            [-- MEASURE-OUTCOMES OPTIONS...]
 # STATE_DIR/outcomes.json is the table; STATE_DIR/pool.tar.gz the verdicts;
 # the options (e.g. --only tile16x16, --names ..., --budget 3) go to
-# measure-outcomes.py. Prints measure-outcomes.py's summary.
+# measure-outcomes.py. No run starts after SECONDS and the sitting ends by
+# SECONDS + 70 at the latest (give a 10-minute command SECONDS <= 480).
+# Prints measure-outcomes.py's summary.
 # AUTOPROF_POOL_WORKER, when set, is the worker the pool runs (default: the
 # bundle's autoprof-worker).
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
 state=$1 seconds=$2
 shift 2
 modules=() options=()
@@ -29,7 +31,12 @@ work=${TMPDIR:-/tmp}/autoprof-gpu-outcomes
 rm -rf "$work" && mkdir -p "$work/pool"
 scripts/unpack-bundle.sh "$work" || exit 1
 bin=$work/autoprof/bin
-[ -f "$state/pool.tar.gz" ] && tar -C "$work/pool" -xzf "$state/pool.tar.gz"
+# Verdicts of earlier sittings; an archive cut short (a sitting killed while
+# it was written) is said and left, not fatal.
+if [ -f "$state/pool.tar.gz" ]; then
+  tar -C "$work/pool" -xzf "$state/pool.tar.gz" ||
+    echo "gpu-host-outcomes: $state/pool.tar.gz is damaged; its verdicts are measured again" >&2
+fi
 
 extend=()
 [ -f "$state/outcomes.json" ] && extend=(--extend "$state/outcomes.json")
@@ -38,14 +45,21 @@ gpus=$(python3 scripts/worker-pool.py --list-gpus | wc -l)
 export AUTOPROF_POOL_DIR=$work/pool
 export AUTOPROF_POOL_WORKER=${AUTOPROF_POOL_WORKER:-$bin/autoprof-worker}
 status=0
-python3 scripts/measure-outcomes.py --opt "$bin/autoprof-opt" \
+# No run starts after SECONDS; runs under way get 60 s more, then the
+# sitting is stopped (the table is written after every run, so what finished
+# stays). The modules come before the options, which may take lists.
+timeout -k 10 $(( seconds + 60 )) \
+  python3 scripts/measure-outcomes.py --opt "$bin/autoprof-opt" \
   --worker scripts/worker-pool.py --jobs $(( 4 * (gpus > 0 ? gpus : 1) )) \
   --stop-after "$seconds" "${extend[@]}" --out "$work/outcomes.json" \
-  "${options[@]}" "${modules[@]}" || status=$?
-# The table and the verdicts survive a failed run: what was measured stays.
+  "${modules[@]}" "${options[@]}" || status=$?
+# The table and the verdicts survive a failed or stopped run: what was
+# measured stays. Each file is replaced whole.
 if [ -f "$work/outcomes.json" ]; then
-  cp "$work/outcomes.json" "$state/outcomes.json"
+  cp "$work/outcomes.json" "$state/outcomes.json.partial"
+  mv "$state/outcomes.json.partial" "$state/outcomes.json"
 fi
 mkdir -p "$work/pool/cache"
-tar -C "$work/pool" -czf "$state/pool.tar.gz" cache
+tar -C "$work/pool" -czf "$state/pool.tar.gz.partial" cache
+mv "$state/pool.tar.gz.partial" "$state/pool.tar.gz"
 exit $status

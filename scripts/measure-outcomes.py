@@ -50,6 +50,7 @@ import argparse
 import concurrent.futures
 import datetime
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -228,23 +229,36 @@ def write_trees(configurations, directory):
 
 
 def kernel_features(opt, module):
-    """Features per kernel name, from the annotated module."""
+    """Features per kernel, keyed as reports name kernels ("module::kernel";
+    an imported kernel's binary stands for its module), from the annotated
+    module."""
     proc = subprocess.run([opt, str(module), "--autoprof-extract-features"],
                           capture_output=True, text=True)
     features = {}
     if proc.returncode != 0:
         return features, proc.stderr.strip()[-300:]
+    gpu_module = ""
     for line in proc.stdout.splitlines():
-        match = re.search(r"gpu\.func @(\w+)\(.*autoprof\.features = \{(.*?)\}",
-                          line)
-        if match:
-            features[match.group(1)] = {
-                name: float(value)
-                for name, value in FEATURE.findall(match.group(2))}
+        opened = re.search(r"gpu\.module @([\w$.-]+)", line)
+        if opened:
+            gpu_module = opened.group(1)
+        func = re.search(r"gpu\.func @([\w$.-]+)\(.*autoprof\.features = "
+                         r"\{(.*?)\}", line)
+        binary = re.search(r"gpu\.binary @([\w$.-]+)\s+\{.*autoprof\.features"
+                           r" = \{(.*?)\}", line)
+        if func or binary:
+            match = func or binary
+            scope = gpu_module if func else match.group(1)
+            values = {name: float(value)
+                      for name, value in FEATURE.findall(match.group(2))}
+            features[f"{scope}::{match.group(1)}"] = values
+            if binary:
+                # The report names an imported kernel binary::entry.
+                features[f"{scope}::*"] = values
     return features, ""
 
 
-def prefix_outcomes(kernel, budget):
+def prefix_outcomes(kernel, budget, imported=False):
     """The outcome of `kernel`'s search (a report's kernel) had its budget
     been k, for each k of BUDGETS below `budget` and `budget` itself:
     {k: (speedup, replay passes, profile seconds)}. A search of budget k is
@@ -253,12 +267,15 @@ def prefix_outcomes(kernel, budget):
     over that of the last candidate accepted among them, its profiling cost
     the baseline's profile and the re-profile of each winner before the
     k-th candidate (a winner is re-profiled only while budget remains).
+    An imported kernel's search does not count the families that do not
+    apply to it (`imported`: its "skipped" candidates take no budget).
     Nothing for a kernel whose search failed or has no time."""
     baseline = kernel.get("baseline", {})
     base_us = baseline.get("timing", {}).get("median_us")
     if kernel.get("failed") or not base_us or not kernel.get("speedup"):
         return {}
-    candidates = kernel.get("candidates", [])
+    candidates = [c for c in kernel.get("candidates", [])
+                  if not (imported and c.get("status") == "skipped")]
     out = {}
     for k in sorted({b for b in BUDGETS if b < budget} | {budget}):
         best_us = base_us
@@ -409,18 +426,22 @@ def module_of(kernel):
     return kernel.get("module") or kernel["name"].split("/")[0]
 
 
+# A note of a run: "<module file> with <configuration>: ...".
+RUN_NOTE = re.compile(r"^(.+?)\.mlir with (.+?): ")
+
+
 def measured_pairs(table):
     """(module, configuration) pairs `table` holds a measurement of: a
-    kernel of the module has that configuration's outcome, and none of its
-    kernels lacks it (a kernel whose search failed there is measured
-    again)."""
-    pairs, failed = set(), set()
+    kernel of the module has that configuration's outcome, and no note says
+    that the run, or a kernel of it, failed or was not run (those are
+    measured again)."""
+    pairs = set()
     for kernel in table["kernels"]:
         for name in kernel["speedup"]:
             pairs.add((module_of(kernel), name))
-        for name in kernel.get("costs", {}):
-            if name not in kernel["speedup"]:
-                failed.add((module_of(kernel), name))
+    failed = {match.groups() for match in map(RUN_NOTE.match,
+                                               table.get("notes", []))
+              if match}
     return pairs - failed
 
 
@@ -430,7 +451,7 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
     table with these measurements added)."""
     write_trees(configurations, work)
 
-    kernels, notes, gpu = {}, [], ""
+    feature_notes = []
     runs = []
     for module in modules_of(args.modules, args.only):
         todo = [c for c in configurations
@@ -439,7 +460,7 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
             continue
         features, error = kernel_features(args.opt, module)
         if error:
-            notes.append(f"{module.name}: no features: {error}")
+            feature_notes.append(f"{module.name}: no features: {error}")
             continue
         runs += [(module, features, c) for c in todo]
     start = time.monotonic()
@@ -456,139 +477,179 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
         report = work / f"{module.stem}.{name}.json"
         profile = ("no-profile=true" if collects_nothing(configuration)
                    else f"tree-file={work / (name + '.tree.mlir')}")
+        # keep-going: one kernel that fails leaves the module's others
+        # measured (the report lists it under failed_kernels).
         options = (f"{profile} budget={args.budget} "
-                   f"time-budget={args.time_budget} report={report}")
+                   f"time-budget={args.time_budget} report={report} "
+                   f"keep-going=true")
         if args.worker:
             options += f" worker={args.worker}"
         proc = subprocess.run(
             [args.opt, str(module), f"--autoprof-optimize={options}",
              "-o", "/dev/null"], capture_output=True, text=True)
-        if proc.returncode != 0 or not report.exists():
+        if not report.exists():
             return None, (f"{module.name} with {name}: "
                           f"{proc.stderr.strip()[-300:]}")
         return json.loads(report.read_text()), None
 
-    # --jobs runs at once (with scripts/worker-pool.py as the worker, their
-    # jobs spread over the host's GPUs); the table keeps the order of runs.
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(optimize, runs))
-    for (module, features, configuration), (report, note) in zip(runs,
-                                                                 outcomes):
-        name = configuration["name"]
-        if note:
-            notes.append(note)
-            continue
-        for kernel in report["kernels"]:
-            short = kernel["kernel"].split("::")[1]
-            key = f"{module.stem}/{short}"
-            entry = kernels.setdefault(key, {
-                "name": key, "program": module.stem.split(".")[0],
-                "module": module.stem,
-                "features": features.get(short, {}), "speedup": {},
-                "costs": {}})
-            gpu = gpu or kernel.get("gpu", "")
-            by_budget = prefix_outcomes(kernel, args.budget)
-            if not by_budget:
-                # Left out of the table, and said why: never a zero.
-                notes.append(f"{key} with {name}: no verified outcome ("
-                             f"{kernel.get('failed') or 'no timing'})")
+    def write_table(outcomes, final):
+        """Writes the table of the runs finished so far (`outcomes` holds
+        (report, note) per run, (None, None) for one not finished): after
+        every run, so that a sitting stopped from outside keeps what it
+        measured, and once more at the end, with the summary. The file is
+        replaced whole, never left half written."""
+        kernels, notes, gpu = {}, list(feature_notes), ""
+        for (module, features, configuration), (report, note) in zip(runs,
+                                                                     outcomes):
+            name = configuration["name"]
+            if note:
+                notes.append(note)
                 continue
-            speedup, passes, seconds = by_budget[args.budget]
-            entry["speedup"][name] = speedup
-            entry["costs"][name] = {"passes": passes, "seconds": seconds}
-            for k, (speedup, passes, seconds) in by_budget.items():
-                entry.setdefault("speedup_at", {}).setdefault(
-                    str(k), {})[name] = speedup
-                entry.setdefault("costs_at", {}).setdefault(
-                    str(k), {})[name] = {"passes": passes,
-                                         "seconds": seconds}
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True).stdout.strip()
-    except OSError:
-        commit = ""
-    provenance = (f"scripts/measure-outcomes.py on "
-                  f"{gpu or 'an unnamed GPU'}, "
-                  f"{datetime.date.today().isoformat()}, commit "
-                  f"{commit or 'unknown'}, budget {args.budget}, "
-                  f"time budget {args.time_budget} s")
-    ran = [c for c in configurations
-           if any(r[2]["name"] == c["name"] for r in runs)]
-    table_configurations = [
-        {"name": c["name"], "groups": c.get("groups", []),
-         "metrics": c.get("metrics", [])} for c in ran]
-    if old is not None:
-        # The old table's kernels keep their features and outcomes and gain
-        # the new measurements; kernels only the new runs saw come after
-        # them. Its configurations come first.
-        merged = {k["name"]: k for k in old["kernels"]}
-        for name, entry in kernels.items():
-            if name in merged:
-                merged[name]["speedup"].update(entry["speedup"])
-                merged[name].setdefault("costs", {}).update(entry["costs"])
-                for field in ("speedup_at", "costs_at"):
-                    for k, values in entry.get(field, {}).items():
-                        merged[name].setdefault(field, {}).setdefault(
-                            k, {}).update(values)
-            else:
-                merged[name] = entry
-        names = ", ".join(c["name"] for c in ran) or "none"
-        modules = len({r[0] for r in runs})
-        provenance = (f"{old.get('provenance', '')}; extended with "
-                      f"{len(ran)} configurations ({names}) on {modules} "
-                      f"modules by {provenance}")
-        known = {c["name"] for c in old["configurations"]}
-        table_configurations = [dict(c) for c in old["configurations"]] + [
-            c for c in table_configurations if c["name"] not in known]
-        kernels = merged
-        # An old note about a run measured now (one stopped or failed
-        # before) no longer holds.
-        done = {f"{module.name} with {configuration['name']}:"
-                for (module, _, configuration), (report, _) in zip(runs,
-                                                                 outcomes)
-                if report is not None}
-        notes = [n for n in old.get("notes", [])
-                 if not any(n.startswith(d) for d in done)] + notes
-    # Each configuration's cost: the median over the kernels measured with
-    # it (a table written before kernels carried their costs keeps its own),
-    # the upper one of an even count, so that a cost in passes is one a
-    # kernel paid; per budget too.
-    def median(values):
-        values = sorted(values)
-        return values[len(values) // 2]
+            if report is None:
+                continue  # not finished yet
+            for failure in report.get("failed_kernels", []):
+                notes.append(f"{module.name} with {name}: "
+                             f"{failure.get('kernel')}: "
+                             f"{failure.get('reason', '')[-300:]}")
+            # A kernel is named by its own name where that is unique in the
+            # module, else with its gpu.module (upstream's layernorm is three
+            # gpu.modules each holding a layernorm_kernel).
+            shorts = [k["kernel"].split("::")[-1] for k in report["kernels"]]
+            for kernel in report["kernels"]:
+                scope, _, short = kernel["kernel"].rpartition("::")
+                key = (f"{module.stem}/{short}" if shorts.count(short) == 1
+                       else f"{module.stem}/{kernel['kernel']}")
+                entry = kernels.setdefault(key, {
+                    "name": key, "program": module.stem.split(".")[0],
+                    "module": module.stem,
+                    "features": features.get(
+                        kernel["kernel"], features.get(f"{scope}::*", {})),
+                    "speedup": {}, "costs": {}})
+                gpu = gpu or kernel.get("gpu", "")
+                by_budget = prefix_outcomes(
+                    kernel, args.budget,
+                    imported=f"{scope}::*" in features)
+                if not by_budget:
+                    # Left out of the table, and said why: never a zero.
+                    notes.append(f"{module.name} with {name}: "
+                                 f"{kernel['kernel']}: no verified outcome ("
+                                 f"{kernel.get('failed') or 'no timing'})")
+                    continue
+                speedup, passes, seconds = by_budget[args.budget]
+                entry["speedup"][name] = speedup
+                entry["costs"][name] = {"passes": passes, "seconds": seconds}
+                for k, (speedup, passes, seconds) in by_budget.items():
+                    entry.setdefault("speedup_at", {}).setdefault(
+                        str(k), {})[name] = speedup
+                    entry.setdefault("costs_at", {}).setdefault(
+                        str(k), {})[name] = {"passes": passes,
+                                             "seconds": seconds}
+        try:
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                                    capture_output=True, text=True).stdout.strip()
+        except OSError:
+            commit = ""
+        provenance = (f"scripts/measure-outcomes.py on "
+                      f"{gpu or 'an unnamed GPU'}, "
+                      f"{datetime.date.today().isoformat()}, commit "
+                      f"{commit or 'unknown'}, budget {args.budget}, "
+                      f"time budget {args.time_budget} s")
+        ran = [c for c in configurations
+               if any(r[2]["name"] == c["name"] for r in runs)]
+        table_configurations = [
+            {"name": c["name"], "groups": c.get("groups", []),
+             "metrics": c.get("metrics", [])} for c in ran]
+        if old is not None:
+            # The old table's kernels keep their features and outcomes and gain
+            # the new measurements; kernels only the new runs saw come after
+            # them. Its configurations come first.
+            merged = {k["name"]: k for k in old["kernels"]}
+            for name, entry in kernels.items():
+                if name in merged:
+                    merged[name]["speedup"].update(entry["speedup"])
+                    merged[name].setdefault("costs", {}).update(entry["costs"])
+                    for field in ("speedup_at", "costs_at"):
+                        for k, values in entry.get(field, {}).items():
+                            merged[name].setdefault(field, {}).setdefault(
+                                k, {}).update(values)
+                else:
+                    merged[name] = entry
+            names = ", ".join(c["name"] for c in ran) or "none"
+            modules = len({r[0] for r in runs})
+            provenance = (f"{old.get('provenance', '')}; extended with "
+                          f"{len(ran)} configurations ({names}) on {modules} "
+                          f"modules by {provenance}")
+            known = {c["name"] for c in old["configurations"]}
+            table_configurations = [dict(c) for c in old["configurations"]] + [
+                c for c in table_configurations if c["name"] not in known]
+            kernels = merged
+            # An old note about a run measured now (one stopped or failed
+            # before, or a module whose features failed) no longer holds.
+            done = {f"{module.name} with {configuration['name']}:"
+                    for (module, _, configuration), (report, _) in zip(
+                        runs, outcomes)
+                    if report is not None}
+            done |= {f"{module.name}: no features:" for module, _, _ in runs}
+            notes = [n for n in old.get("notes", [])
+                     if not any(n.startswith(d) for d in done)] + notes
+        # Each note once (a run stopped in two sittings is noted once).
+        notes = list(dict.fromkeys(notes))
+        # Each configuration's cost: the median over the kernels measured with
+        # it (a table written before kernels carried their costs keeps its own),
+        # the upper one of an even count, so that a cost in passes is one a
+        # kernel paid; per budget too.
+        def median(values):
+            values = sorted(values)
+            return values[len(values) // 2]
 
-    for configuration in table_configurations:
-        name = configuration["name"]
-        measured = [k["costs"][name] for k in kernels.values()
-                    if name in k.get("costs", {})]
-        if measured or "cost_passes" not in configuration:
-            configuration["cost_passes"] = median(
-                m["passes"] for m in measured) if measured else 0
-            configuration["cost_seconds"] = median(
-                m["seconds"] for m in measured) if measured else 0.0
-        at = {}
-        for k in sorted({k for kernel in kernels.values()
-                         for k in kernel.get("costs_at", {})}, key=int):
-            costs = [kernel["costs_at"][k][name] for kernel in kernels.values()
-                     if name in kernel.get("costs_at", {}).get(k, {})]
-            if costs:
-                at[k] = {"passes": median(c["passes"] for c in costs),
-                         "seconds": median(c["seconds"] for c in costs)}
-        if at:
-            configuration["costs_at"] = at
-    table = {
-        "provenance": provenance,
-        "budget": args.budget,
-        "configurations": table_configurations,
-        "kernels": list(kernels.values()),
-        "notes": notes}
-    pathlib.Path(args.out).write_text(json.dumps(table, indent=1) + "\n")
-    print(f"{len(kernels)} kernels x {len(table_configurations)} "
-          f"configurations ({len(ran)} measured now); "
-          f"{len(notes)} measurements failed or not run")
-    for note in notes:
-        print(f"note: {note}")
-    return 0
+        for configuration in table_configurations:
+            name = configuration["name"]
+            measured = [k["costs"][name] for k in kernels.values()
+                        if name in k.get("costs", {})]
+            if measured or "cost_passes" not in configuration:
+                configuration["cost_passes"] = median(
+                    m["passes"] for m in measured) if measured else 0
+                configuration["cost_seconds"] = median(
+                    m["seconds"] for m in measured) if measured else 0.0
+            at = {}
+            for k in sorted({k for kernel in kernels.values()
+                             for k in kernel.get("costs_at", {})}, key=int):
+                costs = [kernel["costs_at"][k][name] for kernel in kernels.values()
+                         if name in kernel.get("costs_at", {}).get(k, {})]
+                if costs:
+                    at[k] = {"passes": median(c["passes"] for c in costs),
+                             "seconds": median(c["seconds"] for c in costs)}
+            if at:
+                configuration["costs_at"] = at
+        table = {
+            "provenance": provenance,
+            "budget": args.budget,
+            "configurations": table_configurations,
+            "kernels": list(kernels.values()),
+            "notes": notes}
+        partial = pathlib.Path(f"{args.out}.partial")
+        partial.write_text(json.dumps(table, indent=1) + "\n")
+        os.replace(partial, args.out)
+        if not final:
+            return 0
+        print(f"{len(kernels)} kernels x {len(table_configurations)} "
+              f"configurations ({len(ran)} measured now); "
+              f"{len(notes)} measurements failed or not run")
+        for note in notes:
+            print(f"note: {note}")
+        return 0
+
+    # --jobs runs at once (with scripts/worker-pool.py as the worker, their
+    # jobs spread over the host's GPUs); the table keeps the order of runs
+    # and is written after each.
+    outcomes = [(None, None)] * len(runs)
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(optimize, run): index
+                   for index, run in enumerate(runs)}
+        for future in concurrent.futures.as_completed(futures):
+            outcomes[futures[future]] = future.result()
+            write_table(outcomes, final=False)
+    return write_table(outcomes, final=True)
 
 
 if __name__ == "__main__":
