@@ -67,6 +67,7 @@ import os
 import pathlib
 import selectors
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -151,6 +152,23 @@ def acquire(folder, gpus, avoid):
         time.sleep(0.05)
 
 
+def die_with_parent(parent):
+    """In the worker's process, before it runs: be killed when the pool
+    process dies (autoprof-opt kills it past its deadline), so that no
+    worker goes on running on a GPU whose lock is free again (Linux's
+    PR_SET_PDEATHSIG; elsewhere nothing)."""
+    def arm():
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:  # the pool died before the prctl
+            os._exit(1)
+    return arm
+
+
 def run_once(worker, job, gpu, watchdog, scratch):
     """Runs `job` on GPU `gpu` alone; the result, or None when the worker
     died without one."""
@@ -164,7 +182,8 @@ def run_once(worker, job, gpu, watchdog, scratch):
     command = [worker, "--job", str(job_path), "--result", str(result_path)]
     if watchdog:
         command.append(watchdog)
-    proc = subprocess.run(command, env=env)
+    proc = subprocess.run(command, env=env,
+                          preexec_fn=die_with_parent(os.getpid()))
     if proc.returncode < 0 or not result_path.exists():
         return None
     try:
