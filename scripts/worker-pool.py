@@ -136,10 +136,19 @@ def job_key(job, worker, gpus):
     return digest.hexdigest()
 
 
+def suspect(folder, index):
+    """Whether GPU `index` failed a job that another GPU then ran (a lost
+    device fails every job at once, and so is free the most often)."""
+    return (folder / f"gpu{index}.suspect").exists()
+
+
 def acquire(folder, gpus, avoid):
-    """Blocks until one of `gpus` (preferring those not in `avoid`) is free;
-    returns (index, open lock file)."""
-    order = [g for g in gpus if g[0] not in avoid] + \
+    """Blocks until one of `gpus` is free, preferring those not in `avoid`
+    and, among them, those not suspect; returns (index, open lock file)."""
+    order = [g for g in gpus if g[0] not in avoid and
+             not suspect(folder, g[0])] + \
+            [g for g in gpus if g[0] not in avoid and
+             suspect(folder, g[0])] + \
             [g for g in gpus if g[0] in avoid]
     while True:
         for index, _ in order:
@@ -441,6 +450,10 @@ def main(argv):
                 finally:
                     lock.close()
                 if result is not None and result.get("status") != "error":
+                    # The GPUs that failed this job before another ran it
+                    # are suspect: later jobs try them last.
+                    for failed in tried[:-1]:
+                        (folder / f"gpu{failed}.suspect").touch()
                     break
         if result is None:
             result = died(tried)
