@@ -116,12 +116,6 @@ static std::vector<std::string> toStrings(ArrayAttr names) {
   return strings;
 }
 
-/// The table's configuration a leaf collects, or null.
-static const ProfileConfiguration *configurationOf(CollectOp leaf,
-                                                   const OutcomeTable &table) {
-  return table.find(toStrings(leaf.getGroups()), toStrings(leaf.getMetrics()));
-}
-
 TreeScore mlir::autoprof::learn::scoreTree(TreeOp tree,
                                            const OutcomeTable &table,
                                            ArrayRef<size_t> kernels,
@@ -130,7 +124,7 @@ TreeScore mlir::autoprof::learn::scoreTree(TreeOp tree,
   for (size_t index : kernels) {
     CollectOp leaf = route(tree, table.kernels[index]);
     const ProfileConfiguration *configuration =
-        leaf ? configurationOf(leaf, table) : nullptr;
+        leaf ? getLeafConfiguration(leaf, table) : nullptr;
     if (!configuration) {
       score.excluded.push_back(
           table.kernels[index].name + ": leaf " +
@@ -216,7 +210,7 @@ mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
   std::vector<TreeEdit> edits;
   for (auto &[id, reaching] : atLeaf) {
     auto leaf = cast<CollectOp>(findTreeNode(tree, id));
-    const ProfileConfiguration *current = configurationOf(leaf, table);
+    const ProfileConfiguration *current = getLeafConfiguration(leaf, table);
     // REWRITE: every other configuration a leaf can collect (a leaf that
     // collects nothing is not a valid tree node).
     for (const ProfileConfiguration &configuration : table.configurations) {
@@ -324,7 +318,7 @@ std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
   tree.walk([&](CollectOp leaf) {
     std::vector<std::string> leafGroups = toStrings(leaf.getGroups());
     std::vector<std::string> leafMetrics = toStrings(leaf.getMetrics());
-    const ProfileConfiguration *current = configurationOf(leaf, table);
+    const ProfileConfiguration *current = getLeafConfiguration(leaf, table);
     std::string base =
         current ? current->name : "leaf" + std::to_string(leaf.getId());
     if (!current)
@@ -464,7 +458,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
   result.tree = cast<TreeOp>(builder.clone(*start.getOperation()));
   bool unknownLeaf = false;
   result.tree.walk([&](CollectOp leaf) {
-    if (!configurationOf(leaf, table) && !unknownLeaf) {
+    if (!getLeafConfiguration(leaf, table) && !unknownLeaf) {
       error = "leaf " + std::to_string(leaf.getId()) +
               " of the starting tree collects a configuration the outcome "
               "table does not have";

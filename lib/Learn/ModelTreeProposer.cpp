@@ -120,12 +120,7 @@ parseAnswer(StringRef answer, const OutcomeTable &table, MLIRContext *context) {
     return llvm::createStringError("the tree does not verify: " + diagnostics);
   std::string unknown;
   proposal.tree.walk([&](CollectOp leaf) {
-    std::vector<std::string> groups, metrics;
-    for (Attribute name : leaf.getGroups())
-      groups.push_back(cast<StringAttr>(name).getValue().str());
-    for (Attribute name : leaf.getMetrics())
-      metrics.push_back(cast<StringAttr>(name).getValue().str());
-    if (unknown.empty() && !table.find(groups, metrics))
+    if (unknown.empty() && !getLeafConfiguration(leaf, table))
       unknown = "leaf " + std::to_string(leaf.getId()) +
                 " collects something that is not one of the configurations";
   });

@@ -62,6 +62,28 @@ static ArrayAttr toArray(Builder &b, const std::vector<std::string> &names) {
   return b.getStrArrayAttr(refs);
 }
 
+static std::vector<std::string> toStrings(ArrayAttr names) {
+  std::vector<std::string> strings;
+  for (Attribute name : names)
+    strings.push_back(cast<StringAttr>(name).getValue().str());
+  return strings;
+}
+
+const ProfileConfiguration *
+mlir::autoprof::learn::getLeafConfiguration(CollectOp leaf,
+                                            const OutcomeTable &table) {
+  return table.find(toStrings(leaf.getGroups()), toStrings(leaf.getMetrics()));
+}
+
+/// Sets what collecting `configuration` costs on `leaf` (passes rounded to
+/// the nearest whole pass), inside a modification of the leaf.
+static void setLeafCosts(RewriterBase &rewriter, CollectOp leaf,
+                         const ProfileConfiguration &configuration) {
+  leaf.setCostPassesAttr(
+      rewriter.getI64IntegerAttr(std::llround(configuration.costPasses)));
+  leaf.setCostSecondsAttr(rewriter.getF64FloatAttr(configuration.costSeconds));
+}
+
 /// Creates a leaf collecting `configuration` at the builder's point.
 static CollectOp createLeaf(RewriterBase &rewriter, Location loc, int64_t id,
                             const ProfileConfiguration &configuration,
@@ -106,9 +128,7 @@ LogicalResult mlir::autoprof::learn::applyTreeEdit(RewriterBase &rewriter,
       leaf.setGroupsAttr(toArray(rewriter, target->groups));
       leaf.setMetricsAttr(toArray(rewriter, target->metrics));
       leaf.removeSummaryAttr();
-      leaf.setCostPassesAttr(
-          rewriter.getI64IntegerAttr(std::llround(target->costPasses)));
-      leaf.setCostSecondsAttr(rewriter.getF64FloatAttr(target->costSeconds));
+      setLeafCosts(rewriter, leaf, *target);
       leaf.setProvenanceAttr(rewriter.getStringAttr(edit.describe()));
     });
     return success();
@@ -189,20 +209,12 @@ void mlir::autoprof::learn::adoptProposedTree(RewriterBase &rewriter,
           split.setProvenanceAttr(origin);
       });
     } else if (auto leaf = dyn_cast<CollectOp>(node)) {
-      std::vector<std::string> groups, metrics;
-      for (Attribute name : leaf.getGroups())
-        groups.push_back(cast<StringAttr>(name).getValue().str());
-      for (Attribute name : leaf.getMetrics())
-        metrics.push_back(cast<StringAttr>(name).getValue().str());
-      const ProfileConfiguration *configuration = table.find(groups, metrics);
+      const ProfileConfiguration *configuration =
+          getLeafConfiguration(leaf, table);
       rewriter.modifyOpInPlace(leaf, [&] {
         leaf.setIdAttr(rewriter.getI64IntegerAttr(freshId(leaf, leaf.getId())));
-        if (configuration) {
-          leaf.setCostPassesAttr(rewriter.getI64IntegerAttr(
-              std::llround(configuration->costPasses)));
-          leaf.setCostSecondsAttr(
-              rewriter.getF64FloatAttr(configuration->costSeconds));
-        }
+        if (configuration)
+          setLeafCosts(rewriter, leaf, *configuration);
         if (!leaf.getProvenanceAttr())
           leaf.setProvenanceAttr(origin);
       });

@@ -61,6 +61,11 @@ LogicalResult applyTreeEdit(RewriterBase &rewriter, TreeOp tree,
 /// The node of `tree` with id `id`, or null.
 Operation *findTreeNode(TreeOp tree, int64_t id);
 
+/// The configuration of `table` that `leaf` collects (its groups and
+/// metrics, in any order), or null.
+const ProfileConfiguration *getLeafConfiguration(CollectOp leaf,
+                                                 const OutcomeTable &table);
+
 /// Makes `proposed` (a whole tree a model proposed in place of `current`,
 /// verified, every leaf collecting a configuration of `table`) a learner's
 /// tree: `current`'s name, chip and note; each leaf's cost from the table;
