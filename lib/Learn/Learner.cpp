@@ -378,17 +378,9 @@ static std::vector<size_t> unscoredAfter(const TreeScore &before,
   return lost;
 }
 
-/// The `quantile` of the bootstrapped mean of `differences`, resampling
-/// programs rather than kernels: the variants of one program (its
-/// mappings) are near copies of each other, and counting them as
-/// independent draws would make the interval too narrow. Each resample
-/// draws as many programs, with replacement, as there are, and takes the
-/// mean over the kernels they bring. Draws use mt19937_64's raw outputs,
-/// which the standard fixes, so the same seed gives the same bound with any
-/// standard library.
-static double bootstrapQuantile(const std::map<size_t, double> &differences,
-                                const OutcomeTable &table, unsigned samples,
-                                double quantile, std::mt19937_64 &random) {
+double mlir::autoprof::learn::bootstrapMeanQuantile(
+    const std::map<size_t, double> &differences, const OutcomeTable &table,
+    unsigned samples, double quantile, std::mt19937_64 &random) {
   if (differences.empty())
     return 0;
   std::map<std::string, std::pair<double, size_t>> byProgram;
@@ -567,9 +559,9 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       result.log.push_back(std::move(entry));
       break;
     }
-    double lower = bootstrapQuantile(differences(current, bestScore), table,
-                                     options.bootstrapSamples,
-                                     1 - options.confidence, random);
+    double lower = bootstrapMeanQuantile(differences(current, bestScore),
+                                         table, options.bootstrapSamples,
+                                         1 - options.confidence, random);
     entry["best"] = bestName;
     entry["bootstrap_lower_bound"] = lower;
     if (lower <= 0) {

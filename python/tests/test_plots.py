@@ -29,3 +29,20 @@ def test_one_bar_per_configuration_the_fastest_marked():
     assert color[37.6] != color[51.2]  # the fastest stands out
     assert color[0.0] == (1.0, 1.0, 1.0)  # not timed: empty
     assert plots.to_png(figure).startswith(b"\x89PNG")
+
+
+def test_speedup_chart_shows_fractions_above_one_unclipped(report_path):
+    from autoprof import load_report
+    report = load_report(report_path)
+    # A peak far below the kernels' flop rate puts their fraction above 1:
+    # the bar and the axis show it as it is, with a line at 1.
+    peak = 1e6
+    fractions = [k.roofline_fraction(peak) for k in report.kernels]
+    assert max(fractions) > 1.5
+    figure = plots.speedups(report, peak_flops=peak)
+    right = figure.axes[1]
+    widths = sorted(b.get_width() for b in right.patches)
+    assert widths == sorted(fractions)
+    assert right.get_xlim()[1] >= max(fractions)
+    assert any(list(line.get_xdata()) == [1.0, 1.0]
+               for line in right.get_lines())

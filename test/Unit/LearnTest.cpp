@@ -327,6 +327,40 @@ TEST_F(LearnTest, WantedConfigurationsAreOneStepFromTheLeaves) {
       << "leaf2+Occupancy collects what occ collects";
 }
 
+/// Nine near copies of one program gain, two other programs lose: resampling
+/// kernels would call the gain certain, resampling programs must not (a
+/// third of the resamples draw no copy of the first program).
+TEST(BootstrapTest, ResamplesProgramsNotKernels) {
+  OutcomeTable table;
+  std::map<size_t, double> differences;
+  for (size_t i = 0; i < 11; ++i) {
+    KernelOutcomes kernel;
+    kernel.name = "k" + std::to_string(i);
+    kernel.program = i < 9 ? "copies" : "other" + std::to_string(i);
+    table.kernels.push_back(kernel);
+    differences[i] = i < 9 ? 1.0 : -1.0;
+  }
+  std::mt19937_64 random(7);
+  double byProgram = bootstrapMeanQuantile(differences, table, 1000, 0.05,
+                                           random);
+  EXPECT_LT(byProgram, 0);
+
+  // The same differences, every kernel its own program: the bound is the
+  // kernel-level one, above zero.
+  for (size_t i = 0; i < 11; ++i)
+    table.kernels[i].program = table.kernels[i].name;
+  random.seed(7);
+  double byKernel = bootstrapMeanQuantile(differences, table, 1000, 0.05,
+                                          random);
+  EXPECT_GT(byKernel, 0);
+
+  // Same seed, same bound; nothing to resample, zero.
+  random.seed(7);
+  EXPECT_EQ(bootstrapMeanQuantile(differences, table, 1000, 0.05, random),
+            byKernel);
+  EXPECT_EQ(bootstrapMeanQuantile({}, table, 1000, 0.05, random), 0);
+}
+
 TEST(OutcomeTableTest, RejectsMalformedTables) {
   auto error = [](const char *text) {
     llvm::Expected<OutcomeTable> table = parseOutcomeTable(text);

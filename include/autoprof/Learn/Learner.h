@@ -27,6 +27,8 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/JSON.h"
 
+#include <map>
+#include <random>
 #include <vector>
 
 namespace autoprof::llm {
@@ -111,6 +113,19 @@ bestFixedConfiguration(const OutcomeTable &table,
 std::vector<TreeEdit> enumerateEdits(TreeOp tree, const OutcomeTable &table,
                                      llvm::ArrayRef<size_t> kernels,
                                      const LearnOptions &options);
+
+/// The `quantile` of the bootstrapped mean of `differences` (kernel index
+/// into `table` -> score difference), resampling programs rather than
+/// kernels: the variants of one program (its mappings) are near copies of
+/// each other, and counting them as independent draws would make the
+/// interval too narrow. Each resample draws as many programs as there are,
+/// with replacement, and takes the mean over the kernels they bring. Draws
+/// use mt19937_64's raw outputs, which the standard fixes, so the same seed
+/// gives the same bound with any standard library. 0 when `differences` is
+/// empty.
+double bootstrapMeanQuantile(const std::map<size_t, double> &differences,
+                             const OutcomeTable &table, unsigned samples,
+                             double quantile, std::mt19937_64 &random);
 
 /// A learned tree, in its own module, and how it was learned.
 struct LearnResult {
