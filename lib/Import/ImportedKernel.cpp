@@ -16,26 +16,48 @@ using namespace mlir::autoprof;
 namespace json = llvm::json;
 namespace rt = ::autoprof::runtime;
 
-StringRef mlir::autoprof::getPtxEntryBody(StringRef ptx, StringRef entry) {
-  // `.entry NAME(`, NAME exactly the entry, then the body's braces.
+std::optional<PtxEntryLocation>
+mlir::autoprof::locatePtxEntry(StringRef ptx, StringRef entry) {
+  if (entry.empty())
+    return std::nullopt;
+  constexpr StringLiteral kBlanks = " \t\r\n";
   for (size_t at = ptx.find(".entry"); at != StringRef::npos;
        at = ptx.find(".entry", at + 1)) {
-    StringRef rest = ptx.drop_front(at + 6).ltrim();
-    if (!rest.consume_front(entry) || !rest.ltrim().starts_with("("))
+    size_t name = at + 6;
+    if (name >= ptx.size() || !kBlanks.contains(ptx[name]))
       continue;
-    size_t open = rest.find('{');
-    if (open == StringRef::npos)
-      return {};
+    name = ptx.find_first_not_of(kBlanks, name);
+    if (name == StringRef::npos || !ptx.substr(name).starts_with(entry))
+      continue;
+    size_t open = ptx.find_first_not_of(kBlanks, name + entry.size());
+    if (open == StringRef::npos || ptx[open] != '(')
+      continue;
+    size_t close = ptx.find(')', open);
+    if (close == StringRef::npos)
+      return std::nullopt;
+    PtxEntryLocation location{open, close, ptx.find('{', close),
+                              StringRef::npos};
+    if (location.bodyOpen == StringRef::npos)
+      return location;
     unsigned depth = 0;
-    for (size_t i = open; i < rest.size(); ++i) {
-      if (rest[i] == '{')
+    for (size_t i = location.bodyOpen; i < ptx.size(); ++i) {
+      if (ptx[i] == '{') {
         ++depth;
-      else if (rest[i] == '}' && --depth == 0)
-        return rest.slice(open + 1, i);
+      } else if (ptx[i] == '}' && --depth == 0) {
+        location.bodyClose = i;
+        break;
+      }
     }
-    return {};
+    return location;
   }
-  return {};
+  return std::nullopt;
+}
+
+StringRef mlir::autoprof::getPtxEntryBody(StringRef ptx, StringRef entry) {
+  std::optional<PtxEntryLocation> location = locatePtxEntry(ptx, entry);
+  if (!location || location->bodyClose == StringRef::npos)
+    return {};
+  return ptx.slice(location->bodyOpen + 1, location->bodyClose);
 }
 
 /// The JSON form of one parameter of `autoprof.imported` (the evaluation

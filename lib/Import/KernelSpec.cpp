@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Import/KernelSpec.h"
+#include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/Support/Json.h"
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
@@ -222,17 +223,18 @@ llvm::Expected<PtxEntry> mlir::autoprof::readPtxEntry(StringRef ptx,
   if (llvm::Regex("(^|\n)[ \t]*\\.target[ \t]+([A-Za-z0-9_]+)")
           .match(ptx, &match))
     result.target = match[2].str();
-  // `.entry NAME (` with NAME exactly the entry.
-  llvm::Regex entryRegex("\\.entry[ \t\r\n]+" + llvm::Regex::escape(entry) +
-                         "[ \t\r\n]*\\(");
-  if (!entryRegex.match(ptx, &match))
+  std::optional<PtxEntryLocation> location = locatePtxEntry(ptx, entry);
+  if (!location) {
+    // The first declaration of that name, closed or not.
+    if (llvm::Regex("\\.entry[ \t\r\n]+" + llvm::Regex::escape(entry) +
+                    "[ \t\r\n]*\\(")
+            .match(ptx))
+      return makeError("the parameter list of entry '" + entry +
+                       "' is not closed");
     return makeError("the PTX has no entry '" + entry + "'");
-  size_t open = match[0].end() - ptx.begin();
-  size_t close = ptx.find(')', open);
-  if (close == StringRef::npos)
-    return makeError("the parameter list of entry '" + entry +
-                     "' is not closed");
-  StringRef list = ptx.slice(open, close).trim();
+  }
+  StringRef list =
+      ptx.slice(location->paramsOpen + 1, location->paramsClose).trim();
   if (list.empty())
     return result;
   SmallVector<StringRef> params;

@@ -9,6 +9,7 @@
 #include "PtxFamilies/PtxFamilies.h"
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
+#include "autoprof/Import/ImportedKernel.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -58,22 +59,14 @@ static std::optional<std::string> locateDirectives(StringRef ptx,
                                                    StringRef entry,
                                                    StringRef &declared,
                                                    size_t &body) {
-  for (size_t at = ptx.find(".entry"); at != StringRef::npos;
-       at = ptx.find(".entry", at + 1)) {
-    size_t name = ptx.find_first_not_of(" \t\r\n", at + 6);
-    if (name == StringRef::npos || !ptx.substr(name).starts_with(entry))
-      continue;
-    size_t open = ptx.find_first_not_of(" \t\r\n", name + entry.size());
-    if (open == StringRef::npos || ptx[open] != '(')
-      continue;
-    size_t close = ptx.find(')', open);
-    body = close == StringRef::npos ? close : ptx.find('{', close);
-    if (body == StringRef::npos)
-      return "the declaration of entry '" + entry.str() + "' is not closed";
-    declared = ptx.slice(close + 1, body);
-    return std::nullopt;
-  }
-  return "the PTX has no entry '" + entry.str() + "'";
+  std::optional<PtxEntryLocation> location = locatePtxEntry(ptx, entry);
+  if (!location)
+    return "the PTX has no entry '" + entry.str() + "'";
+  body = location->bodyOpen;
+  if (body == StringRef::npos)
+    return "the declaration of entry '" + entry.str() + "' is not closed";
+  declared = ptx.slice(location->paramsClose + 1, body);
+  return std::nullopt;
 }
 
 std::optional<std::string>

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Optimizer/PtxRewrite.h"
+#include "autoprof/Import/ImportedKernel.h"
+#include "autoprof/Import/KernelSpec.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -52,6 +54,26 @@ TEST(PtxRewriteTest, FindsTheEntryByItsWholeName) {
   EXPECT_NE(ptx.find(".reqntid 128, 1, 1\n.maxnreg 32\n{"), std::string::npos)
       << ptx;
   EXPECT_EQ(ptx.find("scale_param_0\n)\n.maxnreg"), std::string::npos);
+}
+
+/// `.entryk (` is no declaration of `k` (PTX needs a blank after
+/// `.entry`): the directive goes to the real one, whose parameters and body
+/// read as before (the readers and the editor agree on the entry).
+TEST(PtxRewriteTest, ReadersAndEditorAgreeOnTheEntry) {
+  std::string ptx = ".version 8.0\n.target sm_90\n"
+                    "// .entryk (x) { }\n"
+                    ".visible .entry k(\n  .param .u64 p0,\n  .param .f32 p1\n)\n"
+                    "{\n  ret;\n}\n";
+  llvm::Expected<PtxEntry> before = readPtxEntry(ptx, "k");
+  ASSERT_TRUE(static_cast<bool>(before)) << llvm::toString(before.takeError());
+  EXPECT_EQ(getPtxEntryBody(ptx, "k"), "\n  ret;\n");
+  ASSERT_EQ(addEntryDirective(ptx, "k", ".maxntid 256, 1, 1"), std::nullopt);
+  EXPECT_NE(ptx.find(")\n.maxntid 256, 1, 1\n{"), std::string::npos) << ptx;
+  llvm::Expected<PtxEntry> after = readPtxEntry(ptx, "k");
+  ASSERT_TRUE(static_cast<bool>(after)) << llvm::toString(after.takeError());
+  EXPECT_EQ(after->paramTypes, before->paramTypes);
+  EXPECT_EQ(after->paramTypes, (std::vector<std::string>{".u64", ".f32"}));
+  EXPECT_EQ(getPtxEntryBody(ptx, "k"), "\n  ret;\n");
 }
 
 TEST(PtxRewriteTest, RefusesADirectiveTheEntryHas) {

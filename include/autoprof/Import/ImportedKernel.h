@@ -57,6 +57,21 @@ struct ImportedKernel {
 /// schema or the launch's operands.
 FailureOr<std::vector<ImportedKernel>> findImportedKernels(ModuleOp module);
 
+/// Where the declaration of an entry lies in a PTX text: offsets of its
+/// parameter list's parentheses and of its body's braces (`bodyOpen` and
+/// `bodyClose` are StringRef::npos when the body is missing or not closed).
+struct PtxEntryLocation {
+  size_t paramsOpen, paramsClose, bodyOpen, bodyClose;
+};
+
+/// Finds `.entry entry (...)` in `ptx`: `.entry`, at least one blank, the
+/// name exactly, optional blanks and `(`; the first such declaration. Fails
+/// when there is none or its parameter list is not closed. Every reader and
+/// editor of an entry (readPtxEntry, getPtxEntryBody, the PTX rewrites)
+/// goes through it, so that they agree on which text is the entry's.
+std::optional<PtxEntryLocation> locatePtxEntry(StringRef ptx,
+                                               StringRef entry);
+
 /// The body of `.entry entry(...) { ... }` in `ptx` (between its braces),
 /// or an empty string when the entry or its braces are missing.
 StringRef getPtxEntryBody(StringRef ptx, StringRef entry);
