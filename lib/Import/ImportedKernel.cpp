@@ -60,6 +60,14 @@ StringRef mlir::autoprof::getPtxEntryBody(StringRef ptx, StringRef entry) {
   return ptx.slice(location->bodyOpen + 1, location->bodyClose);
 }
 
+rt::JobKernel
+ImportedKernel::getJobKernel(StringRef variantPtx,
+                             const rt::JobLaunch &launch) const {
+  if (variantPtx.empty() && isCubin())
+    return {cubin, "cubin", entry, launch};
+  return {variantPtx.str(), "ptx", entry, launch};
+}
+
 /// The JSON form of one parameter of `autoprof.imported` (the evaluation
 /// job's schema; the name is the spec's and stays out of the job).
 static json::Object toJobJSON(DictionaryAttr param) {
@@ -121,10 +129,23 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
       kernel.ptx = object.getObject().str();
       break;
     }
+    if (object && object.getFormat() == gpu::CompilationTarget::Binary) {
+      kernel.cubin = object.getObject().str();
+      break;
+    }
   }
-  if (kernel.ptx.empty())
+  if (kernel.ptx.empty() && kernel.cubin.empty())
     return binary.emitError("imported kernel @")
-           << binary.getSymName() << " holds no PTX object";
+           << binary.getSymName() << " holds no PTX or cubin object";
+  if (kernel.isCubin()) {
+    llvm::Expected<CubinEntry> entry =
+        readCubinEntry(kernel.cubin, kernel.entry);
+    if (!entry)
+      return binary.emitError("the cubin of imported kernel @")
+             << binary.getSymName() << ": "
+             << llvm::toString(entry.takeError());
+    kernel.cubinEntry = std::move(*entry);
+  }
   if (launch.getKernelName() != entry)
     return launch.emitError("launches @")
            << launch.getKernelName().getValue() << " of the imported binary @"
@@ -164,6 +185,19 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     auto name = dyn_cast_or_null<StringAttr>(param.get("name"));
     kernel.paramNames.push_back(name ? name.str()
                                      : "arg" + std::to_string(index));
+  }
+  if (kernel.isCubin()) {
+    const std::vector<CubinParam> &taken = kernel.cubinEntry->params;
+    bool agree = taken.size() == job.params.size();
+    for (size_t i = 0; agree && i < taken.size(); ++i)
+      agree = taken[i].bytes == (job.params[i].isScalar
+                                     ? rt::getDtypeBytes(job.params[i].dtype)
+                                     : 8u);
+    if (!agree)
+      return binary.emitError("the parameters of imported kernel @")
+             << binary.getSymName()
+             << " do not match those its cubin's entry takes ("
+             << taken.size() << ", of the sizes its attributes record)";
   }
   if (launch.getKernelOperands().size() != job.params.size())
     return launch.emitError("the launch of imported kernel @")

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Import/KernelSpec.h"
+#include "autoprof/Import/Cubin.h"
 #include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/Support/Json.h"
 
@@ -167,14 +168,12 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
     spec.format = formatOfPath(source).str();
     if (spec.format.empty())
       return makeError("field 'format' is needed: the name '" + source +
-                       "' does not say (.cu: cuda, .ptx: ptx)");
+                       "' does not say (.cu: cuda, .ptx: ptx, "
+                       ".cubin: cubin)");
   }
-  if (spec.format == "cubin")
-    return makeError("field 'format': cubin is not imported (a cubin does "
-                     "not list its parameters, so the spec could not be "
-                     "checked against it): give the PTX or the CUDA C++");
-  if (spec.format != "cuda" && spec.format != "ptx")
-    return makeError("field 'format': expected \"cuda\" or \"ptx\", got \"" +
+  if (!llvm::is_contained({"cuda", "ptx", "cubin"}, spec.format))
+    return makeError("field 'format': expected \"cuda\", \"ptx\" or "
+                     "\"cubin\", got \"" +
                      spec.format + "\"");
   if (!spec.compileOptions.empty() && spec.format != "cuda")
     return makeError("field 'compile_options': only CUDA C++ is compiled; " +
@@ -326,6 +325,43 @@ llvm::Error mlir::autoprof::checkPtxEntry(const KernelSpec &spec,
   return llvm::Error::success();
 }
 
+llvm::Error mlir::autoprof::checkCubinEntry(const KernelSpec &spec,
+                                            const CubinEntry &entry,
+                                            StringRef chip) {
+  const auto &params = spec.launch.params;
+  if (params.size() != entry.params.size())
+    return makeError(llvm::formatv(
+        "field 'params': the spec lists {0} parameters, but entry '{1}' "
+        "of the cubin takes {2}",
+        params.size(), spec.entry, entry.params.size()));
+  for (auto [index, param] : llvm::enumerate(params)) {
+    unsigned bytes = entry.params[index].bytes;
+    std::string where = llvm::formatv("params[{0}] ('{1}')", index,
+                                      spec.paramNames[index]);
+    if (!param.isScalar && bytes != 8)
+      return makeError(llvm::formatv("{0}: a buffer is a 64-bit pointer, but "
+                                     "entry '{1}' of the cubin takes {2} "
+                                     "bytes there",
+                                     where, spec.entry, bytes));
+    if (param.isScalar && bytes * 8 != dtypeBits(param.dtype))
+      return makeError(llvm::formatv("{0}: a {1} scalar, but entry '{2}' of "
+                                     "the cubin takes {3} bytes there",
+                                     where, param.dtype, spec.entry, bytes));
+  }
+  // Machine code runs on its own major architecture, on minor revisions
+  // from its own on; code for an architecture-specific target ("sm_90a")
+  // only on that one.
+  unsigned cubin = archNumber(entry.chip), device = archNumber(chip);
+  bool specific = !StringRef(entry.chip).ends_with(
+      std::to_string(cubin)); // "sm_90a", "sm_100f"
+  if (cubin / 10 != device / 10 || cubin > device ||
+      (specific && entry.chip != chip))
+    return makeError("the cubin holds code for " + entry.chip +
+                     ", which does not run on " + chip +
+                     ": give a cubin for that architecture, or the PTX");
+  return llvm::Error::success();
+}
+
 //===----------------------------------------------------------------------===//
 // The module
 //===----------------------------------------------------------------------===//
@@ -382,7 +418,7 @@ static ArrayAttr paramsAttr(Builder &builder, const KernelSpec &spec) {
 }
 
 std::string mlir::autoprof::importKernel(ModuleOp module,
-                                         const KernelSpec &spec, StringRef ptx,
+                                         const KernelSpec &spec, StringRef code,
                                          StringRef chip, StringRef sourceText) {
   MLIRContext *context = module.getContext();
   OpBuilder builder(context);
@@ -400,9 +436,11 @@ std::string mlir::autoprof::importKernel(ModuleOp module,
 
   auto target = NVVM::NVVMTargetAttr::get(
       context, /*optLevel=*/2, "nvptx64-nvidia-cuda", chip, /*features=*/"");
-  auto object =
-      gpu::ObjectAttr::get(context, target, gpu::CompilationTarget::Assembly,
-                           builder.getStringAttr(ptx), nullptr, nullptr);
+  auto object = gpu::ObjectAttr::get(
+      context, target,
+      spec.format == "cubin" ? gpu::CompilationTarget::Binary
+                             : gpu::CompilationTarget::Assembly,
+      builder.getStringAttr(code), nullptr, nullptr);
   auto binary = gpu::BinaryOp::create(builder, loc, name,
                                       /*offloadingHandler=*/nullptr,
                                       ArrayRef<Attribute>{object});

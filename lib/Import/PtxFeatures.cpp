@@ -94,6 +94,9 @@ mlir::autoprof::computePtxFeatures(const ImportedKernel &kernel) {
   for (const rt::JobParam &param : launch.params)
     argBytes += getParamBytes(param);
   features.set("arg_bytes", double(argBytes));
+  // A cubin's machine code is not read: what its PTX would give is absent.
+  if (kernel.isCubin())
+    return features;
 
   // Declarations in the entry's body, and those at module scope that the
   // body names.

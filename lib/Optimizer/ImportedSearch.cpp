@@ -26,7 +26,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   gpu::BinaryOp binary = kernel.binary;
   MLIRContext *context = binary.getContext();
   std::string name = (binary.getSymName() + "::" + kernel.entry).str();
-  rt::JobKernel reference{kernel.ptx, "ptx", kernel.entry, kernel.jobLaunch};
+  rt::JobKernel reference = kernel.getJobKernel();
 
   // Baseline: time and the metrics the tree selects from the PTX features.
   KernelFeatures features = computePtxFeatures(kernel);
@@ -134,7 +134,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     }
     ++state.proposed;
     PtxVariant &variant = *candidate.variant;
-    rt::JobKernel code{variant.ptx, "ptx", kernel.entry, variant.launch};
+    rt::JobKernel code = kernel.getJobKernel(variant.ptx, variant.launch);
     rt::EvaluationJob job;
     job.device = options.device;
     job.kernel = reference;

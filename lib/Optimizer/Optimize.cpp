@@ -60,9 +60,14 @@ static void applyImportedWinner(const ImportedKernel &kernel,
   SmallVector<Attribute> objects;
   for (Attribute attr : binary.getObjects()) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
-    if (object && object.getFormat() == gpu::CompilationTarget::Assembly)
+    // A variant without PTX of its own (a cubin's, whose launch alone
+    // changed) keeps the object.
+    if (object && !winner.ptx.empty() &&
+        (object.getFormat() == gpu::CompilationTarget::Assembly ||
+         object.getFormat() == gpu::CompilationTarget::Binary))
       attr =
-          gpu::ObjectAttr::get(context, object.getTarget(), object.getFormat(),
+          gpu::ObjectAttr::get(context, object.getTarget(),
+                               gpu::CompilationTarget::Assembly,
                                StringAttr::get(context, winner.ptx),
                                object.getProperties(), object.getKernels());
     objects.push_back(attr);
@@ -255,6 +260,13 @@ void OptimizePass::runOnOperation() {
       emitRemark(kernel.binary.getLoc(), "@")
           << name << " is launched several times, and a variant is verified "
           << "on one launch; left as it is";
+      continue;
+    }
+    if (importedCandidates && kernel.isCubin()) {
+      emitRemark(kernel.binary.getLoc(), "@")
+          << name << " is a cubin: the " << importedCandidates->getName()
+          << " proposer is shown a kernel's CUDA C++ or PTX, and a cubin "
+          << "has neither; left as it is";
       continue;
     }
     ++searched;

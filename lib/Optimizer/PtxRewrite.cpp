@@ -102,6 +102,10 @@ mlir::autoprof::addEntryDirective(std::string &ptx, StringRef entry,
 std::optional<std::string>
 mlir::autoprof::addVariantDirective(PtxVariant &variant, StringRef entry,
                                     StringRef directive) {
+  // Only a cubin's variants have no PTX (ImportedKernel::getJobKernel).
+  if (variant.ptx.empty())
+    return "the kernel is known only as a cubin, whose machine code takes "
+           "no " + directive.split(' ').first.str();
   if (std::optional<std::string> why =
           addEntryDirective(variant.ptx, entry, directive))
     return why;

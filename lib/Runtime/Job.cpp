@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Base64.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -81,7 +82,9 @@ Value autoprof::runtime::toJSON(const JobLaunch &launch) {
 }
 
 Value autoprof::runtime::toJSON(const JobKernel &kernel) {
-  Object object{{"code", kernel.code},
+  // A cubin's bytes are not text: JSON carries them in base64.
+  Object object{{"code", kernel.format == "cubin" ? llvm::encodeBase64(kernel.code)
+                                                  : kernel.code},
                 {"format", kernel.format},
                 {"entry", kernel.entry},
                 {"launch", toJSON(kernel.launch)}};
@@ -451,6 +454,15 @@ bool autoprof::runtime::fromJSON(const Value &value, JobKernel &kernel,
   if (!llvm::is_contained({"ptx", "cubin", "cuda"}, kernel.format)) {
     path.field("format").report("expected \"ptx\", \"cubin\" or \"cuda\"");
     return false;
+  }
+  if (kernel.format == "cubin") {
+    std::vector<char> bytes;
+    if (llvm::Error error = llvm::decodeBase64(kernel.code, bytes)) {
+      llvm::consumeError(std::move(error));
+      path.field("code").report("a cubin's code must be base64");
+      return false;
+    }
+    kernel.code.assign(bytes.begin(), bytes.end());
   }
   if (kernel.entry.empty()) {
     path.field("entry").report("the entry name must not be empty");

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "autoprof/Import/Cubin.h"
 #include "autoprof/Import/KernelSpec.h"
 #include "autoprof/Runtime/WorkerClient.h"
 #include "autoprof/Transforms/Passes.h"
@@ -58,13 +59,23 @@ struct ImportKernelPass
         parseKernelSpec((*specText)->getBuffer(), path);
     if (!spec)
       return fail(llvm::toString(spec.takeError()));
+    bool isCubin = spec->format == "cubin";
     auto sourceText =
-        llvm::MemoryBuffer::getFile(spec->sourcePath, /*IsText=*/true);
+        llvm::MemoryBuffer::getFile(spec->sourcePath, /*IsText=*/!isCubin);
     if (!sourceText)
       return fail("field 'source': cannot read '" + spec->sourcePath +
                   "': " + sourceText.getError().message());
     StringRef source = (*sourceText)->getBuffer();
 
+    if (isCubin) {
+      llvm::Expected<CubinEntry> entry = readCubinEntry(source, spec->entry);
+      if (!entry)
+        return fail("field 'source': " + llvm::toString(entry.takeError()));
+      if (llvm::Error error = checkCubinEntry(*spec, *entry, chip))
+        return fail(llvm::toString(std::move(error)));
+      importKernel(getOperation(), *spec, source, chip, StringRef());
+      return success();
+    }
     std::string ptx = source.str();
     if (spec->format == "cuda") {
       // CUDA C++ to PTX with NVRTC, in a compile-only worker job.

@@ -336,7 +336,7 @@ LogicalResult LowerToPTXPass::checkResolvedCalls(ModuleOp module) {
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     for (Attribute attr : binary.getObjects()) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
-      if (!object)
+      if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
         continue;
       StringRef ptx = object.getObject().getValue();
       size_t pos = ptx.find(".extern .func");

@@ -230,7 +230,7 @@ LogicalResult ProfilePass::profileImported(
   binary->setAttr(kFeaturesAttrName, features.toAttr(&getContext()));
   ::autoprof::runtime::EvaluationJob job;
   job.device = device;
-  job.kernel = {kernel.ptx, "ptx", kernel.entry, kernel.jobLaunch};
+  job.kernel = kernel.getJobKernel();
   job.timeBudgetSeconds = timeBudget;
   FailureOr<std::vector<std::string>> names = getJobMetrics(binary, [&] {
     return getOrSelectProfile(binary, features.toAttr(&getContext()), tree);

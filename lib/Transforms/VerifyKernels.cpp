@@ -349,10 +349,8 @@ static LogicalResult verifyImportedKernels(ModuleOp module,
     }
     rt::EvaluationJob job;
     job.device = device;
-    job.kernel = {reference->ptx, "ptx", reference->entry,
-                  reference->jobLaunch};
-    job.candidate =
-        rt::JobKernel{kernel.ptx, "ptx", kernel.entry, kernel.jobLaunch};
+    job.kernel = reference->getJobKernel();
+    job.candidate = kernel.getJobKernel();
     job.verifySeeds = {seed, seed + 1u};
     // Without special values: nothing says the PTX tolerates them.
     job.verifyDistributions = getBaseVerifyDistributions();

@@ -75,6 +75,33 @@ TEST(Job, RoundTripsThroughJSON) {
   EXPECT_EQ(parsed->metrics, job.metrics);
 }
 
+// A cubin's bytes are not text: they travel in base64 and come back as
+// they were, NUL and high bytes included; code that is not base64 is an
+// error at the field.
+TEST(Job, CubinBytesRoundTripInBase64) {
+  EvaluationJob job = makeJob();
+  job.kernel.format = "cubin";
+  job.kernel.code = std::string("\x7f" "ELF\x02\x01\x00\xff\xfe", 9);
+  job.candidate.reset();
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  EXPECT_NE(text.find("\"code\":\"f0VMRgIBAP/+\""), std::string::npos)
+      << text;
+  llvm::Expected<EvaluationJob> parsed =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->kernel.code, job.kernel.code);
+  EXPECT_EQ(parsed->kernel.format, "cubin");
+
+  llvm::Expected<EvaluationJob> broken = parseDocument<EvaluationJob>(
+      R"({"kernel": {"code": "not base64!", "format": "cubin", "entry": "k",
+          "launch": {"params": []}}})",
+      "job");
+  ASSERT_FALSE(static_cast<bool>(broken));
+  EXPECT_EQ(llvm::toString(broken.takeError()),
+            "a cubin's code must be base64 at job.kernel.code");
+}
+
 TEST(Job, SectionsThatAreAbsentAreSkipped) {
   llvm::Expected<EvaluationJob> parsed = parseDocument<EvaluationJob>(
       R"({"kernel": {"code": "c", "entry": "k",

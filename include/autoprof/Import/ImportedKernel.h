@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // A kernel that `autoprof-import-kernel` brought in from a kernel spec has no
-// `gpu.func`: its code is the PTX of a `gpu.binary` marked
+// `gpu.func`: its code is the PTX (or the cubin) of a `gpu.binary` marked
 // `autoprof.imported`, whose parameters the attribute lists, and a host
 // `gpu.launch_func` runs it. This is how the passes that measure kernels
 // (`autoprof-extract-features`, `autoprof-profile`) find such kernels and
@@ -16,6 +16,7 @@
 #ifndef AUTOPROF_IMPORT_IMPORTEDKERNEL_H
 #define AUTOPROF_IMPORT_IMPORTEDKERNEL_H
 
+#include "autoprof/Import/Cubin.h"
 #include "autoprof/Runtime/Job.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,13 +29,16 @@ namespace mlir::autoprof {
 
 /// One launched imported kernel.
 struct ImportedKernel {
-  /// The binary that holds its PTX and carries `autoprof.imported`.
+  /// The binary that holds its code and carries `autoprof.imported`.
   gpu::BinaryOp binary;
   /// Its first launch in host code.
   gpu::LaunchFuncOp launch;
-  /// The PTX text and the entry the launch runs.
+  /// The PTX text (empty for a cubin) and the entry the launch runs.
   std::string ptx;
   std::string entry;
+  /// The bytes of a cubin (empty for PTX), and what it says of the entry.
+  std::string cubin;
+  std::optional<CubinEntry> cubinEntry;
   /// The spec says the kernel computes the same result with any block size
   /// that covers the problem.
   bool blockSizeGeneric = false;
@@ -47,12 +51,26 @@ struct ImportedKernel {
   /// The evaluation job's launch: the launch's sizes, the binary's
   /// parameters.
   ::autoprof::runtime::JobLaunch jobLaunch;
+
+  /// The kernel is known only as machine code: nothing of it can be
+  /// rewritten but its launch.
+  bool isCubin() const { return !cubin.empty(); }
+  /// The evaluation job's kernel for `launch` and `variantPtx`, a variant's
+  /// PTX, or when that is empty the kernel's own code (its PTX or cubin).
+  ::autoprof::runtime::JobKernel
+  getJobKernel(StringRef variantPtx,
+               const ::autoprof::runtime::JobLaunch &launch) const;
+  /// The evaluation job's kernel for the kernel as it is.
+  ::autoprof::runtime::JobKernel getJobKernel() const {
+    return getJobKernel(ptx, jobLaunch);
+  }
 };
 
 /// The launched imported kernels of `module`, one per binary marked
 /// `autoprof.imported` that a `gpu.launch_func` runs (binaries never
 /// launched are left out). Emits a diagnostic at the binary or the launch
-/// and fails when one cannot be read: no PTX object, sizes that are not
+/// and fails when one cannot be read: no PTX or cubin object, a cubin
+/// without the entry (Cubin.h), sizes that are not
 /// constants, a parameter list that does not match the evaluation job's
 /// schema or the launch's operands.
 FailureOr<std::vector<ImportedKernel>> findImportedKernels(ModuleOp module);

@@ -4,17 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A kernel spec describes a kernel that is not written in MLIR: a CUDA C++
-// or PTX source file, its entry point, the launch (grid, block, dynamic
+// A kernel spec describes a kernel that is not written in MLIR: a CUDA C++,
+// PTX or cubin file, its entry point, the launch (grid, block, dynamic
 // shared memory) and every parameter (a buffer with its element type, count
 // and role, or a scalar with its type and value). `importKernel` turns it
 // into the form the rest of AutoProf works on: a `gpu.binary` holding the
-// PTX, marked `autoprof.imported` with the spec's parameters, and a host
+// PTX (or the cubin), marked `autoprof.imported` with the spec's parameters, and a host
 // function that launches it with `gpu.launch_func`. The spec is JSON:
 //
 //   {
 //     "source": "saxpy.cu",            // relative to the spec's folder
-//     "format": "cuda",                // optional: .cu -> cuda, .ptx -> ptx
+//     "format": "cuda",                // optional: .cu -> cuda, .ptx -> ptx,
+//                                      // .cubin -> cubin
 //     "entry": "saxpy",
 //     "grid": [4096, 1, 1], "block": [256, 1, 1],
 //     "dynamic_shared_bytes": 0,       // optional
@@ -51,7 +52,7 @@ struct KernelSpec {
   /// spec's folder).
   std::string specPath;
   std::string sourcePath;
-  /// "cuda" or "ptx".
+  /// "cuda", "ptx" or "cubin".
   std::string format;
   std::string entry;
   /// Grid, block, dynamic shared memory and parameters.
@@ -90,13 +91,24 @@ llvm::Expected<PtxEntry> readPtxEntry(llvm::StringRef ptx,
 llvm::Error checkPtxEntry(const KernelSpec &spec, const PtxEntry &entry,
                           llvm::StringRef chip);
 
+struct CubinEntry;
+
+/// Checks the spec's parameters against a cubin's entry (their number, and
+/// each one's size: a buffer is a 64-bit pointer; a cubin does not say
+/// which parameters are pointers) and that the cubin's code runs on `chip`
+/// (the same major architecture, a minor one not newer; an
+/// architecture-specific cubin such as sm_90a only on that one).
+llvm::Error checkCubinEntry(const KernelSpec &spec, const CubinEntry &entry,
+                            llvm::StringRef chip);
+
 /// Adds the imported kernel to `module`: a `gpu.binary` named after the
-/// entry (made unique) holding `ptx` for `chip`, with the spec as its
+/// entry (made unique) holding `code` for `chip` (the PTX, or for a spec
+/// of format "cubin" the cubin as a `bin` object), with the spec as its
 /// `autoprof.imported` attribute, and a host function `@<binary>_launch`
 /// that takes the buffers as statically shaped memrefs and launches the
 /// entry with the spec's sizes and scalar values. Returns the binary's name.
 std::string importKernel(ModuleOp module, const KernelSpec &spec,
-                         llvm::StringRef ptx, llvm::StringRef chip,
+                         llvm::StringRef code, llvm::StringRef chip,
                          llvm::StringRef sourceText);
 
 } // namespace mlir::autoprof

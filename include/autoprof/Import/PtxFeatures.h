@@ -11,7 +11,9 @@
 // the derived estimates: PtxInstructions.h). PTX states no loop trip
 // counts: a loop's body counts once, and the loop counts among
 // `unknown_trip_loops`, as for a gpu.func whose loop bounds are not
-// constants.
+// constants. A kernel known only as a cubin has the launch's features; the
+// others are absent (a profiling tree's splits on them take their `missing`
+// branch).
 //
 //===----------------------------------------------------------------------===//
 

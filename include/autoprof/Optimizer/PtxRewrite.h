@@ -31,6 +31,8 @@ namespace mlir::autoprof {
 
 /// A variant of an imported kernel: its PTX and its launch.
 struct PtxVariant {
+  /// Empty for the variants of a cubin, which run the cubin with their
+  /// launch (ImportedKernel::getJobKernel).
   std::string ptx;
   ::autoprof::runtime::JobLaunch launch;
   /// The NVRTC options its PTX was compiled with (a CUDA source's; empty
@@ -92,7 +94,8 @@ std::optional<std::string> addEntryDirective(std::string &ptx, StringRef entry,
                                              StringRef directive);
 
 /// addEntryDirective on `variant`'s PTX, remembering the directive in
-/// `variant.directives` when it is added.
+/// `variant.directives` when it is added; a variant without PTX (a cubin's)
+/// takes none.
 std::optional<std::string> addVariantDirective(PtxVariant &variant,
                                                StringRef entry,
                                                StringRef directive);

@@ -67,7 +67,7 @@ struct JobLaunch {
 };
 
 /// A kernel variant: code, format ("ptx", "cubin" or "cuda"), entry name and
-/// launch.
+/// launch. `code` holds a cubin's bytes as they are; its JSON form is base64.
 struct JobKernel {
   std::string code;
   std::string format = "ptx";

@@ -14,8 +14,8 @@ include "mlir/Pass/PassBase.td"
 //===----------------------------------------------------------------------===//
 
 def ImportKernelPass : Pass<"autoprof-import-kernel", "ModuleOp"> {
-  let summary = "Add kernels written in CUDA C++ or PTX, described by kernel "
-                "specs";
+  let summary = "Add kernels written in CUDA C++, PTX or a cubin, described "
+                "by kernel specs";
   let description = [{
     Reads each kernel spec (JSON, `include/autoprof/Import/KernelSpec.h`:
     the source file, its entry, grid, block and dynamic shared memory, and
@@ -24,14 +24,17 @@ def ImportKernelPass : Pass<"autoprof-import-kernel", "ModuleOp"> {
     `autoprof.imported` with the spec's parameters, and a host function
     `@<entry>_launch` that takes the buffers as statically shaped memrefs
     and launches the entry with `gpu.launch_func`. CUDA C++ is compiled to
-    PTX by NVRTC in `autoprof-worker` (no GPU needed); PTX is read as it is.
+    PTX by NVRTC in `autoprof-worker` (no GPU needed); PTX is read as it is;
+    a cubin is kept as it is, as a `bin` object.
 
     The spec is checked against the PTX: the entry must exist, take as many
     parameters as the spec lists, a 64-bit pointer for each buffer and a
     scalar of the spec's size for each scalar, and the PTX must not target
-    a newer architecture than `chip`. A spec that does not parse, names an
-    unknown element type or a missing file, or disagrees with the PTX is
-    refused with a diagnostic that names the field.
+    a newer architecture than `chip`. A cubin is checked the same way
+    against the parameter sizes its entry's attributes record, and its code
+    must run on `chip`. A spec that does not parse, names an unknown element
+    type or a missing file, or disagrees with its source is refused with a
+    diagnostic that names the field.
 
     ```sh
     autoprof-opt --autoprof-import-kernel="spec=saxpy.json" /dev/null

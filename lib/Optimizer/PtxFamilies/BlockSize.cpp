@@ -57,10 +57,25 @@ public:
     if (launch.dynamicSharedBytes != 0)
       return std::string("the launch has dynamic shared memory, which may "
                          "be sized for the block");
-    for (StringRef bound : {".maxntid", ".reqntid", ".minnctapersm"})
-      if (std::optional<std::string> why =
-              checkNoEntryDirective(variant.ptx, kernel.entry, bound))
-        return why;
+    if (kernel.isCubin()) {
+      // The block sizes the machine code was compiled for.
+      const CubinEntry &cubin = *kernel.cubinEntry;
+      if (cubin.requiredThreads)
+        return std::string("the cubin's entry requires its block size "
+                           "(.reqntid)");
+      if (cubin.maxThreads) {
+        const auto &max = *cubin.maxThreads;
+        uint64_t bound = uint64_t(max[0]) * max[1] * max[2];
+        if (uint64_t(n) > bound)
+          return "the cubin's entry was compiled for blocks of at most " +
+                 std::to_string(bound) + " threads";
+      }
+    } else {
+      for (StringRef bound : {".maxntid", ".reqntid", ".minnctapersm"})
+        if (std::optional<std::string> why =
+                checkNoEntryDirective(variant.ptx, kernel.entry, bound))
+          return why;
+    }
     uint64_t threads = uint64_t(launch.grid[0]) * launch.block[0];
     uint64_t blocks = (threads + n - 1) / n;
     if (blocks > 2147483647u)

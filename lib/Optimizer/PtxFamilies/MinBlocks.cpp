@@ -35,6 +35,9 @@ public:
       return "asking for " + std::to_string(n) + " blocks of " +
              std::to_string(threads) +
              " threads per SM exceeds 2048 resident threads";
+    if (kernel.isCubin())
+      return std::string("the kernel is known only as a cubin, whose machine "
+                         "code takes no .maxntid or .minnctapersm");
     // An entry with bounds of its own keeps them.
     for (StringRef bound : {".maxntid", ".reqntid", ".minnctapersm"})
       if (std::optional<std::string> why =
