@@ -17,8 +17,21 @@ module attributes {gpu.container_module} {
 // -----
 
 module attributes {gpu.container_module} {
-  // expected-error @below {{imported kernel @k holds no PTX object}}
-  gpu.binary @k {autoprof.imported = {entry = "k", format = "ptx", params = [{kind = "buffer", dtype = "f32", count = 64, role = "input"}]}} [#gpu.object<#nvvm.target<chip = "sm_90">, bin = "\00">]
+  // expected-error @below {{imported kernel @k holds no PTX or cubin object}}
+  gpu.binary @k {autoprof.imported = {entry = "k", format = "ptx", params = [{kind = "buffer", dtype = "f32", count = 64, role = "input"}]}} [#gpu.object<#nvvm.target<chip = "sm_90">, offload = "\00">]
+  func.func @main(%x: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
+// A binary object is a cubin, read before anything runs.
+module attributes {gpu.container_module} {
+  // expected-error @below {{the cubin of imported kernel @k: the file is not a cubin (no ELF header)}}
+  gpu.binary @k {autoprof.imported = {entry = "k", format = "cubin", params = [{kind = "buffer", dtype = "f32", count = 64, role = "input"}]}} [#gpu.object<#nvvm.target<chip = "sm_90">, bin = "\00">]
   func.func @main(%x: memref<64xf32>) {
     %c1 = arith.constant 1 : index
     gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>)
