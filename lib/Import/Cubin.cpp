@@ -55,8 +55,8 @@ static std::optional<std::string> getCubinChip(unsigned abiVersion,
     number = flags & llvm::ELF::EF_CUDA_SM;
     specific = flags & llvm::ELF::EF_CUDA_ACCELERATORS_V1;
   } else if (abiVersion == llvm::ELF::ELFABIVERSION_CUDA_V2) {
-    number = (flags & llvm::ELF::EF_CUDA_SM_MASK) >>
-             llvm::ELF::EF_CUDA_SM_OFFSET;
+    number =
+        (flags & llvm::ELF::EF_CUDA_SM_MASK) >> llvm::ELF::EF_CUDA_SM_OFFSET;
     specific = flags & llvm::ELF::EF_CUDA_ACCELERATORS;
   } else {
     return std::nullopt;
@@ -164,9 +164,9 @@ static llvm::Error readEntryAttributes(StringRef info, StringRef entry,
   result.paramBytes = paramBytes.value_or(0);
   for (auto [ordinal, param] : llvm::enumerate(params)) {
     if (!param)
-      return makeError(llvm::formatv(
-          "entry '{0}' records no parameter {1} but a later one", entry,
-          ordinal));
+      return makeError(
+          llvm::formatv("entry '{0}' records no parameter {1} but a later one",
+                        entry, ordinal));
     if (param->bytes == 0 ||
         uint64_t(param->offset) + param->bytes > result.paramBytes)
       return makeError(llvm::formatv(
@@ -270,8 +270,8 @@ llvm::Expected<CubinEntry> mlir::autoprof::readCubinEntry(StringRef cubin,
     if (!contents)
       return makeError("cannot read section " + infoName + ": " +
                        llvm::toString(contents.takeError()));
-    if (llvm::Error error = readEntryAttributes(llvm::toStringRef(*contents),
-                                                entry, result))
+    if (llvm::Error error =
+            readEntryAttributes(llvm::toStringRef(*contents), entry, result))
       return std::move(error);
     return result;
   }

@@ -60,9 +60,8 @@ StringRef mlir::autoprof::getPtxEntryBody(StringRef ptx, StringRef entry) {
   return ptx.slice(location->bodyOpen + 1, location->bodyClose);
 }
 
-rt::JobKernel
-ImportedKernel::getJobKernel(StringRef variantPtx,
-                             const rt::JobLaunch &launch) const {
+rt::JobKernel ImportedKernel::getJobKernel(StringRef variantPtx,
+                                           const rt::JobLaunch &launch) const {
   if (variantPtx.empty() && isCubin())
     return {cubin, "cubin", entry, launch};
   return {variantPtx.str(), "ptx", entry, launch};
@@ -196,8 +195,8 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     if (!agree)
       return binary.emitError("the parameters of imported kernel @")
              << binary.getSymName()
-             << " do not match those its cubin's entry takes ("
-             << taken.size() << ", of the sizes its attributes record)";
+             << " do not match those its cubin's entry takes (" << taken.size()
+             << ", of the sizes its attributes record)";
   }
   if (launch.getKernelOperands().size() != job.params.size())
     return launch.emitError("the launch of imported kernel @")

@@ -336,8 +336,8 @@ llvm::Error mlir::autoprof::checkCubinEntry(const KernelSpec &spec,
         params.size(), spec.entry, entry.params.size()));
   for (auto [index, param] : llvm::enumerate(params)) {
     unsigned bytes = entry.params[index].bytes;
-    std::string where = llvm::formatv("params[{0}] ('{1}')", index,
-                                      spec.paramNames[index]);
+    std::string where =
+        llvm::formatv("params[{0}] ('{1}')", index, spec.paramNames[index]);
     if (!param.isScalar && bytes != 8)
       return makeError(llvm::formatv("{0}: a buffer is a 64-bit pointer, but "
                                      "entry '{1}' of the cubin takes {2} "
@@ -352,8 +352,8 @@ llvm::Error mlir::autoprof::checkCubinEntry(const KernelSpec &spec,
   // from its own on; code for an architecture-specific target ("sm_90a")
   // only on that one.
   unsigned cubin = archNumber(entry.chip), device = archNumber(chip);
-  bool specific = !StringRef(entry.chip).ends_with(
-      std::to_string(cubin)); // "sm_90a", "sm_100f"
+  bool specific = !StringRef(entry.chip)
+                       .ends_with(std::to_string(cubin)); // "sm_90a", "sm_100f"
   if (cubin / 10 != device / 10 || cubin > device ||
       (specific && entry.chip != chip))
     return makeError("the cubin holds code for " + entry.chip +

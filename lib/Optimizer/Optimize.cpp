@@ -65,11 +65,10 @@ static void applyImportedWinner(const ImportedKernel &kernel,
     if (object && !winner.ptx.empty() &&
         (object.getFormat() == gpu::CompilationTarget::Assembly ||
          object.getFormat() == gpu::CompilationTarget::Binary))
-      attr =
-          gpu::ObjectAttr::get(context, object.getTarget(),
-                               gpu::CompilationTarget::Assembly,
-                               StringAttr::get(context, winner.ptx),
-                               object.getProperties(), object.getKernels());
+      attr = gpu::ObjectAttr::get(context, object.getTarget(),
+                                  gpu::CompilationTarget::Assembly,
+                                  StringAttr::get(context, winner.ptx),
+                                  object.getProperties(), object.getKernels());
     objects.push_back(attr);
   }
   binary.setObjectsAttr(ArrayAttr::get(context, objects));

@@ -105,7 +105,8 @@ mlir::autoprof::addVariantDirective(PtxVariant &variant, StringRef entry,
   // Only a cubin's variants have no PTX (ImportedKernel::getJobKernel).
   if (variant.ptx.empty())
     return "the kernel is known only as a cubin, whose machine code takes "
-           "no " + directive.split(' ').first.str();
+           "no " +
+           directive.split(' ').first.str();
   if (std::optional<std::string> why =
           addEntryDirective(variant.ptx, entry, directive))
     return why;

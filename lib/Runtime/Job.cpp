@@ -83,8 +83,9 @@ Value autoprof::runtime::toJSON(const JobLaunch &launch) {
 
 Value autoprof::runtime::toJSON(const JobKernel &kernel) {
   // A cubin's bytes are not text: JSON carries them in base64.
-  Object object{{"code", kernel.format == "cubin" ? llvm::encodeBase64(kernel.code)
-                                                  : kernel.code},
+  Object object{{"code", kernel.format == "cubin"
+                             ? llvm::encodeBase64(kernel.code)
+                             : kernel.code},
                 {"format", kernel.format},
                 {"entry", kernel.entry},
                 {"launch", toJSON(kernel.launch)}};

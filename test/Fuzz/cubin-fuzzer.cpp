@@ -40,8 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (param.bytes == 0 ||
           uint64_t(param.offset) + param.bytes > read->paramBytes) {
         llvm::errs() << "a parameter of " << param.bytes << " bytes at "
-                     << param.offset << " lies outside the "
-                     << read->paramBytes << " bytes of parameters\n";
+                     << param.offset << " lies outside the " << read->paramBytes
+                     << " bytes of parameters\n";
         abort();
       }
     }

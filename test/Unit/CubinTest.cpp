@@ -16,9 +16,8 @@ namespace {
 
 /// A cubin of the test inputs (nvcc -cubin -arch=sm_90).
 std::string readInput(llvm::StringRef name) {
-  std::string path =
-      std::string(AUTOPROF_TEST_SOURCE_DIR) + "/../Transforms/Inputs/import/" +
-      name.str();
+  std::string path = std::string(AUTOPROF_TEST_SOURCE_DIR) +
+                     "/../Transforms/Inputs/import/" + name.str();
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buffer)
     return "";
@@ -115,8 +114,9 @@ TEST(Cubin, RefusesDamagedAttributes) {
 
   std::string unknownFormat = cubin;
   unknownFormat[record] = 0x07;
-  EXPECT_NE(errorOf(unknownFormat, "saxpy").find("a record of unknown format "
-                                                 "0x07"),
+  EXPECT_NE(errorOf(unknownFormat, "saxpy")
+                .find("a record of unknown format "
+                      "0x07"),
             std::string::npos);
 
   // A record claiming more bytes than its section holds.

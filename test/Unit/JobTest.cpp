@@ -81,12 +81,13 @@ TEST(Job, RoundTripsThroughJSON) {
 TEST(Job, CubinBytesRoundTripInBase64) {
   EvaluationJob job = makeJob();
   job.kernel.format = "cubin";
-  job.kernel.code = std::string("\x7f" "ELF\x02\x01\x00\xff\xfe", 9);
+  job.kernel.code = std::string("\x7f"
+                                "ELF\x02\x01\x00\xff\xfe",
+                                9);
   job.candidate.reset();
   std::string text;
   llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
-  EXPECT_NE(text.find("\"code\":\"f0VMRgIBAP/+\""), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("\"code\":\"f0VMRgIBAP/+\""), std::string::npos) << text;
   llvm::Expected<EvaluationJob> parsed =
       parseDocument<EvaluationJob>(text, "job");
   ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());

@@ -9,8 +9,9 @@
 // shared memory) and every parameter (a buffer with its element type, count
 // and role, or a scalar with its type and value). `importKernel` turns it
 // into the form the rest of AutoProf works on: a `gpu.binary` holding the
-// PTX (or the cubin), marked `autoprof.imported` with the spec's parameters, and a host
-// function that launches it with `gpu.launch_func`. The spec is JSON:
+// PTX (or the cubin), marked `autoprof.imported` with the spec's parameters,
+// and a host function that launches it with `gpu.launch_func`. The spec is
+// JSON:
 //
 //   {
 //     "source": "saxpy.cu",            // relative to the spec's folder
