@@ -15,7 +15,7 @@
 // REPORT: "replay_passes": {{[1-9][0-9]*}},
 // REPORT: "candidates": [
 // REPORT: "status": "verified",
-// REPORT: "gpu": "NVIDIA H200",
+// REPORT: "gpu": "NVIDIA {{.+}}",
 // REPORT: "kernel": "kernels::copy_scale",
 
 module attributes {gpu.container_module} {

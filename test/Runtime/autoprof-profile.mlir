@@ -10,7 +10,7 @@
 // SAXPY-SAME: dram_bandwidth_fraction = {{[0-9.e+-]+}} : f64
 // SAXPY-SAME: duration_us = {{[0-9.e+-]+}} : f64
 // SAXPY-SAME: waves_per_sm = {{[0-9.e+-]+}} : f64
-// SAXPY-SAME: autoprof.measurement = {gpu = "NVIDIA H200"
+// SAXPY-SAME: autoprof.measurement = {gpu = "NVIDIA {{[^"]+}}"
 // SAXPY-SAME: metrics = {
 // SAXPY-SAME: dram__bytes_read.sum =
 // SAXPY-SAME: replay_passes = {{[1-9][0-9]*}} : i64

@@ -28,7 +28,7 @@
 // REPORT: "accepted": true,
 // REPORT: "rewrite": "llm#2",
 // REPORT: "status": "verified",
-// REPORT: "gpu": "NVIDIA H200",
+// REPORT: "gpu": "NVIDIA {{.+}}",
 
 // The second prompt tells the model how the first answer ended.
 // PROMPT: gpu.func @repeat_add
