@@ -8,6 +8,7 @@
 #include "autoprof/Import/Cubin.h"
 #include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/Support/Json.h"
+#include "autoprof/Support/Yaml.h"
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
@@ -124,12 +125,18 @@ checkScalarValue(const ::autoprof::runtime::JobParam &param) {
 
 llvm::Expected<KernelSpec>
 mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
-  llvm::Expected<json::Value> value = ::autoprof::parseJson(text);
+  // A .yaml or .yml spec is read as the JSON value it denotes.
+  StringRef extension = llvm::sys::path::extension(specPath);
+  bool isYaml = extension == ".yaml" || extension == ".yml";
+  llvm::Expected<json::Value> value =
+      isYaml ? ::autoprof::parseYamlAsJson(text) : ::autoprof::parseJson(text);
   if (!value)
-    return makeError("not JSON: " + llvm::toString(value.takeError()));
+    return makeError((isYaml ? "not YAML: " : "not JSON: ") +
+                     llvm::toString(value.takeError()));
   const json::Object *object = value->getAsObject();
   if (!object)
-    return makeError("expected a JSON object");
+    return makeError(isYaml ? "expected a YAML mapping"
+                            : "expected a JSON object");
   for (const auto &field : *object)
     if (!llvm::is_contained(kSpecFields, field.first.str()))
       return makeError("unknown field '" + field.first.str() +

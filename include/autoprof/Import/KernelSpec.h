@@ -11,7 +11,8 @@
 // into the form the rest of AutoProf works on: a `gpu.binary` holding the
 // PTX (or the cubin), marked `autoprof.imported` with the spec's parameters,
 // and a host function that launches it with `gpu.launch_func`. The spec is
-// JSON:
+// JSON (or YAML, read as the JSON it denotes, when its name ends in .yaml or
+// .yml):
 //
 //   {
 //     "source": "saxpy.cu",            // relative to the spec's folder
@@ -68,8 +69,9 @@ struct KernelSpec {
   std::vector<std::string> compileOptions;
 };
 
-/// Parses the kernel spec `text` read from `specPath`. An error names the
-/// field at fault ("params[1].dtype: unknown element type").
+/// Parses the kernel spec `text` read from `specPath` (YAML when that ends in
+/// .yaml or .yml, else JSON). An error names the field at fault
+/// ("params[1].dtype: unknown element type").
 llvm::Expected<KernelSpec> parseKernelSpec(llvm::StringRef text,
                                            llvm::StringRef specPath);
 
