@@ -44,9 +44,13 @@ enum CubinRecordFormat : uint8_t {
 /// The architecture ("sm_90", "sm_90a") that a cubin's ELF flags name. How
 /// they name it depends on the ELF ABI version: 7 puts the number in bits
 /// 0-7 and marks architecture-specific code with bit 11, 8 (CUDA 12.8 and
-/// later) puts it in bits 8-15 and marks it with bit 3. (LLVM's own decoder
-/// tells the two apart by the OS ABI byte, which it expects as 41 where
-/// the toolkit writes 0x41, and so misreads the newer cubins.)
+/// later) puts it in bits 8-15 and marks it with bit 3. (LLVM 22's own
+/// decoder reads CUDA 13's sm_90 cubins as sm_90a: it tells the encodings
+/// apart by the OS ABI byte, which it expects as 41 where the toolkit
+/// writes 0x41.) CUDA 13's
+/// ptxas sets no such mark for sm_90a or sm_100a: their cubins read as
+/// sm_90 and sm_100, and the driver refuses one on another GPU when it
+/// loads it.
 static std::optional<std::string> getCubinChip(unsigned abiVersion,
                                                unsigned flags) {
   unsigned number;

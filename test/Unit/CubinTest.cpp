@@ -65,6 +65,23 @@ TEST(Cubin, ReadsTheBlockSizesTheEntryWasCompiledFor) {
   EXPECT_EQ(entry->params.size(), 3u);
 }
 
+// ptxas's cubin of an entry as Triton spells it: pointer parameters with an
+// address space and alignment, and a required block size.
+TEST(Cubin, ReadsTritonsEntryAsPtxasAssemblesIt) {
+  llvm::Expected<CubinEntry> entry =
+      readCubinEntry(readInput("triton-add.cubin"), "add_kernel");
+  ASSERT_TRUE(static_cast<bool>(entry)) << llvm::toString(entry.takeError());
+  // CUDA 13 writes the same ELF flags for sm_90a as for sm_90.
+  EXPECT_EQ(entry->chip, "sm_90");
+  ASSERT_EQ(entry->params.size(), 4u);
+  unsigned bytes[] = {8, 8, 4, 8};
+  for (unsigned i = 0; i < 4; ++i)
+    EXPECT_EQ(entry->params[i].bytes, bytes[i]) << i;
+  ASSERT_TRUE(entry->requiredThreads.has_value());
+  EXPECT_EQ((*entry->requiredThreads)[0], 128u);
+  EXPECT_EQ((*entry->requiredThreads)[1], 1u);
+}
+
 TEST(Cubin, ReadsTheOlderArchitectureEncoding) {
   llvm::Expected<CubinEntry> entry =
       readCubinEntry(readInput("saxpy-sm80.cubin"), "saxpy");

@@ -100,7 +100,8 @@ struct CubinEntry;
 /// each one's size: a buffer is a 64-bit pointer; a cubin does not say
 /// which parameters are pointers) and that the cubin's code runs on `chip`
 /// (the same major architecture, a minor one not newer; an
-/// architecture-specific cubin such as sm_90a only on that one).
+/// architecture-specific cubin such as sm_90a, where its flags say so, only
+/// on that one).
 llvm::Error checkCubinEntry(const KernelSpec &spec, const CubinEntry &entry,
                             llvm::StringRef chip);
 
