@@ -7,7 +7,8 @@
 // A libFuzzer target for the cubins a kernel spec names and the `bin`
 // objects of imported binaries, which nothing but AutoProf's own reader
 // checks before a job carries them to the driver: each input is a file
-// whose kernel is `saxpy` (the seeds are nvcc's cubins of the test inputs).
+// whose kernel is `saxpy`, `scale` or `add_kernel` (the seeds are the
+// cubins of the test inputs).
 // Nothing may crash, and what is read must be consistent: the parameters
 // lie within their total size, and the architecture is an `sm_` one.
 //
@@ -26,7 +27,7 @@ using namespace mlir::autoprof;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef cubin(reinterpret_cast<const char *>(data), size);
-  for (llvm::StringRef entry : {"saxpy", "scale"}) {
+  for (llvm::StringRef entry : {"saxpy", "scale", "add_kernel"}) {
     llvm::Expected<CubinEntry> read = readCubinEntry(cubin, entry);
     if (!read) {
       llvm::consumeError(read.takeError());
