@@ -11,14 +11,15 @@
 # Usage: scripts/gpu-host-outcomes.sh STATE_DIR SECONDS MODULE_OR_DIR...
 #            [-- MEASURE-OUTCOMES OPTIONS...]
 # STATE_DIR/outcomes.json is the table; STATE_DIR/pool.tar.gz the verdicts;
-# the options (e.g. --only tile16x16, --names ..., --budget 3) go to
-# measure-outcomes.py. No run starts after SECONDS and the sitting ends by
+# STATE_DIR/gpu the GPUs the table is measured on (a host with others is
+# refused); the options (e.g. --only tile16x16, --names ..., --budget 3) go
+# to measure-outcomes.py. No run starts after SECONDS and the sitting ends by
 # SECONDS + 70 at the latest (give a 10-minute command SECONDS <= 480).
 # Prints measure-outcomes.py's summary.
 # AUTOPROF_POOL_WORKER, when set, is the worker the pool runs (default: the
 # bundle's autoprof-worker).
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 state=$1 seconds=$2
 shift 2
 modules=() options=()
@@ -26,6 +27,21 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do modules+=("$1"); shift; done
 [ $# -gt 0 ] && { shift; options=("$@"); }
 mkdir -p "$state"
 state=$(cd "$state" && pwd)
+
+# One table, one kind of GPU: STATE_DIR/gpu names the GPUs of its first
+# sitting, and a host with others is refused before anything runs (its
+# outcomes would mix with another GPU's).
+gpus_here=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
+  sort -u | paste -sd+ -)
+if [ -n "$gpus_here" ]; then
+  if [ -f "$state/gpu" ] && [ "$(cat "$state/gpu")" != "$gpus_here" ]; then
+    echo "gpu-host-outcomes: the table in $state was measured on" \
+      "$(cat "$state/gpu"); this host has $gpus_here: give it a state" \
+      "folder of its own" >&2
+    exit 1
+  fi
+  [ -f "$state/gpu" ] || echo "$gpus_here" > "$state/gpu"
+fi
 
 work=${TMPDIR:-/tmp}/autoprof-gpu-outcomes
 rm -rf "$work" && mkdir -p "$work/pool"
