@@ -58,12 +58,14 @@ private:
   std::nullopt_t fail(yaml::Node *node, const Twine &message) {
     if (!error.empty())
       return std::nullopt;
-    if (!node) {
+    // A node the parser made up (the empty key of "{ w, ? }") has no place
+    // in the text.
+    SMLoc start = node ? node->getSourceRange().Start : SMLoc();
+    if (!start.isValid() || !sources.FindBufferContainingLoc(start)) {
       error = message.str();
       return std::nullopt;
     }
-    auto [line, column] =
-        sources.getLineAndColumn(node->getSourceRange().Start);
+    auto [line, column] = sources.getLineAndColumn(start);
     error = formatv("{0}:{1}: {2}", line, column, message.str()).str();
     return std::nullopt;
   }

@@ -68,6 +68,12 @@ TEST(Yaml, WhatJsonCannotSayIsRefusedWithItsPosition) {
   EXPECT_EQ(errorOf("a: [1, 2\n"), "1:9: Could not find closing ]!");
 }
 
+// Nodes the parser makes up have no position: the error has none either
+// (the fuzzer's input that read one).
+TEST(Yaml, ErrorsAtNodesWithoutAPlaceHaveNoPosition) {
+  EXPECT_NE(errorOf("{\n w,?\n%p"), "");
+}
+
 // A hostile document cannot exhaust the stack: nesting is bounded as for
 // JSON, however deep the input goes.
 TEST(Yaml, DeepNestingIsRefused) {
