@@ -8,7 +8,6 @@
 #include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
@@ -76,13 +75,17 @@ private:
       return nullptr;
     if (text == "true" || text == "false")
       return text == "true";
+    // Decimal numbers only (strtod would also take "inf", "nan", hex and
+    // leading blanks); the pattern is compiled once.
+    static const Regex decimal(
+        "^[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?$");
+    if (!decimal.match(text))
+      return text.str();
     int64_t integer;
-    if (Regex("^[-+]?[0-9]+$").match(text) && !text.getAsInteger(10, integer))
+    if (!text.getAsInteger(10, integer))
       return integer;
     double number;
-    if (Regex("^[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?$")
-            .match(text) &&
-        to_float(text, number) && std::isfinite(number))
+    if (to_float(text, number) && std::isfinite(number))
       return number;
     return text.str();
   }
