@@ -29,6 +29,16 @@ for lib in libLLVM.so.22.1 libz3.so.4; do
   cp -L "$path" "$root/lib/$lib"
 done
 
+# The commit the tools were built from, for the provenance of what they
+# measure on the host (which gets a copy of the files, not the history);
+# "-modified" where tracked files differ from it.
+mkdir -p "$root/share/autoprof"
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && ! git diff --quiet HEAD 2>/dev/null; then
+  commit=$commit-modified
+fi
+echo "$commit" > "$root/share/autoprof/commit"
+
 if [ "$with_test_tools" = 1 ]; then
   for helper in FileCheck not count split-file; do
     cp -L "/usr/lib/llvm-22/bin/$helper" "$root/bin/"

@@ -430,6 +430,23 @@ def module_of(kernel):
 RUN_NOTE = re.compile(r"^(.+?)\.mlir with (.+?): ")
 
 
+def tools_commit(opt):
+    """The commit the tools were built from: what a bundle records
+    (scripts/bundle.sh, share/autoprof/commit next to its bin/), else the
+    checkout's HEAD; empty where neither is known."""
+    stamp = pathlib.Path(os.path.abspath(opt)).parent.parent / "share" / \
+        "autoprof" / "commit"
+    if stamp.is_file():
+        return stamp.read_text().strip()
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True,
+                              cwd=pathlib.Path(__file__).resolve().parent
+                              ).stdout.strip()
+    except OSError:
+        return ""
+
+
 def measured_pairs(table):
     """(module, configuration) pairs `table` holds a measurement of: a
     kernel of the module has that configuration's outcome, and no note says
@@ -544,11 +561,7 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                     entry.setdefault("costs_at", {}).setdefault(
                         str(k), {})[name] = {"passes": passes,
                                              "seconds": seconds}
-        try:
-            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
-                                    capture_output=True, text=True).stdout.strip()
-        except OSError:
-            commit = ""
+        commit = tools_commit(args.opt)
         provenance = (f"scripts/measure-outcomes.py on "
                       f"{gpu or 'an unnamed GPU'}, "
                       f"{datetime.date.today().isoformat()}, commit "
