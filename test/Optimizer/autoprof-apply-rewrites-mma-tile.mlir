@@ -7,6 +7,7 @@
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul" | FileCheck %s
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul_at" | FileCheck %s --check-prefix=AT
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul_bt" | FileCheck %s --check-prefix=BT
+// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul_k36" | FileCheck %s --check-prefix=K36
 
 // C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 64 x 128 results over 40
 // products: two stages, the last one 8 iterations and 24 of zeros.
@@ -19,13 +20,17 @@ module attributes {gpu.container_module} {
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 1, 1>
     // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
+    // The first stage's loads, before the loop: eight neighbouring halves in
+    // one 128-bit load.
+    // CHECK: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x40xf16>, vector<8xf16>
+    // CHECK: vector.load %arg1[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<40x128xf16>, vector<8xf16>
     // Iterations past the 40th stage zeros.
     // CHECK: arith.select
     // CHECK: %[[SUMMED:.*]]:18 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
-    // The copies store as they load: four neighbouring iterations of A, four
-    // neighbouring columns of B, one 64-bit store each.
-    // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
-    // CHECK: vector.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<32x72xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+    // The copies store as they load: eight neighbouring iterations of A,
+    // eight neighbouring columns of B, one 128-bit store each.
+    // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    // CHECK: vector.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<32x72xf16, #gpu.address_space<workgroup>>, vector<8xf16>
     // CHECK: gpu.barrier
     // Two steps of 16 per stage.
     // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
@@ -153,8 +158,44 @@ module attributes {gpu.container_module} {
       memref.store %sum, %c[%i, %j] : memref<64x128xf32>
       gpu.return
     }
+    // 36 products: the last stage's iterations are clamped to the 36th in
+    // groups that 36 divides, four (eight would cut a group at the bound and
+    // leave its loads scalar), so the copies move four halves each.
+    // K36-LABEL: gpu.func @matmul_k36(
+    // K36: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x36xf16>, vector<4xf16>
+    // K36: vector.load %arg1[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<36x128xf16>, vector<4xf16>
+    // K36: scf.for
+    // K36: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+    // K36-NOT: vector<8xf16>
+    // K36: gpu.return
+    gpu.func @matmul_k36(%a: memref<64x36xf16>, %b: memref<36x128xf16>, %c: memref<64x128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c36 = arith.constant 36 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %init = memref.load %c[%i, %j] : memref<64x128xf32>
+      %sum = scf.for %k = %c0 to %c36 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<64x36xf16>
+        %y = memref.load %b[%k, %j] : memref<36x128xf16>
+        %xe = arith.extf %x : f16 to f32
+        %ye = arith.extf %y : f16 to f32
+        %p = arith.mulf %xe, %ye : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<64x128xf32>
+      gpu.return
+    }
   }
-  func.func @main(%a: memref<64x40xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>, %at: memref<40x64xf16>, %bt: memref<128x40xf16>) {
+  func.func @main(%a: memref<64x40xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>, %at: memref<40x64xf16>, %bt: memref<128x40xf16>, %a36: memref<64x36xf16>, %b36: memref<36x128xf16>) {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c8 = arith.constant 8 : index
@@ -162,6 +203,7 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@matmul blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x40xf16>, %b : memref<40x128xf16>, %c : memref<64x128xf32>)
     gpu.launch_func @kernels::@matmul_at blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%at : memref<40x64xf16>, %b : memref<40x128xf16>, %c : memref<64x128xf32>)
     gpu.launch_func @kernels::@matmul_bt blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%a : memref<64x40xf16>, %bt : memref<128x40xf16>, %c : memref<64x128xf32>)
+    gpu.launch_func @kernels::@matmul_k36 blocks in (%c8, %c4, %c1) threads in (%c16, %c16, %c1) args(%a36 : memref<64x36xf16>, %b36 : memref<36x128xf16>, %c : memref<64x128xf32>)
     return
   }
 }

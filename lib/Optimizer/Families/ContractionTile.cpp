@@ -33,11 +33,12 @@
 // neighbouring results' loads and stores before and after the loop merge
 // into vector accesses where the access analysis proves them aligned
 // (mergeNeighbouringAccesses), and so do the staging copies: a thread copies
-// groups of 4 neighbours along whichever side the copying lanes run, and
-// the stages are counted so that each starts at 16 times a value (where 16
-// divides the trip count the prefetch after the last stage reads the last
-// stage again instead of clamping each iteration), so that a group's loads
-// (A[i][k .. k+3], B[k][j .. j+3]) are one 128-bit load.
+// groups of 16 bytes (4 f32, 8 halves) along whichever side the copying
+// lanes run, and the stages are counted so that each starts at 16 times a
+// value (where 16 divides the trip count the prefetch after the last stage
+// reads the last stage again instead of clamping each iteration), so that a
+// group's loads (A[i][k .. k+3], B[k][j .. j+3] of f32) are one 128-bit
+// load.
 //
 // The kernel's own code computes everything: the operations before and after
 // the loop are copied once per result with the original thread, block and
@@ -1101,13 +1102,36 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   auto iterationValue = [&](Value iteration) -> Value {
     return add(index(plan.lower), mul(iteration, plan.step));
   };
-  // A thread copies W = 4 neighbours along whichever of k and e the lanes
-  // run along (where its share of a tile is a multiple of 4): unit u =
-  // linear + c T^2 covers elements W (u mod (L/W)) .. + W - 1 along that
+  // A thread copies W neighbours along whichever of k and e the lanes run
+  // along: 16 bytes of halves (W = 8) where every staged load reads f16 or
+  // bf16, else W = 4 (16 bytes of f32), where its share of a tile and the
+  // side's length are multiples of W; else 4 neighbours, else one. Unit u
+  // = linear + c T^2 covers elements W (u mod (L/W)) .. + W - 1 along that
   // side (of length L) and u div (L/W) along the other, so that the W
-  // loads of a unit read neighbouring addresses and merge into one vector
+  // loads of a unit read neighbouring addresses and merge into one 128-bit
   // load where the analysis proves them aligned.
-  int64_t width = copied % 4 == 0 ? 4 : 1;
+  bool halves = llvm::all_of(plan.staged, [](StagedLoad &staged) {
+    Type type = staged.load.getType();
+    return type.isF16() || type.isBF16();
+  });
+  // Eight only where the edges clamp whole groups of eight (below), so
+  // that they stay one load each.
+  bool partialStage = plan.trips % kDepth != 0;
+  auto copiesInGroupsOf = [&](int64_t w) {
+    return copied % w == 0 && kDepth % w == 0 && s % w == 0;
+  };
+  auto edgesClampGroupsOf = [&](int64_t w) {
+    return llvm::all_of(plan.staged, [&](StagedLoad &staged) {
+      if (staged.alongLoop)
+        return !partialStage || plan.trips % w == 0;
+      if (staged.row)
+        return !partialRows || totals[p] % w == 0;
+      return !partialColumns || columns % w == 0;
+    });
+  };
+  int64_t width = halves && copiesInGroupsOf(8) && edgesClampGroupsOf(8) ? 8
+                  : copiesInGroupsOf(4)                                  ? 4
+                                                                         : 1;
   SmallVector<std::pair<Value, Value>> copies; // (k, e) per staged load, m
   // The first of each copy's W neighbours and its place among them.
   SmallVector<std::pair<Value, int64_t>> neighbours;
