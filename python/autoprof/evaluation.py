@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+import random
 import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -151,6 +152,61 @@ def _metric_counts(table, catalog):
     return {c.name: c.metric_count(catalog) for c in table.configurations}
 
 
+# What counts as a difference: the 1 - CONFIDENCE quantile of its mean
+# over kernels, bootstrapped over programs as the learner judges an edit
+# (include/autoprof/Learn/Learner.h), above TIMING_NOISE, the 1% below
+# which the search itself takes two times for the same
+# (lib/Optimizer/SearchDriver.cpp): consistent differences smaller than
+# that are the timing's.
+BOOTSTRAP_SAMPLES = 1000
+CONFIDENCE = 0.9
+TIMING_NOISE = math.log(1.01)
+
+
+def _log_speedups(row: Row, table, budget: Optional[int]
+                  ) -> Dict[str, Tuple[str, float]]:
+    """Each kernel `row` scored: its program and its log speedup under the
+    configuration it was scored with (from `table`, at `budget`)."""
+    by_name = {k.name: k for k in table.kernels}
+    logs = {}
+    for name in row.kernels:
+        kernel = by_name.get(name)
+        configuration = row.configurations.get(name, row.configuration)
+        if kernel is None or configuration is None:
+            continue
+        value = kernel.speedup_with(configuration, budget)
+        if value:
+            logs[name] = (kernel.program, math.log(value))
+    return logs
+
+
+def beyond_noise(better: Dict[str, Tuple[str, float]],
+                 worse: Dict[str, Tuple[str, float]], seed: int) -> bool:
+    """Whether `better` reaches more than `worse` beyond the noise, on the
+    kernels both scored: the mean of their log speedups' differences,
+    bootstrapped over programs (a program's kernels drawn together, as the
+    learner draws them; seeded), has its 1 - CONFIDENCE quantile above
+    TIMING_NOISE."""
+    by_program: Dict[str, List[float]] = {}
+    for name in sorted(set(better) & set(worse)):
+        program, log = better[name]
+        by_program.setdefault(program, []).append(log - worse[name][1])
+    programs = [(sum(v), len(v)) for _, v in sorted(by_program.items())]
+    if not programs:
+        return False
+    draw = random.Random(seed)
+    means = []
+    for _ in range(BOOTSTRAP_SAMPLES):
+        total, count = 0.0, 0
+        for _ in programs:
+            difference, kernels = programs[draw.randrange(len(programs))]
+            total += difference
+            count += kernels
+        means.append(total / count)
+    means.sort()
+    return means[int((1 - CONFIDENCE) * BOOTSTRAP_SAMPLES)] > TIMING_NOISE
+
+
 def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
     """What the evaluation says, in sentences with its numbers: whether more
     metrics helped monotonically on the held-out kernels, and how the
@@ -161,21 +217,39 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
     counts = _metric_counts(table, catalog)
     fixed = [r for r in evaluation.rows if r.kind == "fixed"
              and counts.get(r.configuration) is not None]
+    logs = {id(r): _log_speedups(r, table, evaluation.budget)
+            for r in evaluation.rows}
+    noise = (f"beyond the noise: by more than 1% in a bootstrap over the "
+             f"held-out programs, {CONFIDENCE:.0%}")
     if len(fixed) >= 2:
-        # Every pair where more metrics reached less.
+        # Every pair where more metrics reached less, and those of them
+        # where the difference is beyond the noise.
         drops = [(a, b) for a in fixed for b in fixed
                  if counts[b.configuration] > counts[a.configuration]
                  and b.speedup < a.speedup - 1e-9]
-        if drops:
-            a, b = max(drops, key=lambda d: d[0].speedup - d[1].speedup)
+        real = [(a, b) for a, b in drops
+                if beyond_noise(logs[id(a)], logs[id(b)], evaluation.seed)]
+        pairs = lambda n: f"{n} pair{'s' if n != 1 else ''}"
+        if real:
+            a, b = max(real, key=lambda d: d[0].speedup - d[1].speedup)
             lines.append(
                 f"More profiling does not help monotonically: "
                 f"{b.configuration} collects {counts[b.configuration]} "
                 f"metrics and reaches {b.speedup:.2f}x, "
                 f"{a.configuration} collects {counts[a.configuration]} and "
-                f"reaches {a.speedup:.2f}x ({len(drops)} "
-                f"pair{'s' if len(drops) > 1 else ''} of the {len(fixed)} "
-                f"fixed configurations where more metrics reached less).")
+                f"reaches {a.speedup:.2f}x ({pairs(len(real))} of the "
+                f"{len(fixed)} fixed configurations where more metrics "
+                f"reached less {noise}; {len(drops)} with any difference).")
+        elif drops:
+            a, b = max(drops, key=lambda d: d[0].speedup - d[1].speedup)
+            lines.append(
+                f"Within the noise, more metrics never lowered the outcome: "
+                f"in {pairs(len(drops))} of the {len(fixed)} fixed "
+                f"configurations more metrics reached less, none of them "
+                f"{noise} (the largest: {b.configuration}, "
+                f"{counts[b.configuration]} metrics, {b.speedup:.2f}x "
+                f"against {a.configuration}, {counts[a.configuration]}, "
+                f"{a.speedup:.2f}x).")
         else:
             lines.append(
                 f"On these kernels more metrics never lowered the outcome: "
@@ -184,9 +258,13 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
     learned, best = evaluation.row("learned"), evaluation.row("best-fixed")
     oracle = evaluation.row("oracle")
     if learned and best:
-        verdict = ("beats" if learned.speedup > best.speedup + 1e-9 else
+        ahead = beyond_noise(logs[id(learned)], logs[id(best)],
+                             evaluation.seed)
+        behind = beyond_noise(logs[id(best)], logs[id(learned)],
+                              evaluation.seed)
+        verdict = ("beats" if ahead else "falls short of" if behind else
                    "matches" if abs(learned.speedup - best.speedup) <= 1e-9
-                   else "falls short of")
+                   else "matches, within the noise,")
         cost = (f"{learned.mean_cost / best.mean_cost:.2f} of its cost"
                 if best.mean_cost > 0 else "against a configuration that "
                 "costs nothing")
@@ -197,11 +275,14 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
             f"{len(learned.kernels)} held-out kernels, at a mean "
             f"{learned.mean_cost:.2f} {unit} against "
             f"{best.mean_cost:.2f} ({cost}).")
-        goal = (learned.speedup >= best.speedup - 1e-9 and
-                learned.mean_cost <= best.mean_cost / 2 + 1e-9)
+        cheap = learned.mean_cost <= best.mean_cost / 2 + 1e-9
+        goal = ("met" if cheap and learned.speedup >= best.speedup - 1e-9
+                else f"met within the noise (its outcome below the best "
+                     f"fixed configuration's, not {noise})"
+                if cheap and not behind else "not met")
         lines.append(
             f"Goal (at least the best fixed configuration's outcome at no "
-            f"more than half its cost): {'met' if goal else 'not met'}.")
+            f"more than half its cost): {goal}.")
         median = learned.median_cost(table, "passes", evaluation.costs)
         if median is not None:
             lines.append(

@@ -49,6 +49,18 @@ class KernelOutcome:
     # Verified speedup per configuration; a configuration not measured on
     # the kernel is absent, never 1 or 0.
     speedup: Dict[str, float]
+    # The same after searches of fewer candidates, by budget, where the
+    # table records them.
+    speedup_at: Dict[int, Dict[str, float]] = field(default_factory=dict)
+
+    def speedup_with(self, configuration: str,
+                     budget: Optional[int] = None) -> Optional[float]:
+        """The speedup under `configuration` after a search of `budget`
+        candidates (the table's budget where None), None where the table
+        has none."""
+        if budget is not None and budget in self.speedup_at:
+            return self.speedup_at[budget].get(configuration)
+        return self.speedup.get(configuration)
 
 
 @dataclass
@@ -139,15 +151,33 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
         speedups = need(entry, "speedup", where)
         if not isinstance(speedups, dict):
             raise ReportError(f"{source}: {where}.speedup: expected an object")
-        for name, value in speedups.items():
-            if name not in names:
-                raise ReportError(f"{source}: {where}.speedup: '{name}' is "
-                                  f"not one of the configurations")
-            number = _number(value, f"{source}: {where}.speedup.{name}")
-            if not (number > 0 and math.isfinite(number)):
-                raise ReportError(f"{source}: {where}.speedup.{name}: a "
-                                  f"speedup is positive (leave out what "
-                                  f"could not be measured)")
+        def check_speedups(values, field_name):
+            for name, value in values.items():
+                if name not in names:
+                    raise ReportError(f"{source}: {where}.{field_name}: "
+                                      f"'{name}' is not one of the "
+                                      f"configurations")
+                number = _number(value,
+                                 f"{source}: {where}.{field_name}.{name}")
+                if not (number > 0 and math.isfinite(number)):
+                    raise ReportError(f"{source}: {where}.{field_name}."
+                                      f"{name}: a speedup is positive (leave "
+                                      f"out what could not be measured)")
+
+        check_speedups(speedups, "speedup")
+        speedup_at = {}
+        at = entry.get("speedup_at", {})
+        if not isinstance(at, dict):
+            raise ReportError(f"{source}: {where}.speedup_at: expected an "
+                              f"object")
+        for budget_name, values in at.items():
+            if not budget_name.isdigit() or not isinstance(values, dict):
+                raise ReportError(f"{source}: {where}.speedup_at."
+                                  f"{budget_name}: expected a budget and an "
+                                  f"object of speedups")
+            check_speedups(values, f"speedup_at.{budget_name}")
+            speedup_at[int(budget_name)] = {k: float(v)
+                                            for k, v in values.items()}
         kernel_name = str(need(entry, "name", where))
         if any(k.name == kernel_name for k in kernels):
             raise ReportError(f"{source}: {where}: kernel '{kernel_name}' "
@@ -156,7 +186,8 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             name=kernel_name,
             program=str(need(entry, "program", where)),
             features=numbers_of(entry, "features", where),
-            speedup={k: float(v) for k, v in speedups.items()}))
+            speedup={k: float(v) for k, v in speedups.items()},
+            speedup_at=speedup_at))
     budget = document.get("budget", 0)
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 0:
         raise ReportError(f"{source}: budget: expected a whole number of "
