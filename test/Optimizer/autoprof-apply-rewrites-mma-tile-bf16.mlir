@@ -14,6 +14,9 @@
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// The staging copies store eight halves at once (a 128-bit shared store;
+// the sums leave the fragments through other stores).
+// PTX-DAG: st.shared.v4.b32
 
 // C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 64 x 128 results over 40
 // products (a partial last stage), and C[i][j] += sum_k f32(A[k][i]) *
