@@ -12,15 +12,20 @@
 // of T x T threads an S x S block of results (S = 16, 32, 64 or 128; T = 8
 // at S = 32, else 16, so each thread computes (S/T)^2 of them: 1, 16, 16 or
 // 64) and runs
-// the loop in stages of 16 iterations: the block first copies, for each load
-// of the loop that only one of the two result dimensions moves (a "row"
-// load like A[i][k] or a "column" load like B[k][j], in any layout), the
-// 16 x S elements the stage needs into shared memory (the lanes run along
-// whichever of k and the result dimension walks contiguous memory), waits at
-// a barrier, loads its elements of the next stage into registers, and then
-// each thread runs the 16 iterations for each of its results from the
-// tiles: every element loaded from memory serves S results, and the next
-// stage's loads are in flight while this one computes.
+// the loop in stages of 16 iterations: for each load of the loop that only
+// one of the two result dimensions moves (a "row" load like A[i][k] or a
+// "column" load like B[k][j], in any layout), the block copies the 16 x S
+// elements a stage needs into a tile in shared memory (the lanes run along
+// whichever of k and the result dimension walks contiguous memory). The
+// tiles have two buffers where both fit in 48 KiB: the first stage goes to
+// buffer 0 before the loop; in stage s each thread loads its elements of
+// stage s + 1 into registers, runs the 16 iterations for each of its
+// results from buffer s mod 2, stores the next stage's elements to the
+// other buffer (every thread finished reading it before the last
+// barrier) and waits at the stage's one barrier. With one buffer a stage
+// stores its elements, waits, loads the next stage's and computes, and
+// waits again. Every element loaded from memory serves S results, and the
+// next stage's loads are in flight while this one computes.
 //
 // A thread's results lie in groups of G = min(S/T, 4) neighbours along each
 // dimension (thread t owns positions G t .. G t + G - 1 of every T G), so
@@ -177,9 +182,22 @@ static WarpTiling getWarpTiling(int64_t s) {
 /// Rows of the shared tile that takes the tensor cores' sums to the threads
 /// that own them: 32, in S / 32 passes (17 KiB at S = 128 instead of 66,
 /// which leaves the staged tiles room under the 48 KiB of static shared
-/// memory). A thread's results of one row index r lie in rows 16 r .. 16 r
-/// + 15 of the tile (getResultRow), one pass.
-static int64_t getSumsRows() { return 32; }
+/// memory), or 16 where the staged tiles have two buffers at S = 128 (8
+/// KiB next to their 37). A thread's results of one row index r lie in
+/// rows 16 r .. 16 r + 15 of the tile (getResultRow), one pass.
+static int64_t getSumsRows(int64_t s, bool doubleBuffered) {
+  return doubleBuffered && s >= 128 ? 16 : 32;
+}
+
+/// `indices` of a staged tile, in its buffer `buffer` where that is not
+/// null (a tile of two buffers is buffer x rows x columns).
+static SmallVector<Value> inBuffer(Value buffer, ArrayRef<Value> indices) {
+  SmallVector<Value> all;
+  if (buffer)
+    all.push_back(buffer);
+  llvm::append_range(all, indices);
+  return all;
+}
 
 /// Why the loop of `plan` cannot run on tensor cores (mma-tile), or
 /// nothing: its body must add to the value it carries the product of a
@@ -850,9 +868,15 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
         ((element.getIntOrFloatBitWidth() + 7) / 8);
   }
   // The tensor cores' results go through a shared tile of f32 to the
-  // threads that own them.
-  if (usesTensorCores())
-    sharedBytes += getSumsRows() * (s + 4) * 4;
+  // threads that own them. Two buffers of the staged tiles where they fit
+  // next to it.
+  auto sumsBytes = [&](bool doubleBuffered) -> int64_t {
+    return usesTensorCores() ? getSumsRows(s, doubleBuffered) * (s + 4) * 4 : 0;
+  };
+  plan.doubleBuffered = 2 * sharedBytes + sumsBytes(true) <= 48 * 1024;
+  plan.sumsRows = getSumsRows(s, plan.doubleBuffered);
+  sharedBytes = (plan.doubleBuffered ? 2 : 1) * sharedBytes +
+                sumsBytes(plan.doubleBuffered);
   // Edge tiles past the results compute clamped copies of the last row
   // or column and store nothing; a tile larger than a whole dimension
   // would mostly compute such copies.
@@ -937,14 +961,18 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   };
   // Rows of an element-major tile: a stage's iterations and the padding.
   int64_t depthLength = kDepth + getTilePadding(s, plan.tensorCores);
-  for (StagedLoad &staged : plan.staged)
-    tiles.push_back(addTile(isElementMajor(staged, plan.tensorCores)
-                                ? SmallVector<int64_t>{s, depthLength}
-                                : SmallVector<int64_t>{kDepth, rowLength},
-                            staged.load.getResult().getType()));
+  // With two buffers, a staged tile is buffer x rows x columns.
+  for (StagedLoad &staged : plan.staged) {
+    SmallVector<int64_t> shape = isElementMajor(staged, plan.tensorCores)
+                                     ? SmallVector<int64_t>{s, depthLength}
+                                     : SmallVector<int64_t>{kDepth, rowLength};
+    if (plan.doubleBuffered)
+      shape.insert(shape.begin(), 2);
+    tiles.push_back(addTile(shape, staged.load.getResult().getType()));
+  }
   // mma-tile: the block's S x S sums, from the tensor cores' fragments to
   // the threads that own the results.
-  int64_t sumsLength = s + 4, sumsRows = getSumsRows();
+  int64_t sumsLength = s + 4, sumsRows = plan.sumsRows;
   Value sums = plan.tensorCores
                    ? addTile({sumsRows, sumsLength}, rewriter.getF32Type())
                    : Value();
@@ -1262,7 +1290,26 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
         inits.push_back(mapping.lookupOrDefault(init));
   }
   unsigned accumulators = inits.size();
-  llvm::append_range(inits, fetch(index(0)));
+  // Stores this thread's elements of a stage (`values`) into the tiles, into
+  // buffer `buffer` where they have two.
+  auto stash = [&](ValueRange values, Value buffer) {
+    for (auto [n, staged] : llvm::enumerate(plan.staged))
+      for (int64_t m = 0; m < copied; ++m) {
+        auto [depth, position] = copies[n * copied + m];
+        memref::StoreOp::create(rewriter, loc, values[n * copied + m], tiles[n],
+                                isElementMajor(staged, plan.tensorCores)
+                                    ? inBuffer(buffer, {position, depth})
+                                    : inBuffer(buffer, {depth, position}));
+      }
+  };
+  // With two buffers the first stage is in the first one before the loop;
+  // with one, its elements enter the loop in registers.
+  if (plan.doubleBuffered) {
+    stash(fetch(index(0)), index(0));
+    gpu::BarrierOp::create(rewriter, loc);
+  } else {
+    llvm::append_range(inits, fetch(index(0)));
+  }
   auto stages = scf::ForOp::create(rewriter, loc, index(0), index(stageCount),
                                    index(1), inits);
   {
@@ -1270,22 +1317,28 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(stages.getBody());
     Value stage = stages.getInductionVar();
     Value first = mul(stage, kDepth);
-    ValueRange fetched = stages.getRegionIterArgs().drop_front(accumulators);
-    for (auto [n, staged] : llvm::enumerate(plan.staged))
-      for (int64_t m = 0; m < copied; ++m) {
-        auto [depth, position] = copies[n * copied + m];
-        memref::StoreOp::create(
-            rewriter, loc, fetched[n * copied + m], tiles[n],
-            isElementMajor(staged, plan.tensorCores)
-                ? ValueRange{position, depth}
-                : ValueRange{depth, position});
-      }
-    gpu::BarrierOp::create(rewriter, loc);
     Value nextStage = add(stage, index(1));
-    if (wholeStages)
-      nextStage = arith::MinUIOp::create(rewriter, loc, nextStage,
-                                         index(stageCount - 1));
-    SmallVector<Value> next = fetch(nextStage);
+    Value clampedNext = wholeStages
+                            ? arith::MinUIOp::create(rewriter, loc, nextStage,
+                                                     index(stageCount - 1))
+                                  .getResult()
+                            : nextStage;
+    // One buffer: this stage's elements go from registers to the tiles,
+    // then the next stage's loads start. Two: the next stage's loads start,
+    // this stage's products read buffer stage mod 2, then the next stage's
+    // elements go to the other buffer (whose products all threads finished
+    // before the last barrier).
+    Value buffer, nextBuffer;
+    SmallVector<Value> next;
+    if (plan.doubleBuffered) {
+      buffer = arith::RemUIOp::create(rewriter, loc, stage, index(2));
+      nextBuffer = arith::SubIOp::create(rewriter, loc, index(1), buffer);
+      next = fetch(clampedNext);
+    } else {
+      stash(stages.getRegionIterArgs().drop_front(accumulators), Value());
+      gpu::BarrierOp::create(rewriter, loc);
+      next = fetch(clampedNext);
+    }
     SmallVector<Value> summed;
     if (plan.tensorCores) {
       // Steps of 16: the warp's rows of the row tile against its columns
@@ -1297,11 +1350,11 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       for (int64_t step = 0; step < kDepth; step += 16) {
         SmallVector<SmallVector<Value>> b;
         for (int64_t j = 0; j < warps.columnFragments(); ++j)
-          b.push_back(fragments->loadColumns(
-              rewriter, loc, columnTile, offset(warpColumn, 16 * j), step));
+          b.push_back(fragments->loadColumns(rewriter, loc, columnTile, buffer,
+                                             offset(warpColumn, 16 * j), step));
         for (int64_t i = 0; i < warps.rowFragments(); ++i) {
           SmallVector<Value> a = fragments->loadRows(
-              rewriter, loc, rowTile, offset(warpRow, 16 * i), step);
+              rewriter, loc, rowTile, buffer, offset(warpRow, 16 * i), step);
           for (int64_t j = 0; j < warps.columnFragments(); ++j)
             fragments->multiplyAdd(
                 rewriter, loc, a, b[j],
@@ -1335,12 +1388,13 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
             if (group == 1 || bits % 8 != 0) {
               for (int64_t j = 0; j < group; ++j)
                 perIndex.push_back(memref::LoadOp::create(
-                    rewriter, loc, tile, ValueRange{k, offset(position, j)}));
+                    rewriter, loc, tile,
+                    inBuffer(buffer, {k, offset(position, j)})));
               continue;
             }
             Value vector = vector::LoadOp::create(
                 rewriter, loc, VectorType::get({group}, element), tile,
-                ValueRange{k, position}, /*nontemporal=*/false,
+                inBuffer(buffer, {k, position}), /*nontemporal=*/false,
                 llvm::MaybeAlign(std::min<int64_t>(group * bits / 8, 16)));
             for (int64_t j = 0; j < group; ++j)
               perIndex.push_back(
@@ -1384,9 +1438,12 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
       }
       summed.assign(inner.getResults().begin(), inner.getResults().end());
     }
+    if (plan.doubleBuffered)
+      stash(next, nextBuffer);
     gpu::BarrierOp::create(rewriter, loc);
     SmallVector<Value> yielded(summed);
-    llvm::append_range(yielded, next);
+    if (!plan.doubleBuffered)
+      llvm::append_range(yielded, next);
     scf::YieldOp::create(rewriter, loc, yielded);
   }
   if (plan.tensorCores) {

@@ -70,6 +70,13 @@ struct ContractionPlan {
   bool fuse = false;
   /// Whether the warps run the products through tensor cores (mma-tile).
   bool tensorCores = false;
+  /// Whether the staged tiles have two buffers (a stage's copies go to one
+  /// while the products read the other: one barrier per stage), where both
+  /// fit in the 48 KiB of static shared memory.
+  bool doubleBuffered = false;
+  /// Rows of the tile of f32 sums that takes the tensor cores' results to
+  /// the threads that own them (mma-tile).
+  int64_t sumsRows = 32;
 };
 
 /// The facts of a tiled kernel's profile that speak for smaller tiles of

@@ -27,7 +27,17 @@ bool mlir::autoprof::rewrites::isTensorCoreElement(Type element) {
 
 /// The length of a row of `tile`, a 2-d memref.
 static int64_t getRowLength(Value tile) {
-  return cast<MemRefType>(tile.getType()).getShape()[1];
+  return cast<MemRefType>(tile.getType()).getShape().back();
+}
+
+/// The indices of element (`row`, `column`) of `tile`, in its buffer
+/// `buffer` where that is not null.
+static SmallVector<Value> tileIndices(Value buffer, Value row, Value column) {
+  SmallVector<Value> indices;
+  if (buffer)
+    indices.push_back(buffer);
+  indices.append({row, column});
+  return indices;
 }
 
 namespace {
@@ -52,15 +62,17 @@ public:
   }
 
   SmallVector<Value> loadRows(OpBuilder &builder, Location loc, Value tile,
-                              Value first, int64_t step) const override {
-    return {load(builder, loc, "AOp", tile, rowsByElement, first, step,
+                              Value buffer, Value first,
+                              int64_t step) const override {
+    return {load(builder, loc, "AOp", tile, buffer, rowsByElement, first, step,
                  getRowsTransposed(builder))};
   }
 
   SmallVector<Value> loadColumns(OpBuilder &builder, Location loc, Value tile,
-                                 Value first, int64_t step) const override {
-    return {load(builder, loc, "BOp", tile, columnsByElement, first, step,
-                 getColumnsTransposed(builder))};
+                                 Value buffer, Value first,
+                                 int64_t step) const override {
+    return {load(builder, loc, "BOp", tile, buffer, columnsByElement, first,
+                 step, getColumnsTransposed(builder))};
   }
 
   void multiplyAdd(OpBuilder &builder, Location loc, ValueRange rows,
@@ -90,12 +102,13 @@ private:
     return columnsByElement ? builder.getUnitAttr() : UnitAttr();
   }
   Value load(OpBuilder &builder, Location loc, StringRef operand, Value tile,
-             bool byElement, Value first, int64_t step,
+             Value buffer, bool byElement, Value first, int64_t step,
              UnitAttr transposed) const {
     Value iteration = arith::ConstantIndexOp::create(builder, loc, step);
     return gpu::SubgroupMmaLoadMatrixOp::create(
         builder, loc, getType(operand, element), tile,
-        byElement ? ValueRange{first, iteration} : ValueRange{iteration, first},
+        byElement ? tileIndices(buffer, first, iteration)
+                  : tileIndices(buffer, iteration, first),
         builder.getIndexAttr(getRowLength(tile)), transposed);
   }
 
@@ -174,14 +187,17 @@ public:
   }
 
   SmallVector<Value> loadRows(OpBuilder &builder, Location loc, Value tile,
-                              Value first, int64_t step) const override {
-    return load(builder, loc, tile, rowsByElement, rowOffsets, first, step);
+                              Value buffer, Value first,
+                              int64_t step) const override {
+    return load(builder, loc, tile, buffer, rowsByElement, rowOffsets, first,
+                step);
   }
 
   SmallVector<Value> loadColumns(OpBuilder &builder, Location loc, Value tile,
-                                 Value first, int64_t step) const override {
-    return load(builder, loc, tile, columnsByElement, columnOffsets, first,
-                step);
+                                 Value buffer, Value first,
+                                 int64_t step) const override {
+    return load(builder, loc, tile, buffer, columnsByElement, columnOffsets,
+                first, step);
   }
 
   void multiplyAdd(OpBuilder &builder, Location loc, ValueRange rows,
@@ -234,8 +250,9 @@ private:
   /// ldmatrix of the fragment at element `first` and iteration `step`,
   /// split into the four 32-bit registers mma.sync takes.
   SmallVector<Value> load(OpBuilder &builder, Location loc, Value tile,
-                          bool byElement, const LaneOffsets &offsets,
-                          Value first, int64_t step) const {
+                          Value buffer, bool byElement,
+                          const LaneOffsets &offsets, Value first,
+                          int64_t step) const {
     Value e = arith::AddIOp::create(builder, loc, first, offsets.element);
     Value k = offsets.iteration;
     if (step != 0)
@@ -243,7 +260,7 @@ private:
           builder, loc, k, arith::ConstantIndexOp::create(builder, loc, step));
     Value matrix = nvgpu::LdMatrixOp::create(
         builder, loc, VectorType::get({4, 2}, element), tile,
-        byElement ? ValueRange{e, k} : ValueRange{k, e},
+        byElement ? tileIndices(buffer, e, k) : tileIndices(buffer, k, e),
         builder.getBoolAttr(!byElement), builder.getI32IntegerAttr(4));
     SmallVector<Value> registers;
     for (int64_t i = 0; i < 4; ++i) {

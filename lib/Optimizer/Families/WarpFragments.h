@@ -42,14 +42,16 @@ public:
   virtual SmallVector<Value> createZeroSums(OpBuilder &builder,
                                             Location loc) const = 0;
   /// The row operand's fragment of rows `first` .. `first` + 15 and
-  /// iterations `step` .. `step` + 15 of `tile`.
+  /// iterations `step` .. `step` + 15 of `tile` (of its buffer `buffer`,
+  /// the tile's first index, where `buffer` is not null).
   virtual SmallVector<Value> loadRows(OpBuilder &builder, Location loc,
-                                      Value tile, Value first,
+                                      Value tile, Value buffer, Value first,
                                       int64_t step) const = 0;
   /// The column operand's fragment of columns `first` .. `first` + 15 and
-  /// iterations `step` .. `step` + 15 of `tile`.
+  /// iterations `step` .. `step` + 15 of `tile` (of its buffer `buffer`
+  /// where not null).
   virtual SmallVector<Value> loadColumns(OpBuilder &builder, Location loc,
-                                         Value tile, Value first,
+                                         Value tile, Value buffer, Value first,
                                          int64_t step) const = 0;
   /// `sums` += `rows` x `columns`.
   virtual void multiplyAdd(OpBuilder &builder, Location loc, ValueRange rows,
