@@ -229,7 +229,10 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
                  and b.speedup < a.speedup - 1e-9]
         real = [(a, b) for a, b in drops
                 if beyond_noise(logs[id(a)], logs[id(b)], evaluation.seed)]
-        pairs = lambda n: f"{n} pair{'s' if n != 1 else ''}"
+
+        def pairs(n):
+            return f"{n} pair{'s' if n != 1 else ''}"
+
         if real:
             a, b = max(real, key=lambda d: d[0].speedup - d[1].speedup)
             lines.append(
