@@ -481,6 +481,8 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
             continue
         runs += [(module, features, c) for c in todo]
     start = time.monotonic()
+    # The tools' commit, for the provenance of every write of the table.
+    commit = tools_commit(args.opt)
 
     def optimize(run):
         """One module under one configuration: its report, or the note of
@@ -561,7 +563,6 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                     entry.setdefault("costs_at", {}).setdefault(
                         str(k), {})[name] = {"passes": passes,
                                              "seconds": seconds}
-        commit = tools_commit(args.opt)
         provenance = (f"scripts/measure-outcomes.py on "
                       f"{gpu or 'an unnamed GPU'}, "
                       f"{datetime.date.today().isoformat()}, commit "

@@ -163,11 +163,11 @@ CONFIDENCE = 0.9
 TIMING_NOISE = math.log(1.01)
 
 
-def _log_speedups(row: Row, table, budget: Optional[int]
+def _log_speedups(row: Row, by_name, budget: Optional[int]
                   ) -> Dict[str, Tuple[str, float]]:
     """Each kernel `row` scored: its program and its log speedup under the
-    configuration it was scored with (from `table`, at `budget`)."""
-    by_name = {k.name: k for k in table.kernels}
+    configuration it was scored with (from the table's kernels `by_name`,
+    at `budget`)."""
     logs = {}
     for name in row.kernels:
         kernel = by_name.get(name)
@@ -217,7 +217,8 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
     counts = _metric_counts(table, catalog)
     fixed = [r for r in evaluation.rows if r.kind == "fixed"
              and counts.get(r.configuration) is not None]
-    logs = {id(r): _log_speedups(r, table, evaluation.budget)
+    by_name = {k.name: k for k in table.kernels}
+    logs = {id(r): _log_speedups(r, by_name, evaluation.budget)
             for r in evaluation.rows}
     noise = (f"beyond the noise: by more than 1% in a bootstrap over the "
              f"held-out programs, {CONFIDENCE:.0%}")
