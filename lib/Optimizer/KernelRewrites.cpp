@@ -216,14 +216,19 @@ SmallVector<ProposedRewrite> mlir::autoprof::proposeRevisions(
   SmallVector<RankedParameter> ranked;
   family->rankRevisions(evidence, winner.parameter, ranked);
   for (RankedParameter &candidate : ranked) {
-    if (candidate.parameter == winner.parameter ||
-        family->checkParameter(candidate.parameter))
+    const RewriteFamily *revision =
+        candidate.family.empty()
+            ? family
+            : RewriteFamilyRegistry::get().lookup(candidate.family);
+    if (!revision ||
+        (revision == family && candidate.parameter == winner.parameter) ||
+        revision->checkParameter(candidate.parameter))
       continue;
-    ProposedRewrite entry{{winner.family, candidate.parameter},
+    ProposedRewrite entry{{revision->getName().str(), candidate.parameter},
                           candidate.score,
                           {},
                           std::move(candidate.why)};
-    for (StringRef name : family->getAddressedFacts())
+    for (StringRef name : revision->getAddressedFacts())
       if (const BottleneckFact *fact = evidence.findFact(name))
         entry.facts.push_back(*fact);
     revisions.push_back(std::move(entry));

@@ -17,7 +17,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // FOUR-LABEL: gpu.func @matmul(
-    // FOUR-SAME: workgroup(%[[AS:.*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // FOUR-SAME: workgroup(%[[AS:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
     // FOUR-SAME: attributes {autoprof.reassociated, known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>, nvvm.minctasm = 2 : i32}
     // FOUR: %[[C4:.*]] = arith.constant 4 : index
     // FOUR: %[[TX:.*]] = gpu.thread_id x
@@ -29,24 +29,21 @@ module attributes {gpu.container_module} {
     // of B along j, one 128-bit load each; 8 stages of 16 iterations.
     // FOUR: vector.load %[[A:.*]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
     // FOUR: vector.load %[[B:.*]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
-    // A's neighbours go to 4 rows of its tile, B's to one (the first
-    // buffer, before the stages).
+    // FOUR: scf.for %{{.*}} = %{{.*}} to %[[C8:.*]] step
+    // A's neighbours go to 4 rows of its tile, B's to one.
     // FOUR-COUNT-4: memref.store %{{.*}}, %[[AS]]
     // FOUR: vector.store %{{.*}}, %[[BS]]
     // FOUR: gpu.barrier
-    // FOUR: scf.for %{{.*}} = %{{.*}} to %[[C8:.*]] step
     // FOUR: vector.load %[[A]]
     // FOUR: vector.load %[[B]]
     // FOUR: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-    // FOUR: vector.load %[[AS]][%{{.*}}, %[[K]], %[[ROW]]] {alignment = 16 : i64} : memref<2x16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-    // FOUR: vector.load %[[BS]][%{{.*}}, %[[K]], %[[LANE]]] {alignment = 16 : i64} : memref<2x16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    // FOUR: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 16 : i64} : memref<16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    // FOUR: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 16 : i64} : memref<16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
     // FOUR-NOT: memref.load
     // FOUR: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
     // FOUR: arith.addf %{{.*}}, %[[P]] fastmath<contract> : f32
     // FOUR-COUNT-15: arith.mulf
     // FOUR-NOT: arith.mulf
-    // FOUR-COUNT-4: memref.store %{{.*}}, %[[AS]]
-    // FOUR: vector.store %{{.*}}, %[[BS]]
     // FOUR: gpu.barrier
     // FOUR-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
     // FOUR-NOT: memref.store
@@ -55,7 +52,7 @@ module attributes {gpu.container_module} {
     // Two groups of 4 along each dimension, 64 apart: rows 4 ty .. 4 ty + 3
     // and 64 + 4 ty .. 64 + 4 ty + 3.
     // EIGHT-LABEL: gpu.func @matmul(
-    // EIGHT-SAME: workgroup(%[[AS:.*]] : memref<2x16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<2x16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // EIGHT-SAME: workgroup(%[[AS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
     // EIGHT-SAME: attributes {autoprof.reassociated, known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32}
     // EIGHT: %[[C64:.*]] = arith.constant 64 : index
     // EIGHT: %[[C4:.*]] = arith.constant 4 : index
@@ -65,13 +62,13 @@ module attributes {gpu.container_module} {
     // EIGHT: %[[LANE:.*]] = arith.muli %[[TX]], %[[C4]] : index
     // EIGHT: %[[ROW2:.*]] = arith.addi %[[ROW]], %[[C64]] : index
     // EIGHT-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
-    // EIGHT: gpu.barrier
     // EIGHT: scf.for
+    // EIGHT: gpu.barrier
     // EIGHT: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-    // EIGHT: vector.load %[[AS]][%{{.*}}, %[[K]], %[[ROW]]] {alignment = 16 : i64}
-    // EIGHT: vector.load %[[AS]][%{{.*}}, %[[K]], %[[ROW2]]] {alignment = 16 : i64}
-    // EIGHT: vector.load %[[BS]][%{{.*}}, %[[K]], %[[LANE]]] {alignment = 16 : i64}
-    // EIGHT: vector.load %[[BS]][%{{.*}}, %[[K]], %{{.*}}] {alignment = 16 : i64}
+    // EIGHT: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 16 : i64}
+    // EIGHT: vector.load %[[AS]][%[[K]], %[[ROW2]]] {alignment = 16 : i64}
+    // EIGHT: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 16 : i64}
+    // EIGHT: vector.load %[[BS]][%[[K]], %{{.*}}] {alignment = 16 : i64}
     // EIGHT-NOT: memref.load
     // EIGHT-COUNT-64: arith.mulf
     // EIGHT-NOT: arith.mulf

@@ -16,8 +16,8 @@ module attributes {gpu.container_module} {
     // CHECK-DAG: arith.remui %{{.*}}, %c12
     // CHECK-DAG: arith.divui %{{.*}}, %c12
     // CHECK-NOT: scf.if
-    // CHECK: gpu.barrier
     // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+    // CHECK: gpu.barrier
     // CHECK: arith.mulf {{.*}} fastmath<contract>
     // CHECK-NOT: scf.if
     // CHECK: memref.store %{{.*}} : memref<16x4x12xf32>

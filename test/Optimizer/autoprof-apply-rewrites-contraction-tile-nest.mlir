@@ -11,16 +11,16 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @conv(
-    // CHECK-SAME: workgroup(%[[IN:.*]] : memref<2x16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[W:.*]] : memref<2x16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // CHECK-SAME: workgroup(%[[IN:.*]] : memref<16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[W:.*]] : memref<16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 4, 2, 1>
     // The first stage's elements: the channel and the tap of iteration
     // (depth) recomputed by division.
     // CHECK: arith.floordivsi %{{.*}}, %c3
     // CHECK: memref.load %{{.*}} : memref<8x66xf32>
     // CHECK: memref.load %{{.*}} : memref<32x8x3xf32>
-    // Into the first buffer, then two stages.
-    // CHECK: gpu.barrier
+    // Two stages.
     // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+    // CHECK: gpu.barrier
     // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args
     // CHECK: memref.load %[[IN]]
     // CHECK: memref.load %[[W]]

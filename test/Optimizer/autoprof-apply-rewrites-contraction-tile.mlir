@@ -15,7 +15,7 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @matmul(
     // Tiles of 16 x (32 + G) elements, aligned for the vector loads; blocks
     // of 8 x 8 threads.
-    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<2x16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<2x16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
     // CHECK-SAME: known_block_size = array<i32: 8, 8, 1>, known_grid_size = array<i32: 2, 2, 1>
     // CHECK: %[[C4:.*]] = arith.constant 4 : index
     // CHECK: %[[TX:.*]] = gpu.thread_id x
@@ -38,15 +38,11 @@ module attributes {gpu.container_module} {
     // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x40xf32>, vector<4xf32>
     // CHECK-NOT: memref.load %{{.*}} : memref<64x40xf32>
     // CHECK-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<40x64xf32>, vector<4xf32>
-    // The first stage goes to the first of the tiles' two buffers before the
-    // loop.
-    // CHECK-COUNT-8: memref.store %{{.*}}, %[[AS]][%c0,
-    // CHECK-COUNT-2: vector.store %{{.*}}, %[[BS]][%c0,
-    // CHECK: gpu.barrier
-    // Three stages, each reading buffer stage mod 2.
+    // Three stages.
     // CHECK: scf.for %[[STAGE:.*]] = %{{.*}} to %[[C3:.*]] step %{{.*}} iter_args
-    // CHECK: %[[BUF:.*]] = arith.remui %[[STAGE]], %c2 : index
-    // CHECK: %[[OTHER:.*]] = arith.subi %c1, %[[BUF]] : index
+    // CHECK-COUNT-8: memref.store %{{.*}}, %[[AS]]
+    // CHECK-COUNT-2: vector.store %{{.*}}, %[[BS]]
+    // CHECK: gpu.barrier
     // The next stage's elements, loaded while this one computes.
     // CHECK-COUNT-2: vector.load %{{.*}} : memref<64x40xf32>, vector<4xf32>
     // CHECK-COUNT-2: vector.load %{{.*}} : memref<40x64xf32>, vector<4xf32>
@@ -54,17 +50,12 @@ module attributes {gpu.container_module} {
     // CHECK: %[[LEFT:.*]] = arith.subi
     // CHECK: %[[DEPTH:.*]] = arith.minui %[[LEFT]], %{{.*}}
     // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[DEPTH]] step
-    // CHECK: vector.load %[[AS]][%[[BUF]], %[[K]], %[[ROW]]] {alignment = 16 : i64} : memref<2x16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-    // CHECK: vector.load %[[BS]][%[[BUF]], %[[K]], %[[LANE]]] {alignment = 16 : i64} : memref<2x16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    // CHECK: vector.load %[[AS]][%[[K]], %[[ROW]]] {alignment = 16 : i64} : memref<16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    // CHECK: vector.load %[[BS]][%[[K]], %[[LANE]]] {alignment = 16 : i64} : memref<16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
     // CHECK-NOT: memref.load
     // CHECK-COUNT-16: arith.mulf
     // CHECK: scf.yield
-    // Then the next stage's elements go to the other buffer, whose products
-    // every thread finished before the last barrier: one barrier a stage.
-    // CHECK-COUNT-8: memref.store %{{.*}}, %[[AS]][%[[OTHER]],
-    // CHECK-COUNT-2: vector.store %{{.*}}, %[[BS]][%[[OTHER]],
     // CHECK: gpu.barrier
-    // CHECK-NOT: gpu.barrier
     // CHECK: scf.yield
     // CHECK-COUNT-4: vector.store %{{.*}} : memref<64x64xf32>, vector<4xf32>
     // CHECK-NOT: memref.store
@@ -104,9 +95,8 @@ module attributes {gpu.container_module} {
 }
 
 // ONE-LABEL: gpu.func @matmul(
-// ONE-SAME: workgroup(%{{.*}} : memref<2x16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2x16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// The stages carry the one sum.
-// ONE: scf.for {{.*}} -> (f32) {
+// ONE-SAME: workgroup(%{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// ONE: scf.for {{.*}} -> (f32, f32, f32) {
 // ONE-NOT: vector.load
 // ONE-COUNT-1: arith.mulf
 // ONE-NOT: arith.mulf
@@ -120,14 +110,14 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @bmm(
-    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<2x16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<2x16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
     // CHECK-SAME: known_block_size = array<i32: 8, 8, 1>, known_grid_size = array<i32: 1, 1, 3>
     // CHECK: %[[BZ:.*]] = gpu.block_id z
     // Both loads run along k, 16 iterations in all: each thread's 8
     // elements of each are two groups of 4 neighbours, loaded as vectors.
     // CHECK-COUNT-4: vector.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x32x16xf32>, vector<4xf32>
-    // CHECK: gpu.barrier
     // CHECK: scf.for
+    // CHECK: gpu.barrier
     // CHECK-COUNT-4: vector.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x32x16xf32>, vector<4xf32>
     // Every stage runs 16 iterations.
     // CHECK-NOT: arith.subi
@@ -174,9 +164,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @versioned(
     // CHECK: scf.if
-    // The stages carry the 16 sums (the staged elements go through the
-    // tiles' two buffers).
-    // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+    // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
     // CHECK: gpu.barrier
     // CHECK: } else {
     // CHECK-NOT: gpu.barrier

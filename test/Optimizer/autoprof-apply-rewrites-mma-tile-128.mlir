@@ -1,10 +1,10 @@
 // mma-tile=128: a 2 x 4 grid of warps, each summing 64 rows and 32 columns
 // of the 128 x 128 tile in eight 16 x 16 fragments per step of 16 (four row
 // fragments, each against the two column fragments loaded once per step),
-// two steps per stage of 32, the staged tiles in two buffers; the sums
-// reach the threads through a shared tile of 16 rows in eight passes (each
-// fragment stored in the pass of its rows), and each result's initial value
-// is loaded after the loop, not held through it.
+// two steps per stage of 32; the sums reach the threads through a shared
+// tile of 32 rows in four passes (each fragment stored in the pass of its
+// rows), and each result's initial value is loaded after the loop, not
+// held through it.
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=128" | FileCheck %s
 
 // C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 256 x 256 results over 64
@@ -12,7 +12,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @matmul(
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<2x128x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x132xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
     // CHECK-SAME: nvvm.minctasm = 2
@@ -20,22 +20,17 @@ module attributes {gpu.container_module} {
     // CHECK-NOT: memref.load %arg2
     // CHECK-NOT: vector.load %arg2
     // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
-    // The first stage goes to the first of the tiles' two buffers; the
-    // stages carry the eight fragments of sums.
+    // CHECK: %[[SUMMED:.*]]:40 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %{{[0-9]+}},
     // CHECK: gpu.barrier
-    // CHECK: %[[SUMMED:.*]]:8 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
-    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%{{.*}}, %c0, %{{.*}}] {leadDimension = 136 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
-    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
-    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%{{.*}}, %c16, %{{.*}}]
-    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %{{.*}}, %c16]
+    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 136 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
+    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c16]
     // CHECK-NOT: gpu.subgroup_mma_load_matrix
-    // CHECK: vector.store %{{.*}}, %[[A]]
     // CHECK: gpu.barrier
     // CHECK-NEXT: scf.yield
-    // The tile of sums has 16 rows here (the staged tiles' two buffers take
-    // 37 KiB of the 48): eight passes. Pass 0: each row fragment whose rows
-    // are the first 16.
-    // CHECK: %[[PASS0:.*]] = arith.divui %[[ROW0:.*]], %c16 : index
+    // Pass 0: each row fragment whose rows are among the first 32.
+    // CHECK: %[[PASS0:.*]] = arith.divui %[[ROW0:.*]], %c32 : index
     // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PASS0]], %c0 : index
     // CHECK: scf.if %[[FIRST]] {
     // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[ROW0]], %{{.*}}] {leadDimension = 132 : index}
@@ -45,17 +40,16 @@ module attributes {gpu.container_module} {
     // CHECK: vector.load %[[SUMS]]
     // CHECK: vector.load %arg2
     // CHECK: gpu.barrier
-    // Pass 1: rows 16 .. 31, 16 rows up.
+    // Pass 1: rows 32 .. 63, 32 rows up.
     // CHECK: %[[PASS1:.*]] = arith.cmpi eq, %[[PASS0]], %c1 : index
     // CHECK: scf.if %[[PASS1]] {
-    // CHECK-NEXT: %[[UP:.*]] = arith.subi %[[ROW0]], %c16 : index
+    // CHECK-NEXT: %[[UP:.*]] = arith.subi %[[ROW0]], %c32 : index
     // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[UP]], %{{.*}}]
     // CHECK: gpu.barrier
     // CHECK: vector.load %[[SUMS]]
-    // Passes 2 to 7: rows 32 .. 127.
-    // CHECK: arith.subi %{{.*}}, %c32 : index
-    // CHECK: arith.subi %{{.*}}, %c48 : index
-    // CHECK: arith.subi %{{.*}}, %c112 : index
+    // Passes 2 and 3: rows 64 .. 127.
+    // CHECK: arith.subi %{{.*}}, %c64 : index
+    // CHECK: arith.subi %{{.*}}, %c96 : index
     // CHECK: vector.load %[[SUMS]]
     // CHECK: arith.addf
     // CHECK-NOT: arith.mulf

@@ -26,7 +26,7 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @matmul(
     // A's tile holds a row of iterations per result row, B's a row of columns
     // per iteration.
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<2x32x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x40xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<32x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // The lane's place in its warp, and the offsets of the row it gives
     // ldmatrix: block b = lane / 8, row lane mod 8 of it.
@@ -44,14 +44,13 @@ module attributes {gpu.container_module} {
     // CHECK: %[[G:.*]] = arith.divui %[[LANE]], %c4 : index
     // CHECK: %[[Q:.*]] = arith.remui %[[LANE]], %c4 : index
     // CHECK: %[[Q2:.*]] = arith.muli %[[Q]], %c2 : index
-    // The first stage in the first of the tiles' two buffers, then the
-    // stages: eight f32 sums per fragment, two fragments per warp, from zero.
+    // Eight f32 sums per fragment, two fragments per warp, from zero.
+    // CHECK: %[[SUMMED:.*]]:32 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO:cst[_0-9]*]], %{{.*}} = %[[ZERO]],
     // CHECK: gpu.barrier
-    // CHECK: %[[SUMMED:.*]]:16 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO:cst[_0-9]*]], %{{.*}} = %[[ZERO]],
     // B (a row per iteration): the transposed blocks, rows k = lane mod 8 + 8
     // (b mod 2), columns 8 (b div 2) on.
     // CHECK: %[[BCOL:.*]] = arith.addi %{{.*}}, %[[SECOND_PAIR]] : index
-    // CHECK: %[[FB:.*]] = nvgpu.ldmatrix %[[B]][%{{.*}}, %[[B_K]], %[[BCOL]]] {numTiles = 4 : i32, transpose = true} : memref<2x32x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+    // CHECK: %[[FB:.*]] = nvgpu.ldmatrix %[[B]][%[[B_K]], %[[BCOL]]] {numTiles = 4 : i32, transpose = true} : memref<32x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
     // CHECK: %[[FB0:.*]] = vector.extract %[[FB]][0] : vector<2xbf16> from vector<4x2xbf16>
     // CHECK: %[[WB0:.*]] = vector.bitcast %[[FB0]] : vector<2xbf16> to vector<1xi32>
     // CHECK: %[[B0:.*]] = vector.extract %[[WB0]][0] : i32 from vector<1xi32>
@@ -61,7 +60,7 @@ module attributes {gpu.container_module} {
     // CHECK: nvgpu.ldmatrix %[[B]]
     // A (a row per result row): rows lane mod 16, iterations 8 (lane div 16) on.
     // CHECK: %[[AROW:.*]] = arith.addi %{{.*}}, %[[ROW16]] : index
-    // CHECK: nvgpu.ldmatrix %[[A]][%{{.*}}, %[[AROW]], %[[SECOND_PAIR]]] {numTiles = 4 : i32, transpose = false} : memref<2x64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+    // CHECK: nvgpu.ldmatrix %[[A]][%[[AROW]], %[[SECOND_PAIR]]] {numTiles = 4 : i32, transpose = false} : memref<64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
     // CHECK: %[[A0:.*]] = vector.extract %{{.*}}[0] : i32 from vector<1xi32>
     // CHECK: %[[A1:.*]] = vector.extract %{{.*}}[0] : i32 from vector<1xi32>
     // CHECK: %[[A2:.*]] = vector.extract %{{.*}}[0] : i32 from vector<1xi32>
@@ -72,7 +71,7 @@ module attributes {gpu.container_module} {
     // CHECK: nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]  B[%[[B2]], %[[B3]]]
     // The second step of 16 iterations.
     // CHECK: %[[B_K16:.*]] = arith.addi %[[B_K]], %c16 : index
-    // CHECK: nvgpu.ldmatrix %[[B]][%{{.*}}, %[[B_K16]], %[[BCOL]]]
+    // CHECK: nvgpu.ldmatrix %[[B]][%[[B_K16]], %[[BCOL]]]
     // CHECK: gpu.barrier
     // CHECK: scf.yield
     // The sums of the first fragment's first half: rows g and g + 8, columns
@@ -117,7 +116,7 @@ module attributes {gpu.container_module} {
 
 
     // ATBT-LABEL: gpu.func @matmul_at_bt(
-    // ATBT-SAME: workgroup(%[[A:.*]] : memref<2x32x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %{{.*}} : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // ATBT-SAME: workgroup(%[[A:.*]] : memref<32x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<64x40xbf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %{{.*}} : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // ATBT: %[[LANE:.*]] = arith.remui %{{.*}}, %c32 : index
     // ATBT: %[[IN_BLOCK:.*]] = arith.remui %[[LANE]], %c8 : index
     // ATBT: %[[BLOCK:.*]] = arith.divui %[[LANE]], %c8 : index
@@ -129,18 +128,18 @@ module attributes {gpu.container_module} {
     // B^T (a row per result column): columns lane mod 8 + 8 (b div 2),
     // iterations 8 (b mod 2) on, as stored.
     // ATBT: %[[BCOL:.*]] = arith.addi %{{.*}}, %[[PAIRED]] : index
-    // ATBT: nvgpu.ldmatrix %[[B]][%{{.*}}, %[[BCOL]], %[[SECOND_BLOCK]]] {numTiles = 4 : i32, transpose = false} : memref<2x64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+    // ATBT: nvgpu.ldmatrix %[[B]][%[[BCOL]], %[[SECOND_BLOCK]]] {numTiles = 4 : i32, transpose = false} : memref<64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
     // ATBT: nvgpu.ldmatrix %[[B]]
     // A^T (a row per iteration): iterations lane mod 8 + 8 (b div 2), rows 8
     // (b mod 2) on, transposed.
     // ATBT: %[[AROW:.*]] = arith.addi %{{.*}}, %[[SECOND_BLOCK]] : index
-    // ATBT: nvgpu.ldmatrix %[[A]][%{{.*}}, %[[PAIRED]], %[[AROW]]] {numTiles = 4 : i32, transpose = true} : memref<2x32x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+    // ATBT: nvgpu.ldmatrix %[[A]][%[[PAIRED]], %[[AROW]]] {numTiles = 4 : i32, transpose = true} : memref<32x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
     // ATBT: nvvm.mma.sync
     // ATBT: nvvm.mma.sync
     // ATBT: nvvm.mma.sync
     // ATBT: nvvm.mma.sync
     // ATBT: %[[A_K16:.*]] = arith.addi %[[PAIRED]], %c16 : index
-    // ATBT: nvgpu.ldmatrix %[[A]][%{{.*}}, %[[A_K16]], %[[AROW]]]
+    // ATBT: nvgpu.ldmatrix %[[A]][%[[A_K16]], %[[AROW]]]
     gpu.func @matmul_at_bt(%a: memref<40x64xbf16>, %b: memref<128x40xbf16>, %c: memref<64x128xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -16,7 +16,7 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @matmul(
     // A's tile holds a row of 32 iterations (and 8 of padding) per result
     // row, B's a row of 64 columns (and 8) per iteration.
-    // CHECK-SAME: workgroup(%[[A:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<2x32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 1, 1>
     // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
@@ -26,30 +26,22 @@ module attributes {gpu.container_module} {
     // CHECK: vector.load %arg1[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<40x128xf16>, vector<8xf16>
     // Iterations past the 40th stage zeros.
     // CHECK: arith.select
+    // CHECK: %[[SUMMED:.*]]:18 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
     // The copies store as they load: eight neighbouring iterations of A,
-    // eight neighbouring columns of B, one 128-bit store each, the first
-    // stage into the first of the tiles' two buffers.
-    // CHECK: vector.store %{{.*}}, %[[A]][%c0, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-    // CHECK: vector.store %{{.*}}, %[[B]][%c0, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<2x32x72xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    // eight neighbouring columns of B, one 128-bit store each.
+    // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    // CHECK: vector.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<32x72xf16, #gpu.address_space<workgroup>>, vector<8xf16>
     // CHECK: gpu.barrier
-    // The stages carry the two fragments of sums.
-    // CHECK: %[[SUMMED:.*]]:2 = scf.for %[[STAGE:.*]] = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
-    // CHECK: %[[BUF:.*]] = arith.remui %[[STAGE]], %c2 : index
-    // CHECK: %[[OTHER:.*]] = arith.subi %c1, %[[BUF]] : index
-    // Two steps of 16 per stage, from buffer stage mod 2.
-    // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%[[BUF]], %c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // Two steps of 16 per stage.
+    // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // CHECK: gpu.subgroup_mma_load_matrix %[[B]]
-    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%[[BUF]], %{{.*}}, %c0] {leadDimension = 40 : index} : memref<2x64x40xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : memref<64x40xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} : !gpu.mma_matrix
     // CHECK: gpu.subgroup_mma_compute %[[FA]]
-    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%[[BUF]], %c16, %{{.*}}]
-    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%[[BUF]], %c16, %{{.*}}]
-    // CHECK: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%[[BUF]], %{{.*}}, %c16]
-    // The next stage into the other buffer, then the stage's one barrier.
-    // CHECK: vector.store %{{.*}}, %[[A]][%[[OTHER]], %{{.*}}, %{{.*}}] {alignment = 16 : i64}
-    // CHECK: vector.store %{{.*}}, %[[B]][%[[OTHER]], %{{.*}}, %{{.*}}] {alignment = 16 : i64}
+    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
+    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
+    // CHECK: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c16]
     // CHECK: gpu.barrier
-    // CHECK-NEXT: scf.yield
     // Pass 0: the warps whose 16 rows are among the first 32 store theirs.
     // CHECK: scf.if
     // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 68 : index}
@@ -100,10 +92,10 @@ module attributes {gpu.container_module} {
     // A stored with its rows along k (A[k][i]): its tile keeps a row per
     // iteration, the transposed operand.
     // AT-LABEL: gpu.func @matmul_at(
-    // AT-SAME: workgroup(%[[AT:.*]] : memref<2x32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BN:.*]] : memref<2x32x72xf16, #gpu.address_space<workgroup>>
-    // AT: %[[FBN:.*]] = gpu.subgroup_mma_load_matrix %[[BN]]{{\[}}%{{.*}}, %c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // AT-SAME: workgroup(%[[AT:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BN:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>
+    // AT: %[[FBN:.*]] = gpu.subgroup_mma_load_matrix %[[BN]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // AT: gpu.subgroup_mma_load_matrix %[[BN]]
-    // AT: %[[FAT:.*]] = gpu.subgroup_mma_load_matrix %[[AT]]{{\[}}%{{.*}}, %c0, %{{.*}}] {leadDimension = 72 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // AT: %[[FAT:.*]] = gpu.subgroup_mma_load_matrix %[[AT]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // AT: gpu.subgroup_mma_compute %[[FAT]], %[[FBN]], %{{.*}} {a_transpose}
     gpu.func @matmul_at(%a: memref<40x64xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>) kernel {
       %c0 = arith.constant 0 : index
@@ -135,10 +127,10 @@ module attributes {gpu.container_module} {
     // B stored with its columns along k (B[j][k]): its tile holds a row of
     // iterations per result column, the transposed operand.
     // BT-LABEL: gpu.func @matmul_bt(
-    // BT-SAME: workgroup(%[[AR:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BT:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>
-    // BT: %[[FBT:.*]] = gpu.subgroup_mma_load_matrix %[[BT]]{{\[}}%{{.*}}, %{{.*}}, %c0] {leadDimension = 40 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // BT-SAME: workgroup(%[[AR:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BT:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>
+    // BT: %[[FBT:.*]] = gpu.subgroup_mma_load_matrix %[[BT]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
     // BT: gpu.subgroup_mma_load_matrix %[[BT]]
-    // BT: %[[FAR:.*]] = gpu.subgroup_mma_load_matrix %[[AR]]{{\[}}%{{.*}}, %{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // BT: %[[FAR:.*]] = gpu.subgroup_mma_load_matrix %[[AR]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
     // BT: gpu.subgroup_mma_compute %[[FAR]], %[[FBT]], %{{.*}} {b_transpose}
     gpu.func @matmul_bt(%a: memref<64x40xf16>, %b: memref<128x40xf16>, %c: memref<64x128xf32>) kernel {
       %c0 = arith.constant 0 : index
@@ -173,7 +165,7 @@ module attributes {gpu.container_module} {
     // K36: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x36xf16>, vector<4xf16>
     // K36: vector.load %arg1[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<36x128xf16>, vector<4xf16>
     // K36: scf.for
-    // K36: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+    // K36: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
     // K36-NOT: vector<8xf16>
     // K36: gpu.return
     gpu.func @matmul_k36(%a: memref<64x36xf16>, %b: memref<36x128xf16>, %c: memref<64x128xf32>) kernel {

@@ -1,7 +1,8 @@
 """Applies chains of built-in rewrites, where a later rewrite applies only
 after an earlier one (warp-reduce needs the accumulator that
 register-accumulate puts in a register, and so do block-reduce,
-contraction-tile, mma-tile, halo-tile and coarsen-rows; on one-thread blocks
+contraction-tile, mma-tile, their two-buffer forms contraction-pipeline and
+mma-pipeline, halo-tile and coarsen-rows; on one-thread blocks
 form-blocks comes first, and a host loop's reduction needs fold-host-loop,
 which keeps the accumulator in a register itself), to every kernel of the
 given corpora where each step of the chain applies, and verifies each result
@@ -42,6 +43,12 @@ CHAINS = [
     ["form-blocks=256", "register-accumulate=1", "mma-tile=64"],
     ["register-accumulate=1", "mma-tile=128"],
     ["form-blocks=256", "register-accumulate=1", "mma-tile=128"],
+    ["register-accumulate=1", "contraction-pipeline=32"],
+    ["register-accumulate=1", "contraction-pipeline=128"],
+    ["coalesce=32", "register-accumulate=1", "contraction-pipeline=128"],
+    ["register-accumulate=1", "mma-pipeline=64"],
+    ["register-accumulate=1", "mma-pipeline=128"],
+    ["coalesce=32", "register-accumulate=1", "mma-pipeline=128"],
     ["register-accumulate=1", "halo-tile=1"],
     ["coalesce=32", "register-accumulate=1", "halo-tile=1"],
     ["form-blocks=256", "register-accumulate=1", "halo-tile=1"],

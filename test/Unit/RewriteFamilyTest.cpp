@@ -39,6 +39,8 @@ constexpr const char *kBuiltinFamilies[] = {
     "transpose-tile",
     "contraction-tile",
     "mma-tile",
+    "contraction-pipeline",
+    "mma-pipeline",
     "halo-tile",
     "coarsen-rows",
     "distribute-loop",

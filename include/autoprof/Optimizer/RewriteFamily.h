@@ -173,6 +173,10 @@ struct RankedParameter {
   /// What placed it there beyond its family's facts (a model's estimate),
   /// for the remarks; empty when nothing more.
   std::string why = {};
+  /// The family of a revision that another family makes (a tile in one
+  /// shared buffer revised to the same tile in two); empty for the ranking
+  /// family itself.
+  StringRef family = {};
 };
 
 /// One family of rewrites.
@@ -211,8 +215,10 @@ public:
   /// Other parameters worth trying in place of `parameter`, which won,
   /// given the winner's own `evidence` (its profile after the win): a tile
   /// of results that leaves the SMs idle or spills is revised to a smaller
-  /// one, one whose pipes are the limit to a larger one. The search applies
-  /// them to the kernel as it was before that win. None by default.
+  /// one, one whose pipes are the limit to a larger one, one whose warps
+  /// wait at its barriers to the same tile in two buffers (a parameter of
+  /// another family: RankedParameter::family). The search applies them to
+  /// the kernel as it was before that win. None by default.
   virtual void rankRevisions(const RewriteEvidence &evidence,
                              int64_t parameter,
                              SmallVectorImpl<RankedParameter> &ranked) const {}

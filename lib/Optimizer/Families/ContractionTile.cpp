@@ -868,15 +868,11 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
         ((element.getIntOrFloatBitWidth() + 7) / 8);
   }
   // The tensor cores' results go through a shared tile of f32 to the
-  // threads that own them. Two buffers of the staged tiles where they fit
-  // next to it.
-  auto sumsBytes = [&](bool doubleBuffered) -> int64_t {
-    return usesTensorCores() ? getSumsRows(s, doubleBuffered) * (s + 4) * 4 : 0;
-  };
-  plan.doubleBuffered = 2 * sharedBytes + sumsBytes(true) <= 48 * 1024;
+  // threads that own them.
+  plan.doubleBuffered = stagesInTwoBuffers();
   plan.sumsRows = getSumsRows(s, plan.doubleBuffered);
   sharedBytes = (plan.doubleBuffered ? 2 : 1) * sharedBytes +
-                sumsBytes(plan.doubleBuffered);
+                (usesTensorCores() ? plan.sumsRows * (s + 4) * 4 : 0);
   // Edge tiles past the results compute clamped copies of the last row
   // or column and store nothing; a tile larger than a whole dimension
   // would mostly compute such copies.
@@ -894,7 +890,10 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
     return failure();
   }
   if (sharedBytes > 48 * 1024) {
-    why = "the tiles would not fit in 48 KiB of shared memory";
+    why = std::string(plan.doubleBuffered ? "two buffers of the tiles"
+                                          : "the tiles") +
+          " would not fit in 48 KiB of shared memory (" +
+          std::to_string(sharedBytes) + " bytes)";
     return failure();
   }
   std::string exact;
@@ -1579,6 +1578,27 @@ ArrayRef<StringRef> mlir::autoprof::rewrites::largerTileFacts() {
   return facts;
 }
 
+ArrayRef<StringRef> mlir::autoprof::rewrites::pipelineFacts() {
+  static const StringRef facts[] = {"barrier-stalls", "latency-bound",
+                                    "l1-bound"};
+  return facts;
+}
+
+std::optional<std::string>
+mlir::autoprof::rewrites::checkContractionTileSize(int64_t s) {
+  if (s != 16 && s != 32 && s != 64 && s != 128)
+    return std::string("the tile of results must be 16, 32, 64 or 128");
+  return std::nullopt;
+}
+
+void mlir::autoprof::rewrites::rankPipelineRevision(
+    const RewriteEvidence &evidence, StringRef pipelineFamily, int64_t s,
+    double score, SmallVectorImpl<RankedParameter> &ranked) {
+  if (std::optional<std::string> facts = listHolding(evidence, pipelineFacts()))
+    ranked.push_back(
+        {score, s, "the winner's profile: " + *facts, pipelineFamily});
+}
+
 std::optional<std::string>
 mlir::autoprof::rewrites::listHolding(const RewriteEvidence &evidence,
                                       ArrayRef<StringRef> names) {
@@ -1602,9 +1622,7 @@ public:
            "shared memory";
   }
   std::optional<std::string> checkParameter(int64_t s) const override {
-    if (s != 16 && s != 32 && s != 64 && s != 128)
-      return std::string("the tile of results must be 16, 32, 64 or 128");
-    return std::nullopt;
+    return checkContractionTileSize(s);
   }
 
   ArrayRef<StringRef> getAddressedFacts() const override {
@@ -1649,12 +1667,15 @@ public:
   void rankRevisions(const RewriteEvidence &evidence, int64_t s,
                      SmallVectorImpl<RankedParameter> &ranked) const override {
     // The winner's own profile: a tile that leaves SMs idle or spills goes
-    // to the next smaller size; one whose pipes or barriers limit it, on a
-    // grid that fills the GPU, to the next larger.
+    // to the next smaller size; one whose warps wait at the barriers or on
+    // the staging loads, or whose L1 and shared path is busy, to two
+    // buffers (ContractionPipeline.cpp); one whose pipes or barriers limit
+    // it, on a grid that fills the GPU, to the next larger.
     if (s > 16)
       if (std::optional<std::string> facts =
               listHolding(evidence, smallerTileFacts()))
         ranked.push_back({2, s / 2, "the winner's profile: " + *facts});
+    rankPipelineRevision(evidence, "contraction-pipeline", s, 1.5, ranked);
     if (s < 128 && evidence.getFact("too-few-waves") != FactState::True)
       if (std::optional<std::string> facts =
               listHolding(evidence, largerTileFacts()))

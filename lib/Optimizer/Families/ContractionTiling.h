@@ -71,8 +71,8 @@ struct ContractionPlan {
   /// Whether the warps run the products through tensor cores (mma-tile).
   bool tensorCores = false;
   /// Whether the staged tiles have two buffers (a stage's copies go to one
-  /// while the products read the other: one barrier per stage), where both
-  /// fit in the 48 KiB of static shared memory.
+  /// while the products read the other: one barrier per stage):
+  /// contraction-pipeline and mma-pipeline.
   bool doubleBuffered = false;
   /// Rows of the tile of f32 sums that takes the tensor cores' results to
   /// the threads that own them (mma-tile).
@@ -87,6 +87,20 @@ ArrayRef<StringRef> smallerTileFacts();
 /// Those that speak for larger tiles (each staged element serving more
 /// results): issue-bound, l1-bound, l2-bound, barrier-stalls.
 ArrayRef<StringRef> largerTileFacts();
+/// Those that speak for two buffers of the staged tiles, where the next
+/// stage's copies overlap this stage's products: barrier-stalls,
+/// latency-bound, l1-bound.
+ArrayRef<StringRef> pipelineFacts();
+/// Why `s` is not a tile of results contraction-tile (16, 32, 64, 128) or
+/// mma-tile (64, 128) takes, or nothing.
+std::optional<std::string> checkContractionTileSize(int64_t s);
+std::optional<std::string> checkMmaTileSize(int64_t s);
+/// Adds to `ranked` the revision of a one-buffer tile of S that won to
+/// `pipelineFamily`=S (the same tile in two buffers) where the winner's
+/// profile shows one of pipelineFacts(), at `score`.
+void rankPipelineRevision(const RewriteEvidence &evidence,
+                          StringRef pipelineFamily, int64_t s, double score,
+                          SmallVectorImpl<RankedParameter> &ranked);
 /// The facts of `names` that hold for `evidence`, with the values that
 /// decided them ("too-few-waves (launch__waves_per_multiprocessor = 0.50 <
 /// 1.00)"), or nothing when none holds.
@@ -101,6 +115,10 @@ protected:
   /// (mma-tile) instead of each thread multiplying and adding its results'
   /// terms (contraction-tile).
   virtual bool usesTensorCores() const = 0;
+  /// Whether the staged tiles get two buffers (contraction-pipeline,
+  /// mma-pipeline): the match refuses where both do not fit in the 48 KiB
+  /// of static shared memory.
+  virtual bool stagesInTwoBuffers() const { return false; }
 
   FailureOr<ContractionPlan> matchPlan(const RewriteTarget &target, int64_t s,
                                        std::string &why) const override;

@@ -64,8 +64,13 @@ std::unique_ptr<RewriteFamily> createBlockReduceFamily();
 /// contraction-tile=S: a contraction staged through shared-memory tiles,
 /// an S x S block of results per block of threads.
 std::unique_ptr<RewriteFamily> createContractionTileFamily();
-/// mma-tile=64: contraction-tile's tiles of f16 operands on tensor cores.
+/// mma-tile=S: contraction-tile's tiles of f16 or bf16 operands on tensor
+/// cores.
 std::unique_ptr<RewriteFamily> createMmaTileFamily();
+/// contraction-pipeline=S and mma-pipeline=S: the same tiles with two shared
+/// buffers per staged tile.
+std::unique_ptr<RewriteFamily> createContractionPipelineFamily();
+std::unique_ptr<RewriteFamily> createMmaPipelineFamily();
 
 /// fold-host-loop=1: a host loop around a launch moves into the kernel.
 std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();

@@ -1,0 +1,103 @@
+// mma-pipeline=128: mma-tile=128 (a 2 x 4 grid of warps, each summing 64
+// rows and 32 columns of the 128 x 128 tile in eight 16 x 16 fragments per
+// step of 16, two steps per stage of 32) with the staged tiles in two
+// buffers: the first stage is stored before the loop, each stage loads the
+// next one's elements, runs its fragments from buffer stage mod 2, stores
+// the next stage into the other buffer and waits once. The sums reach the
+// threads through a shared tile of 16 rows in eight passes (each fragment
+// stored in the pass of its rows), and each result's initial value is
+// loaded after the loop, not held through it. At 64 the tile of sums keeps
+// its 32 rows.
+// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-pipeline=128" | FileCheck %s
+// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-pipeline=64" | FileCheck %s --check-prefix=SIXTYFOUR
+
+// C[i][j] += sum_k f32(A[i][k]) * f32(B[k][j]), 256 x 256 results over 64
+// products: two whole stages.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // SIXTYFOUR-LABEL: gpu.func @matmul(
+    // SIXTYFOUR-SAME: workgroup(%{{.*}} : memref<2x64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %{{.*}} : memref<2x32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %{{.*}} : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-LABEL: gpu.func @matmul(
+    // CHECK-SAME: workgroup(%[[A:.*]] : memref<2x128x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
+    // CHECK-SAME: autoprof.reassociated
+    // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 2, 1>
+    // CHECK-SAME: nvvm.minctasm = 2
+    // The initial values are not read before the loop.
+    // CHECK-NOT: memref.load %arg2
+    // CHECK-NOT: vector.load %arg2
+    // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
+    // The first stage goes to the first of the tiles' two buffers; the
+    // stages carry the eight fragments of sums.
+    // CHECK: gpu.barrier
+    // CHECK: %[[SUMMED:.*]]:8 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%{{.*}}, %c0, %{{.*}}] {leadDimension = 136 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%{{.*}}, %c16, %{{.*}}]
+    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %{{.*}}, %c16]
+    // CHECK-NOT: gpu.subgroup_mma_load_matrix
+    // CHECK: vector.store %{{.*}}, %[[A]]
+    // CHECK: gpu.barrier
+    // CHECK-NEXT: scf.yield
+    // The tile of sums has 16 rows here (the staged tiles' two buffers take
+    // 37 KiB of the 48): eight passes. Pass 0: each row fragment whose rows
+    // are the first 16.
+    // CHECK: %[[PASS0:.*]] = arith.divui %[[ROW0:.*]], %c16 : index
+    // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PASS0]], %c0 : index
+    // CHECK: scf.if %[[FIRST]] {
+    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[ROW0]], %{{.*}}] {leadDimension = 132 : index}
+    // CHECK: gpu.subgroup_mma_store_matrix %[[SUMMED]]#1, %[[SUMS]]
+    // CHECK-COUNT-3: scf.if
+    // CHECK: gpu.barrier
+    // CHECK: vector.load %[[SUMS]]
+    // CHECK: vector.load %arg2
+    // CHECK: gpu.barrier
+    // Pass 1: rows 16 .. 31, 16 rows up.
+    // CHECK: %[[PASS1:.*]] = arith.cmpi eq, %[[PASS0]], %c1 : index
+    // CHECK: scf.if %[[PASS1]] {
+    // CHECK-NEXT: %[[UP:.*]] = arith.subi %[[ROW0]], %c16 : index
+    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[UP]], %{{.*}}]
+    // CHECK: gpu.barrier
+    // CHECK: vector.load %[[SUMS]]
+    // Passes 2 to 7: rows 32 .. 127.
+    // CHECK: arith.subi %{{.*}}, %c32 : index
+    // CHECK: arith.subi %{{.*}}, %c48 : index
+    // CHECK: arith.subi %{{.*}}, %c112 : index
+    // CHECK: vector.load %[[SUMS]]
+    // CHECK: arith.addf
+    // CHECK-NOT: arith.mulf
+    // CHECK: vector.store %{{.*}}, %arg2
+    // CHECK: gpu.return
+    gpu.func @matmul(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %0 = arith.muli %bx, %c16 : index
+      %1 = arith.muli %by, %c16 : index
+      %j = arith.addi %0, %tx : index
+      %i = arith.addi %1, %ty : index
+      %init = memref.load %c[%i, %j] : memref<256x256xf32>
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%i, %k] : memref<256x64xf16>
+        %y = memref.load %b[%k, %j] : memref<64x256xf16>
+        %xe = arith.extf %x : f16 to f32
+        %ye = arith.extf %y : f16 to f32
+        %p = arith.mulf %xe, %ye : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<256x256xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@matmul blocks in (%c16, %c16, %c1) threads in (%c16, %c16, %c1) args(%a : memref<256x64xf16>, %b : memref<64x256xf16>, %c : memref<256x256xf32>)
+    return
+  }
+}
