@@ -1316,12 +1316,14 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(stages.getBody());
     Value stage = stages.getInductionVar();
     Value first = mul(stage, kDepth);
-    Value nextStage = add(stage, index(1));
-    Value clampedNext = wholeStages
-                            ? arith::MinUIOp::create(rewriter, loc, nextStage,
-                                                     index(stageCount - 1))
-                                  .getResult()
-                            : nextStage;
+    // The next stage's loads, from the last stage's when there is none.
+    auto fetchNext = [&]() {
+      Value nextStage = add(stage, index(1));
+      if (wholeStages)
+        nextStage = arith::MinUIOp::create(rewriter, loc, nextStage,
+                                           index(stageCount - 1));
+      return fetch(nextStage);
+    };
     // One buffer: this stage's elements go from registers to the tiles,
     // then the next stage's loads start. Two: the next stage's loads start,
     // this stage's products read buffer stage mod 2, then the next stage's
@@ -1332,11 +1334,11 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     if (plan.doubleBuffered) {
       buffer = arith::RemUIOp::create(rewriter, loc, stage, index(2));
       nextBuffer = arith::SubIOp::create(rewriter, loc, index(1), buffer);
-      next = fetch(clampedNext);
+      next = fetchNext();
     } else {
       stash(stages.getRegionIterArgs().drop_front(accumulators), Value());
       gpu::BarrierOp::create(rewriter, loc);
-      next = fetch(clampedNext);
+      next = fetchNext();
     }
     SmallVector<Value> summed;
     if (plan.tensorCores) {
