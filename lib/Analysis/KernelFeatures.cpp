@@ -12,8 +12,10 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -495,7 +497,10 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
       llvm::is_contained({"arith", "math", "memref", "scf", "cf", "gpu",
                           "vector", "nvvm", "index", "affine", "ub"},
                          dialect);
-  if (!supportedDialect ||
+  // Of nvgpu and llvm, what the tensor-core tiles use: ldmatrix and the
+  // fields of mma.sync's results.
+  bool supportedOp = isa<nvgpu::LdMatrixOp, LLVM::ExtractValueOp>(op);
+  if ((!supportedDialect && !supportedOp) ||
       isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp,
           gpu::LaunchFuncOp, gpu::LaunchOp>(op))
     return op->emitError("'")
@@ -583,6 +588,11 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
   }
   if (auto load = dyn_cast<vector::LoadOp>(op)) {
     countMemoryAccess(load.getBase(), load.getVectorType(), false, weight);
+    return success();
+  }
+  if (auto matrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+    countMemoryAccess(matrix.getSrcMemref(), matrix.getRes().getType(), false,
+                      weight);
     return success();
   }
   if (auto store = dyn_cast<vector::StoreOp>(op)) {

@@ -25,16 +25,19 @@ module attributes {gpu.container_module} {
     // The initial values are not read before the loop.
     // CHECK-NOT: memref.load %arg2
     // CHECK-NOT: vector.load %arg2
-    // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
+    // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
     // The first stage goes to the first of the tiles' two buffers; the
     // stages carry the eight fragments of sums.
     // CHECK: gpu.barrier
-    // CHECK: %[[SUMMED:.*]]:8 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
-    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%{{.*}}, %c0, %{{.*}}] {leadDimension = 136 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
-    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
-    // CHECK-COUNT-2: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%{{.*}}, %c16, %{{.*}}]
-    // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %{{.*}}, %c16]
-    // CHECK-NOT: gpu.subgroup_mma_load_matrix
+    // CHECK: %[[SUMMED:.*]]:64 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+    // Per step, from buffer stage mod 2: the warp's two column fragments,
+    // then each of its four row fragments and its products with them.
+    // CHECK-COUNT-2: nvgpu.ldmatrix %[[B]][%[[BUF:[^,]*]], %[[K:[^,]*]], %{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // CHECK-COUNT-4: nvgpu.ldmatrix %[[A]][%[[BUF]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // CHECK: %[[K16:.*]] = arith.addi %[[K]], %c16 : index
+    // CHECK-COUNT-2: nvgpu.ldmatrix %[[B]][%[[BUF]], %[[K16]],
+    // CHECK-COUNT-4: nvgpu.ldmatrix %[[A]][%[[BUF]],
+    // CHECK-NOT: nvgpu.ldmatrix
     // CHECK: vector.store %{{.*}}, %[[A]]
     // CHECK: gpu.barrier
     // CHECK-NEXT: scf.yield
@@ -44,8 +47,10 @@ module attributes {gpu.container_module} {
     // CHECK: %[[PASS0:.*]] = arith.divui %[[ROW0:.*]], %c16 : index
     // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PASS0]], %c0 : index
     // CHECK: scf.if %[[FIRST]] {
-    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[ROW0]], %{{.*}}] {leadDimension = 132 : index}
-    // CHECK: gpu.subgroup_mma_store_matrix %[[SUMMED]]#1, %[[SUMS]]
+    // CHECK-NEXT: %[[TOP:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
+    // CHECK: %[[PAIR:.*]] = vector.from_elements %[[SUMMED]]#0, %[[SUMMED]]#1 : vector<2xf32>
+    // CHECK-NEXT: vector.store %[[PAIR]], %[[SUMS]][%[[TOP]], %{{.*}}] {alignment = 8 : i64} : memref<{{16|32}}x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+    // CHECK: vector.from_elements %[[SUMMED]]#8, %[[SUMMED]]#9
     // CHECK-COUNT-3: scf.if
     // CHECK: gpu.barrier
     // CHECK: vector.load %[[SUMS]]
@@ -55,7 +60,9 @@ module attributes {gpu.container_module} {
     // CHECK: %[[PASS1:.*]] = arith.cmpi eq, %[[PASS0]], %c1 : index
     // CHECK: scf.if %[[PASS1]] {
     // CHECK-NEXT: %[[UP:.*]] = arith.subi %[[ROW0]], %c16 : index
-    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%[[UP]], %{{.*}}]
+    // CHECK-NEXT: %[[TOP1:.*]] = arith.addi %[[UP]], %{{.*}} : index
+    // CHECK: %[[PAIR1:.*]] = vector.from_elements %[[SUMMED]]#0, %[[SUMMED]]#1 : vector<2xf32>
+    // CHECK-NEXT: vector.store %[[PAIR1]], %[[SUMS]][%[[TOP1]], %{{.*}}]
     // CHECK: gpu.barrier
     // CHECK: vector.load %[[SUMS]]
     // Passes 2 to 7: rows 32 .. 127.

@@ -1,7 +1,8 @@
 // mma-tile on a contraction of halves with an f32 sum (a linalg.matmul of
 // f16 operands into f32 after register-accumulate): contraction-tile's
 // staging of a 64 x 64 tile in stages of 32 iterations, with the products on
-// tensor cores, two 16 x 16 fragments per warp and step of 16, the sums
+// tensor cores (nvgpu.ldmatrix and nvvm.mma.sync m16n8k16), two 16 x 16
+// fragments per warp and step of 16, the sums
 // through a shared tile of 32 rows of f32 in two passes and added to each
 // result's initial value.
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-tile=64 kernel=matmul" | FileCheck %s
@@ -19,33 +20,43 @@ module attributes {gpu.container_module} {
     // CHECK-SAME: workgroup(%[[A:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[B:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[SUMS:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64})
     // CHECK-SAME: autoprof.reassociated
     // CHECK-SAME: known_block_size = array<i32: 16, 16, 1>, known_grid_size = array<i32: 2, 1, 1>
-    // CHECK: %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
+    // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
     // The first stage's loads, before the loop: eight neighbouring halves in
     // one 128-bit load.
     // CHECK: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x40xf16>, vector<8xf16>
     // CHECK: vector.load %arg1[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<40x128xf16>, vector<8xf16>
     // Iterations past the 40th stage zeros.
     // CHECK: arith.select
-    // CHECK: %[[SUMMED:.*]]:18 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
+    // The stages carry the two fragments' 16 sums of each lane and the
+    // next stage's 16 halves.
+    // CHECK: %[[SUMMED:.*]]:32 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
     // The copies store as they load: eight neighbouring iterations of A,
     // eight neighbouring columns of B, one 128-bit store each.
     // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
     // CHECK: vector.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<32x72xf16, #gpu.address_space<workgroup>>, vector<8xf16>
     // CHECK: gpu.barrier
-    // Two steps of 16 per stage.
-    // CHECK: %[[FB:.*]] = gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
-    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]
-    // CHECK: %[[FA:.*]] = gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : memref<64x40xf16, {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
-    // CHECK: gpu.subgroup_mma_compute %[[FA]], %[[FB]], %{{.*}} : !gpu.mma_matrix
-    // CHECK: gpu.subgroup_mma_compute %[[FA]]
-    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
-    // CHECK: gpu.subgroup_mma_load_matrix %[[B]]{{\[}}%c16, %{{.*}}]
-    // CHECK: gpu.subgroup_mma_load_matrix %[[A]]{{\[}}%{{.*}}, %c16]
+    // Two steps of 16 per stage: the warp's two column fragments (B's tile
+    // holds a row per iteration: ldmatrix transposes), its row fragment, and
+    // two m16n8k16 products per column fragment, on pairs of halves.
+    // CHECK: %[[FB:.*]] = nvgpu.ldmatrix %[[B]][%[[K:.*]], %{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<32x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // CHECK: %[[B0:.*]] = vector.extract %[[FB]][0] : vector<2xf16> from vector<4x2xf16>
+    // CHECK: nvgpu.ldmatrix %[[B]]
+    // CHECK: %[[FA:.*]] = nvgpu.ldmatrix %[[A]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // CHECK: %[[A0:.*]] = vector.extract %[[FA]][0] : vector<2xf16> from vector<4x2xf16>
+    // CHECK: nvvm.mma.sync A[%[[A0]], %{{.*}}, %{{.*}}, %{{.*}}]  B[%[[B0]], %{{.*}}]  C[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    // CHECK-COUNT-3: nvvm.mma.sync A[%[[A0]],
+    // CHECK: %[[K16:.*]] = arith.addi %[[K]], %c16 : index
+    // CHECK-NEXT: nvgpu.ldmatrix %[[B]][%[[K16]],
+    // CHECK: nvgpu.ldmatrix %[[B]]
+    // CHECK: nvgpu.ldmatrix %[[A]]
+    // CHECK-COUNT-4: nvvm.mma.sync
     // CHECK: gpu.barrier
-    // Pass 0: the warps whose 16 rows are among the first 32 store theirs.
+    // Pass 0: the warps whose 16 rows are among the first 32 store theirs,
+    // each lane its pairs of sums.
     // CHECK: scf.if
-    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0, %[[SUMS]]{{\[}}%{{.*}}] {leadDimension = 68 : index}
-    // CHECK: gpu.subgroup_mma_store_matrix %[[SUMMED]]#1, %[[SUMS]]
+    // CHECK: %[[PAIR:.*]] = vector.from_elements %[[SUMMED]]#0, %[[SUMMED]]#1 : vector<2xf32>
+    // CHECK-NEXT: vector.store %[[PAIR]], %[[SUMS]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<32x68xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+    // CHECK: vector.from_elements %[[SUMMED]]#14, %[[SUMMED]]#15
     // CHECK: gpu.barrier
     // Four neighbouring results: their initial values plus their sums, read
     // from the tile of sums as one vector.
@@ -57,7 +68,7 @@ module attributes {gpu.container_module} {
     // CHECK: gpu.barrier
     // CHECK: scf.if
     // CHECK-NEXT: arith.subi %{{.*}}, %c32 : index
-    // CHECK-NEXT: gpu.subgroup_mma_store_matrix %[[SUMMED]]#0
+    // CHECK: vector.from_elements %[[SUMMED]]#0, %[[SUMMED]]#1
     // CHECK: gpu.barrier
     // CHECK: vector.load %[[SUMS]]
     // CHECK-NOT: arith.mulf
@@ -93,10 +104,10 @@ module attributes {gpu.container_module} {
     // iteration, the transposed operand.
     // AT-LABEL: gpu.func @matmul_at(
     // AT-SAME: workgroup(%[[AT:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BN:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>
-    // AT: %[[FBN:.*]] = gpu.subgroup_mma_load_matrix %[[BN]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
-    // AT: gpu.subgroup_mma_load_matrix %[[BN]]
-    // AT: %[[FAT:.*]] = gpu.subgroup_mma_load_matrix %[[AT]]{{\[}}%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
-    // AT: gpu.subgroup_mma_compute %[[FAT]], %[[FBN]], %{{.*}} {a_transpose}
+    // AT: nvgpu.ldmatrix %[[BN]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<32x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // AT: nvgpu.ldmatrix %[[BN]]
+    // AT: nvgpu.ldmatrix %[[AT]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<32x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // AT: nvvm.mma.sync
     gpu.func @matmul_at(%a: memref<40x64xf16>, %b: memref<40x128xf16>, %c: memref<64x128xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -128,10 +139,10 @@ module attributes {gpu.container_module} {
     // iterations per result column, the transposed operand.
     // BT-LABEL: gpu.func @matmul_bt(
     // BT-SAME: workgroup(%[[AR:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %[[BT:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>
-    // BT: %[[FBT:.*]] = gpu.subgroup_mma_load_matrix %[[BT]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
-    // BT: gpu.subgroup_mma_load_matrix %[[BT]]
-    // BT: %[[FAR:.*]] = gpu.subgroup_mma_load_matrix %[[AR]]{{\[}}%{{.*}}, %c0] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
-    // BT: gpu.subgroup_mma_compute %[[FAR]], %[[FBT]], %{{.*}} {b_transpose}
+    // BT: nvgpu.ldmatrix %[[BT]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // BT: nvgpu.ldmatrix %[[BT]]
+    // BT: nvgpu.ldmatrix %[[AR]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    // BT: nvvm.mma.sync
     gpu.func @matmul_bt(%a: memref<64x40xf16>, %b: memref<128x40xf16>, %c: memref<64x128xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -8,32 +8,30 @@
 // f32(B[k][j]) with an f32 sum (a linalg.matmul of such operands into an
 // f32 result, after register-accumulate), does on each thread's FMA pipe
 // what the tensor cores do about fifteen times as fast (an H200's dense
-// f16 and bf16 peak, 989 TFLOP/s, against 67 TFLOP/s of FP32). This family tiles it as contraction-tile=S
-// does for S = 64 or 128 (ContractionTile.cpp: the same 16 x 16 threads, row
-// and column tiles staged in shared memory in any layout, here in stages of
-// 32 iterations (two steps of the tensor cores per pair of barriers),
-// merged image columns, remap checks, edge tiles, folded window loops), but
-// the eight warps of a block run the products in 16 x 16 fragments
-// (WarpFragments.h: gpu.subgroup_mma_* for f16; nvgpu.ldmatrix and
-// nvvm.mma.sync for bf16, which !gpu.mma_matrix does not take), from zero. A load that walks the loop (A[i][k] of a
-// row-major A, or B[j][k]) is staged with a row of its 32 iterations per
-// result row (column), so that each copy stores four neighbouring
-// iterations at once and the fragments load as stored (B as B^T); a load
-// that does not (B[k][j], or A[k][i], the transposed A operand) with a row
-// per iteration, as contraction-tile stages both. The warps: at S = 64 a
-// 4 x 2 grid, each summing 16 rows and 32 columns of the tile (two
-// fragments per stage); at S = 128 a 2 x 4 grid, each summing 64 rows and
-// 32 columns (eight fragments; each row fragment it loads serves two
-// products, each column fragment four).
-// After the last stage the fragments go to a shared tile of sums, 32 rows
-// at a time (S / 32 passes, so that it fits in static shared memory next to
-// the staged tiles), and each thread adds its results' sums (rows thread
-// row + 16 r, one pass per r) to the loop's initial values, which it loads
-// only then, and runs the code after the loop. Each product of two halves is
-// exact in f32; the tensor cores add them in another order, so the kernel
-// is marked `autoprof.reassociated` and verified against the terms'
-// magnitude. A last stage that the loop's iterations do not fill stages
-// zeros for the iterations past it.
+// f16 and bf16 peak, 989 TFLOP/s, against 67 TFLOP/s of FP32). This family
+// tiles it as contraction-tile=S does for S = 64 or 128 (ContractionTile.cpp:
+// the same 16 x 16 threads, row and column tiles staged in shared memory in any
+// layout, here in stages of 32 iterations (two steps of the tensor cores per
+// pair of barriers), merged image columns, remap checks, edge tiles, folded
+// window loops), but the eight warps of a block run the products in 16 x 16
+// fragments (WarpFragments.h: nvgpu.ldmatrix and nvvm.mma.sync), from zero. A
+// load that walks the loop (A[i][k] of a row-major A, or B[j][k]) is staged
+// with a row of its 32 iterations per result row (column), so that each copy
+// stores eight (at the edges of some shapes four) neighbouring iterations at
+// once and the fragments load as stored (B as B^T); a load that does not
+// (B[k][j], or A[k][i], the transposed A operand) with a row per iteration, as
+// contraction-tile stages both. The warps: at S = 64 a 4 x 2 grid, each summing
+// 16 rows and 32 columns of the tile (two fragments per stage); at S = 128 a 2
+// x 4 grid, each summing 64 rows and 32 columns (eight fragments; each row
+// fragment it loads serves two products, each column fragment four). After the
+// last stage the fragments go to a shared tile of sums, 32 rows at a time (S /
+// 32 passes, so that it fits in static shared memory next to the staged tiles),
+// and each thread adds its results' sums (rows thread row + 16 r, one pass per
+// r) to the loop's initial values, which it loads only then, and runs the code
+// after the loop. Each product of two halves is exact in f32; the tensor cores
+// add them in another order, so the kernel is marked `autoprof.reassociated`
+// and verified against the terms' magnitude. A last stage that the loop's
+// iterations do not fill stages zeros for the iterations past it.
 //
 //===----------------------------------------------------------------------===//
 

