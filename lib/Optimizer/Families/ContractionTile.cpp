@@ -16,16 +16,17 @@
 // one of the two result dimensions moves (a "row" load like A[i][k] or a
 // "column" load like B[k][j], in any layout), the block copies the 16 x S
 // elements a stage needs into a tile in shared memory (the lanes run along
-// whichever of k and the result dimension walks contiguous memory). The
-// tiles have two buffers where both fit in 48 KiB: the first stage goes to
-// buffer 0 before the loop; in stage s each thread loads its elements of
-// stage s + 1 into registers, runs the 16 iterations for each of its
-// results from buffer s mod 2, stores the next stage's elements to the
-// other buffer (every thread finished reading it before the last
-// barrier) and waits at the stage's one barrier. With one buffer a stage
-// stores its elements, waits, loads the next stage's and computes, and
-// waits again. Every element loaded from memory serves S results, and the
-// next stage's loads are in flight while this one computes.
+// whichever of k and the result dimension walks contiguous memory). With
+// one buffer per tile (contraction-tile, mma-tile) a stage stores its
+// elements, waits, loads the next stage's and computes, and waits again.
+// With two (contraction-pipeline, mma-pipeline: ContractionPipeline.cpp,
+// MmaPipeline.cpp) the first stage goes to buffer 0 before the loop; in stage s
+// each thread loads its elements of stage s + 1 into registers, runs the 16
+// iterations for each of its results from buffer s mod 2, stores the next
+// stage's elements to the other buffer (every thread finished reading it before
+// the last barrier) and waits at the stage's one barrier. Every element loaded
+// from memory serves S results, and the next stage's loads are in flight while
+// this one computes.
 //
 // A thread's results lie in groups of G = min(S/T, 4) neighbours along each
 // dimension (thread t owns positions G t .. G t + G - 1 of every T G), so
