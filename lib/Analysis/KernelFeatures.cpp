@@ -497,9 +497,11 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
       llvm::is_contained({"arith", "math", "memref", "scf", "cf", "gpu",
                           "vector", "nvvm", "index", "affine", "ub"},
                          dialect);
-  // Of nvgpu and llvm, what the tensor-core tiles use: ldmatrix and the
-  // fields of mma.sync's results.
-  bool supportedOp = isa<nvgpu::LdMatrixOp, LLVM::ExtractValueOp>(op);
+  // Of nvgpu and llvm, what the tensor-core tiles use: ldmatrix, the
+  // fields of mma.sync's results, and asynchronous copies (cp.async).
+  bool supportedOp = isa<nvgpu::LdMatrixOp, nvgpu::DeviceAsyncCopyOp,
+                         nvgpu::DeviceAsyncCreateGroupOp,
+                         nvgpu::DeviceAsyncWaitOp, LLVM::ExtractValueOp>(op);
   if ((!supportedDialect && !supportedOp) ||
       isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp,
           gpu::LaunchFuncOp, gpu::LaunchOp>(op))
@@ -590,6 +592,18 @@ LogicalResult FeatureCounter::countOp(Operation *op, double weight,
     countMemoryAccess(load.getBase(), load.getVectorType(), false, weight);
     return success();
   }
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+    // A load from global memory and a store to shared memory, without
+    // registers.
+    auto moved = VectorType::get(
+        {copy.getDstElements().getSExtValue()},
+        cast<MemRefType>(copy.getDst().getType()).getElementType());
+    countMemoryAccess(copy.getSrc(), moved, false, weight);
+    countMemoryAccess(copy.getDst(), moved, true, weight);
+    return success();
+  }
+  if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op))
+    return success();
   if (auto matrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
     countMemoryAccess(matrix.getSrcMemref(), matrix.getRes().getType(), false,
                       weight);

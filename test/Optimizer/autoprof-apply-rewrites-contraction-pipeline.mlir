@@ -39,19 +39,23 @@ module attributes {gpu.container_module} {
     // CHECK: vector.load %{{.*}}[%{{.*}}, %[[K4]]] {alignment = 16 : i64} : memref<64x40xf32>, vector<4xf32>
     // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x40xf32>, vector<4xf32>
     // CHECK-NOT: memref.load %{{.*}} : memref<64x40xf32>
-    // CHECK-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<40x64xf32>, vector<4xf32>
     // The first stage goes to the first of the tiles' two buffers before the
-    // loop.
+    // loop: B's groups of four, whole aligned vectors, as asynchronous copies
+    // (cp.async) without registers; A's, transposed into the tile, through
+    // registers.
+    // CHECK-COUNT-2: nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}], %[[BS]][%c0, %{{.*}}, %{{.*}}], 4 {bypassL1} : memref<40x64xf32> to memref<2x16x36xf32, #gpu.address_space<workgroup>>
     // CHECK-COUNT-8: memref.store %{{.*}}, %[[AS]][%c0,
-    // CHECK-COUNT-2: vector.store %{{.*}}, %[[BS]][%c0,
-    // CHECK: gpu.barrier
+    // CHECK: %[[FIRST:.*]] = nvgpu.device_async_create_group %{{.*}}, %{{.*}}
+    // CHECK-NEXT: nvgpu.device_async_wait %[[FIRST]] {numGroups = 0 : i32}
+    // CHECK-NEXT: gpu.barrier
     // Three stages, each reading buffer stage mod 2.
     // CHECK: scf.for %[[STAGE:.*]] = %{{.*}} to %[[C3:.*]] step %{{.*}} iter_args
     // CHECK: %[[BUF:.*]] = arith.remui %[[STAGE]], %c2 : index
     // CHECK: %[[OTHER:.*]] = arith.subi %c1, %[[BUF]] : index
-    // The next stage's elements, loaded while this one computes.
+    // The next stage's elements, loaded while this one computes: A's into
+    // registers, B's straight into the other buffer.
     // CHECK-COUNT-2: vector.load %{{.*}} : memref<64x40xf32>, vector<4xf32>
-    // CHECK-COUNT-2: vector.load %{{.*}} : memref<40x64xf32>, vector<4xf32>
+    // CHECK-COUNT-2: nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}], %[[BS]][%[[OTHER]], %{{.*}}, %{{.*}}], 4
     // The last stage is shorter.
     // CHECK: %[[LEFT:.*]] = arith.subi
     // CHECK: %[[DEPTH:.*]] = arith.minui %[[LEFT]], %{{.*}}
@@ -64,8 +68,10 @@ module attributes {gpu.container_module} {
     // Then the next stage's elements go to the other buffer, whose products
     // every thread finished before the last barrier: one barrier a stage.
     // CHECK-COUNT-8: memref.store %{{.*}}, %[[AS]][%[[OTHER]],
-    // CHECK-COUNT-2: vector.store %{{.*}}, %[[BS]][%[[OTHER]],
-    // CHECK: gpu.barrier
+    // CHECK-NOT: vector.store
+    // CHECK: %[[NEXT:.*]] = nvgpu.device_async_create_group
+    // CHECK-NEXT: nvgpu.device_async_wait %[[NEXT]] {numGroups = 0 : i32}
+    // CHECK-NEXT: gpu.barrier
     // CHECK-NOT: gpu.barrier
     // CHECK: scf.yield
     // CHECK-COUNT-4: vector.store %{{.*}} : memref<64x64xf32>, vector<4xf32>

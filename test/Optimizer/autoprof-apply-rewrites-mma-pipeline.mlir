@@ -1,9 +1,10 @@
 // mma-pipeline=128: mma-tile=128 (a 2 x 4 grid of warps, each summing 64
 // rows and 32 columns of the 128 x 128 tile in eight 16 x 16 fragments per
 // step of 16, two steps per stage of 32) with the staged tiles in two
-// buffers: the first stage is stored before the loop, each stage loads the
-// next one's elements, runs its fragments from buffer stage mod 2, stores
-// the next stage into the other buffer and waits once. The sums reach the
+// buffers: the first stage is copied before the loop, each stage starts
+// the next one's copies into the other buffer (asynchronous: cp.async),
+// runs its fragments from buffer stage mod 2, waits for its copies and
+// waits once at the barrier. The sums reach the
 // threads through a shared tile of 16 rows in eight passes (each fragment
 // stored in the pass of its rows), and each result's initial value is
 // loaded after the loop, not held through it. At 64 the tile of sums keeps
@@ -26,10 +27,21 @@ module attributes {gpu.container_module} {
     // CHECK-NOT: memref.load %arg2
     // CHECK-NOT: vector.load %arg2
     // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-    // The first stage goes to the first of the tiles' two buffers; the
-    // stages carry the eight fragments of sums.
-    // CHECK: gpu.barrier
+    // The first stage goes to the first of the tiles' two buffers, each
+    // thread's groups of eight halves as asynchronous copies (cp.async,
+    // 16 bytes each), waited for before the barrier; the stages carry the
+    // eight fragments of sums.
+    // CHECK-COUNT-2: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %[[A]][%c0, %{{.*}}, %{{.*}}], 8 {bypassL1} : memref<256x64xf16> to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+    // CHECK-COUNT-2: nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}], %[[B]][%c0, %{{.*}}, %{{.*}}], 8 {bypassL1} : memref<64x256xf16> to memref<2x32x136xf16, #gpu.address_space<workgroup>>
+    // CHECK: %[[FIRST_GROUP:.*]] = nvgpu.device_async_create_group
+    // CHECK-NEXT: nvgpu.device_async_wait %[[FIRST_GROUP]] {numGroups = 0 : i32}
+    // CHECK-NEXT: gpu.barrier
     // CHECK: %[[SUMMED:.*]]:64 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+    // The next stage's copies into the other buffer start first.
+    // CHECK: %[[CUR:.*]] = arith.remui %{{.*}}, %c2 : index
+    // CHECK-NEXT: %[[OTHER:.*]] = arith.subi %c1, %[[CUR]] : index
+    // CHECK-COUNT-2: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %[[A]][%[[OTHER]],
+    // CHECK-COUNT-2: nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}], %[[B]][%[[OTHER]],
     // Per step, from buffer stage mod 2: the warp's two column fragments,
     // then each of its four row fragments and its products with them.
     // CHECK-COUNT-2: nvgpu.ldmatrix %[[B]][%[[BUF:[^,]*]], %[[K:[^,]*]], %{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
@@ -38,8 +50,10 @@ module attributes {gpu.container_module} {
     // CHECK-COUNT-2: nvgpu.ldmatrix %[[B]][%[[BUF]], %[[K16]],
     // CHECK-COUNT-4: nvgpu.ldmatrix %[[A]][%[[BUF]],
     // CHECK-NOT: nvgpu.ldmatrix
-    // CHECK: vector.store %{{.*}}, %[[A]]
-    // CHECK: gpu.barrier
+    // CHECK-NOT: vector.store
+    // CHECK: %[[GROUP:.*]] = nvgpu.device_async_create_group
+    // CHECK-NEXT: nvgpu.device_async_wait %[[GROUP]] {numGroups = 0 : i32}
+    // CHECK-NEXT: gpu.barrier
     // CHECK-NEXT: scf.yield
     // The tile of sums has 16 rows here (the staged tiles' two buffers take
     // 37 KiB of the 48): eight passes. Pass 0: each row fragment whose rows

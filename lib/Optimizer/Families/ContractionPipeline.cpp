@@ -10,7 +10,10 @@
 // registers, computes its products from buffer s mod 2, stores the
 // registers into the other buffer and waits once: one barrier per stage
 // instead of two, and no thread waits for the others to finish reading a
-// buffer before it overwrites the other. The match refuses where both
+// buffer before it overwrites the other. Copies of whole aligned vectors are
+// asynchronous (cp.async: AsyncCopies.cpp): issued at the start of the
+// stage, from global to shared memory without registers, and waited for
+// before its barrier. The match refuses where both
 // buffers do not fit in the 48 KiB of static shared memory (f64 tiles of
 // 128).
 //

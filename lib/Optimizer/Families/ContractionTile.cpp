@@ -1566,6 +1566,10 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   DominanceInfo dominance(kernel);
   eliminateCommonSubExpressions(rewriter, dominance, kernel);
   mergeNeighbouringAccesses(rewriter, kernel, {threads, threads, 1});
+  // With two buffers, the copies of whole vectors go from global to shared
+  // memory without registers while the stage computes.
+  if (plan.doubleBuffered)
+    copyStagesAsynchronously(rewriter, kernel);
   return success();
 }
 

@@ -17,6 +17,7 @@
 
 #include "autoprof/Optimizer/RewriteFamily.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -101,6 +102,11 @@ std::optional<std::string> checkMmaTileSize(int64_t s);
 void rankPipelineRevision(const RewriteEvidence &evidence,
                           StringRef pipelineFamily, int64_t s, double score,
                           SmallVectorImpl<RankedParameter> &ranked);
+/// Turns the staging copies of `kernel`'s tiles in two buffers whose
+/// groups are whole aligned vectors of 4, 8 or 16 bytes into asynchronous
+/// copies (cp.async), each group of them waited for before the barrier
+/// that ends its stage (AsyncCopies.cpp). Returns how many it turned.
+int64_t copyStagesAsynchronously(RewriterBase &rewriter, gpu::GPUFuncOp kernel);
 /// The facts of `names` that hold for `evidence`, with the values that
 /// decided them ("too-few-waves (launch__waves_per_multiprocessor = 0.50 <
 /// 1.00)"), or nothing when none holds.
