@@ -92,15 +92,16 @@ static Value materializeAt(RewriterBase &rewriter, Value value,
   return copy->getResult(cast<OpResult>(value).getResultNumber());
 }
 
-int64_t
-mlir::autoprof::rewrites::copyStagesAsynchronously(RewriterBase &rewriter,
-                                                   gpu::GPUFuncOp kernel) {
+int64_t mlir::autoprof::rewrites::copyStagesAsynchronously(
+    RewriterBase &rewriter, gpu::GPUFuncOp kernel, ArrayRef<Value> tiles) {
   DominanceInfo dominance(kernel);
   // The copies that may go asynchronous, by the barrier that ends their
   // block of code.
   llvm::MapVector<Operation *, SmallVector<vector::StoreOp>> byBarrier;
   kernel.walk([&](vector::StoreOp store) {
-    if (!isShared(store.getBase()))
+    // Only the staging copies: nothing reads the other buffer during a
+    // stage, so they may land early (not a store of the kernel's own).
+    if (!llvm::is_contained(tiles, store.getBase()))
       return;
     int64_t bytes = store.getVectorType().getNumElements() *
                     store.getVectorType().getElementTypeBitWidth() / 8;

@@ -1569,7 +1569,7 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
   // With two buffers, the copies of whole vectors go from global to shared
   // memory without registers while the stage computes.
   if (plan.doubleBuffered)
-    copyStagesAsynchronously(rewriter, kernel);
+    copyStagesAsynchronously(rewriter, kernel, tiles);
   return success();
 }
 

@@ -102,11 +102,13 @@ std::optional<std::string> checkMmaTileSize(int64_t s);
 void rankPipelineRevision(const RewriteEvidence &evidence,
                           StringRef pipelineFamily, int64_t s, double score,
                           SmallVectorImpl<RankedParameter> &ranked);
-/// Turns the staging copies of `kernel`'s tiles in two buffers whose
-/// groups are whole aligned vectors of 4, 8 or 16 bytes into asynchronous
-/// copies (cp.async), each group of them waited for before the barrier
-/// that ends its stage (AsyncCopies.cpp). Returns how many it turned.
-int64_t copyStagesAsynchronously(RewriterBase &rewriter, gpu::GPUFuncOp kernel);
+/// Turns the staging copies into `tiles` (shared tiles of `kernel` in two
+/// buffers) whose groups are whole aligned vectors of 4, 8 or 16 bytes into
+/// asynchronous copies (cp.async), each group of them waited for before the
+/// barrier that ends its stage (AsyncCopies.cpp). Returns how many it
+/// turned.
+int64_t copyStagesAsynchronously(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                                 ArrayRef<Value> tiles);
 /// The facts of `names` that hold for `evidence`, with the values that
 /// decided them ("too-few-waves (launch__waves_per_multiprocessor = 0.50 <
 /// 1.00)"), or nothing when none holds.
