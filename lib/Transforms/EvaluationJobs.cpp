@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
@@ -66,6 +67,11 @@ static void collectUses(Value buffer, BufferUse &use) {
                    vector::TransferWriteOp, vector::MaskedStoreOp,
                    vector::ScatterOp>(user)) {
       use.written = true;
+    } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user)) {
+      // cp.async reads its source and writes its destination.
+      (operand.get() == copy.getSrc() ? use.read : use.written) = true;
+    } else if (isa<nvgpu::LdMatrixOp>(user)) {
+      use.read = true;
     } else if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(user)) {
       use.read = use.written = true;
     } else if (isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,

@@ -34,12 +34,6 @@
 using namespace mlir;
 using namespace mlir::autoprof::rewrites;
 
-/// Whether `memref` lies in shared (workgroup) memory.
-static bool isShared(Value memref) {
-  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
-      cast<MemRefType>(memref.getType()));
-}
-
 /// The global load whose whole vector `store` stores: its value is
 /// vector.from_elements of the load's elements 0 .. n-1 in order, used
 /// nowhere else; or null.
@@ -60,13 +54,27 @@ static vector::LoadOp getCopiedLoad(vector::StoreOp store) {
       return {};
     load = source;
   }
-  if (!load || load.getVectorType() != store.getVectorType() ||
-      load->getBlock() != store->getBlock() || isShared(load.getBase()) ||
+  if (!load || load->getBlock() != store->getBlock() ||
+      load.getVectorType() != store.getVectorType() ||
       !llvm::all_of(load->getUsers(), [&](Operation *user) {
         return isa<vector::ExtractOp>(user) && user->hasOneUse() &&
                *user->getUsers().begin() == elements.getOperation();
       }))
     return {};
+  // The source a buffer the kernel receives (global memory), and no
+  // barrier between the load and the store: moving the store up to the
+  // load may not cross one that other threads rely on.
+  auto source = dyn_cast<BlockArgument>(load.getBase());
+  auto kernel = store->getParentOfType<gpu::GPUFuncOp>();
+  if (!source || !kernel || source.getOwner() != &kernel.getBody().front() ||
+      source.getArgNumber() >= kernel.getNumArguments())
+    return {};
+  for (Operation *op = load->getNextNode(); op != store.getOperation();
+       op = op->getNextNode())
+    if (op->walk([](gpu::BarrierOp) {
+            return WalkResult::interrupt();
+          }).wasInterrupted())
+      return {};
   return load;
 }
 
