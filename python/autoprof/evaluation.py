@@ -234,8 +234,12 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
         def pairs(n):
             return f"{n} pair{'s' if n != 1 else ''}"
 
+        def largest(found):
+            """The pair of `found` whose outcomes differ most."""
+            return max(found, key=lambda d: d[0].speedup - d[1].speedup)
+
         if real:
-            a, b = max(real, key=lambda d: d[0].speedup - d[1].speedup)
+            a, b = largest(real)
             lines.append(
                 f"More profiling does not help monotonically: "
                 f"{b.configuration} collects {counts[b.configuration]} "
@@ -245,7 +249,7 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
                 f"{len(fixed)} fixed configurations where more metrics "
                 f"reached less {noise}; {len(drops)} with any difference).")
         elif drops:
-            a, b = max(drops, key=lambda d: d[0].speedup - d[1].speedup)
+            a, b = largest(drops)
             lines.append(
                 f"Within the noise, more metrics never lowered the outcome: "
                 f"in {pairs(len(drops))} of the {len(fixed)} fixed "
