@@ -79,11 +79,12 @@ static vector::LoadOp getCopiedLoad(vector::StoreOp store) {
 }
 
 /// `value` available at `point`: itself where it dominates it, else a copy
-/// of its side-effect-free definition (and of theirs) before `point`; null
-/// where a definition has effects.
+/// of its side-effect-free definition (and of theirs) before `point`,
+/// appended to `cloned`; null where a definition has effects.
 static Value materializeAt(RewriterBase &rewriter, Value value,
                            Operation *point, DominanceInfo &dominance,
-                           IRMapping &copies) {
+                           IRMapping &copies,
+                           SmallVectorImpl<Operation *> &cloned) {
   if (dominance.properlyDominates(value, point))
     return value;
   if (Value copied = copies.lookupOrNull(value))
@@ -92,11 +93,12 @@ static Value materializeAt(RewriterBase &rewriter, Value value,
   if (!def || !isMemoryEffectFree(def) || def->getNumRegions() != 0)
     return {};
   for (Value operand : def->getOperands())
-    if (!materializeAt(rewriter, operand, point, dominance, copies))
+    if (!materializeAt(rewriter, operand, point, dominance, copies, cloned))
       return {};
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(point);
   Operation *copy = rewriter.clone(*def, copies);
+  cloned.push_back(copy);
   return copy->getResult(cast<OpResult>(value).getResultNumber());
 }
 
@@ -135,15 +137,23 @@ int64_t mlir::autoprof::rewrites::copyStagesAsynchronously(
     SmallVector<Value> tokens;
     for (vector::StoreOp store : stores) {
       vector::LoadOp load = getCopiedLoad(store);
-      // The destination's indices where the load is.
+      if (!load)
+        continue;
+      // The destination's indices where the load is; where one cannot be
+      // there, the copy stays as it is and the copies made go again.
       IRMapping copies;
+      SmallVector<Operation *> cloned;
       SmallVector<Value> indices;
       for (Value index : store.getIndices())
-        if (Value available =
-                materializeAt(rewriter, index, load, dominance, copies))
+        if (Value available = materializeAt(rewriter, index, load, dominance,
+                                            copies, cloned))
           indices.push_back(available);
-      if (indices.size() != store.getIndices().size())
+      if (indices.size() != store.getIndices().size()) {
+        for (Operation *copy : llvm::reverse(cloned))
+          if (copy->use_empty())
+            rewriter.eraseOp(copy);
         continue;
+      }
       rewriter.setInsertionPoint(load);
       int64_t elements = store.getVectorType().getNumElements();
       int64_t bytes =

@@ -106,7 +106,11 @@ void rankPipelineRevision(const RewriteEvidence &evidence,
 /// buffers) whose groups are whole aligned vectors of 4, 8 or 16 bytes into
 /// asynchronous copies (cp.async), each group of them waited for before the
 /// barrier that ends its stage (AsyncCopies.cpp). Returns how many it
-/// turned.
+/// turned. The caller guarantees what makes an early landing safe: between
+/// a staging load and its stage's barrier nothing reads or writes the
+/// buffer the copy fills, and nothing writes the global memory it reads
+/// (ContractionTile.cpp's two-buffer stages, whose loop bodies store only
+/// into the tiles).
 int64_t copyStagesAsynchronously(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                                  ArrayRef<Value> tiles);
 /// The facts of `names` that hold for `evidence`, with the values that
