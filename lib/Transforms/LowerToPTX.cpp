@@ -19,8 +19,11 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMRequiresSMTraits.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -31,6 +34,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -242,6 +246,113 @@ static std::optional<std::string> findUnloweredType(Operation *op) {
   return std::nullopt;
 }
 
+/// The compute capability (times ten) of `chip`: 90 for sm_90 and sm_90a.
+static unsigned getComputeCapability(StringRef chip) {
+  unsigned capability = 0;
+  chip.consume_front("sm_");
+  chip.take_while(llvm::isDigit).getAsInteger(10, capability);
+  return capability;
+}
+
+/// The oldest compute capability (times ten) whose PTX has the warp-level
+/// matrix product of `shape` on `type` (the PTX ISA's mma instruction).
+static unsigned getMmaCapability(int64_t m, int64_t n, int64_t k,
+                                 NVVM::MMATypes type) {
+  auto shapeIs = [&](int64_t sm, int64_t sn, int64_t sk) {
+    return m == sm && n == sn && k == sk;
+  };
+  switch (type) {
+  case NVVM::MMATypes::f16:
+    if (shapeIs(8, 8, 4))
+      return 70;
+    return shapeIs(16, 8, 8) ? 75 : 80;
+  case NVVM::MMATypes::s8:
+  case NVVM::MMATypes::u8:
+    return shapeIs(8, 8, 16) ? 75 : 80;
+  case NVVM::MMATypes::s4:
+  case NVVM::MMATypes::u4:
+    return shapeIs(8, 8, 32) ? 75 : 80;
+  case NVVM::MMATypes::b1:
+    return shapeIs(8, 8, 128) ? 75 : 80;
+  case NVVM::MMATypes::e4m3:
+  case NVVM::MMATypes::e5m2:
+    return 89;
+  case NVVM::MMATypes::e3m2:
+  case NVVM::MMATypes::e2m3:
+  case NVVM::MMATypes::e2m1:
+    return 120;
+  default: // bf16, tf32, f64 and the accumulator types
+    return 80;
+  }
+}
+
+/// The multiplicands' PTX type of an nvgpu.mma.sync or nvgpu.mma.sp.sync
+/// with `a` as its first matrix.
+static NVVM::MMATypes getMultiplicandType(Value a, bool tf32) {
+  Type element = getScalarType(a.getType());
+  if (element.isF16())
+    return NVVM::MMATypes::f16;
+  if (element.isBF16())
+    return NVVM::MMATypes::bf16;
+  if (element.isF64())
+    return NVVM::MMATypes::f64;
+  if (element.isInteger(8))
+    return NVVM::MMATypes::s8;
+  if (element.isInteger(4))
+    return NVVM::MMATypes::s4;
+  if (element.isInteger(1))
+    return NVVM::MMATypes::b1;
+  return tf32 || element.isF32() ? NVVM::MMATypes::tf32 : NVVM::MMATypes::f32;
+}
+
+/// The oldest compute capability (times ten) that has the instruction `op`
+/// becomes, where the NVPTX backend would abort ("Cannot select") on an
+/// older chip instead of reporting it, with what the instruction is; or
+/// nothing. (NVVM ops that declare the chips they need, NVVMRequiresSM,
+/// are checked by what they declare.)
+static std::optional<std::pair<unsigned, std::string>>
+getRequiredCapability(Operation *op) {
+  auto mma = [](int64_t m, int64_t n, int64_t k, NVVM::MMATypes type) {
+    return std::make_pair(
+        getMmaCapability(m, n, k, type),
+        llvm::formatv("the m{0}n{1}k{2} matrix product on {3}", m, n, k,
+                      NVVM::stringifyMMATypes(type))
+            .str());
+  };
+  if (auto sync = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+    std::array<int64_t, 3> shape = sync.getMmaShapeAsArray();
+    return mma(shape[0], shape[1], shape[2],
+               getMultiplicandType(sync.getMatrixA(),
+                                   sync.getTf32Enabled().value_or(false)));
+  }
+  if (auto sparse = dyn_cast<nvgpu::MmaSparseSyncOp>(op)) {
+    std::array<int64_t, 3> shape = sparse.getMmaShapeAsArray();
+    return std::make_pair(80u, llvm::formatv("the sparse m{0}n{1}k{2} matrix "
+                                             "product",
+                                             shape[0], shape[1], shape[2])
+                                   .str());
+  }
+  if (auto sync = dyn_cast<NVVM::MmaOp>(op)) {
+    NVVM::MMAShapeAttr shape = sync.getShape();
+    std::optional<NVVM::MMATypes> type = sync.getMultiplicandAPtxType();
+    if (!type && !sync.getOperandA().empty())
+      type = getMultiplicandType(sync.getOperandA().front(), false);
+    return mma(shape.getM(), shape.getN(), shape.getK(),
+               type.value_or(NVVM::MMATypes::f16));
+  }
+  // Copies from global to shared memory without registers (cp.async), and
+  // their bulk and tensor forms.
+  StringRef name = op->getName().getStringRef();
+  if (name.starts_with("nvvm.cp.async.bulk") ||
+      name.starts_with("nvgpu.tma.") || name.starts_with("nvgpu.warpgroup."))
+    return std::make_pair(90u, ("'" + name + "'").str());
+  if (isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
+          nvgpu::DeviceAsyncWaitOp>(op) ||
+      name.starts_with("nvvm.cp.async.") || name.starts_with("nvgpu.mbarrier."))
+    return std::make_pair(80u, ("'" + name + "'").str());
+  return std::nullopt;
+}
+
 /// Why the NVVM launch-bound attributes of `func` cannot become PTX
 /// directives: `nvvm.maxntid`/`nvvm.reqntid` must hold one to three block
 /// sizes of 1 to 1024 threads (at most 1024 in all), `nvvm.minctasm` and
@@ -326,6 +437,41 @@ LogicalResult LowerToPTXPass::checkModulesCanBeLowered(ModuleOp module) {
       return WalkResult::advance();
     });
     if (types.wasInterrupted())
+      return WalkResult::interrupt();
+    // Instructions the chip does not have: those of NVVM ops that declare
+    // the chips they need (which the NVVM target checks as well, after
+    // the lowering, without the op's place in the input), and those that
+    // the NVPTX backend would abort on.
+    unsigned capability = getComputeCapability(chip);
+    NVVM::NVVMCheckSMVersion target(StringRef(chip).ends_with("a"),
+                                    int(capability));
+    WalkResult instructions = gpuModule.walk([&](Operation *op) {
+      if (auto declared = dyn_cast<NVVM::RequiresSMInterface>(op)) {
+        NVVM::NVVMCheckSMVersion needed = declared.getRequiredMinSMVersion();
+        if (needed.isCompatibleWith(target))
+          return WalkResult::advance();
+        InFlightDiagnostic diag = op->emitError("'")
+                                  << op->getName() << "' needs ";
+        llvm::interleave(
+            needed.smVersionList, diag,
+            [&](int version) {
+              diag << "sm_" << version << (needed.archAccelerated ? "a" : "");
+            },
+            " or ");
+        if (!needed.archAccelerated)
+          diag << " or newer";
+        diag << "; chip is " << chip;
+        return WalkResult::interrupt();
+      }
+      std::optional<std::pair<unsigned, std::string>> required =
+          getRequiredCapability(op);
+      if (!required || required->first <= capability)
+        return WalkResult::advance();
+      op->emitError() << required->second << " needs sm_" << required->first
+                      << " or newer; chip is " << chip;
+      return WalkResult::interrupt();
+    });
+    if (instructions.wasInterrupted())
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

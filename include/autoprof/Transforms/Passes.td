@@ -433,6 +433,11 @@ def LowerToPTXPass : Pass<"autoprof-lower-to-ptx", "ModuleOp"> {
     The chip, PTX features and optimization level are checked before any
     lowering: an unknown chip, a PTX version the chip cannot use or that the
     toolchain does not know is a diagnostic, not a crash in the backend.
+    So is an instruction the chip does not have, at the op that needs it:
+    tensor-core products (`nvgpu.mma.sync`, `nvvm.mma.sync`) of a shape and
+    type the chip lacks (m16n8k16 on f16 or bf16 needs sm_80), asynchronous
+    copies (`nvgpu.device_async_copy`, `nvvm.cp.async.*`: sm_80; bulk and
+    tensor copies: sm_90), and NVVM ops that declare the chips they need.
     Math functions (`math.exp`, `math.rsqrt`, ...) lower to libdevice calls
     that are linked from the CUDA toolkit found through `cuda-path`; PTX that
     still calls an unresolved libdevice function is a diagnostic.
