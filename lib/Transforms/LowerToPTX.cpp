@@ -19,6 +19,7 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMRequiresSMTraits.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -101,7 +102,8 @@ struct LowerToPTXPass
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     OpPassManager pm(ModuleOp::getOperationName());
-    buildPipeline(pm);
+    buildLoweringPipeline(pm);
+    buildSerializationPipeline(pm);
     pm.getDependentDialects(registry);
     registerPTXLoweringExtensions(registry);
   }
@@ -109,7 +111,13 @@ struct LowerToPTXPass
 private:
   /// The device half of upstream's gpu-lower-to-nvvm-pipeline, applied to the
   /// gpu.modules only, so host code keeps its launches and buffers.
-  void buildPipeline(OpPassManager &pm) const;
+  void buildLoweringPipeline(OpPassManager &pm) const;
+  /// From the gpu.modules in the LLVM and NVVM dialects to gpu.binary ops.
+  void buildSerializationPipeline(OpPassManager &pm) const;
+  /// Rejects, at its place in the input, an op the lowering left in another
+  /// dialect than LLVM and NVVM, which the translation to LLVM IR would
+  /// refuse without saying where.
+  LogicalResult checkLowered(ModuleOp module);
   /// Rejects option combinations the NVPTX backend would abort on.
   LogicalResult validateOptions(Location loc);
   /// The CUDA toolkit to take libdevice from, or "" when none is found.
@@ -526,7 +534,41 @@ LogicalResult LowerToPTXPass::writePtxFiles(ModuleOp module) {
   return success();
 }
 
-void LowerToPTXPass::buildPipeline(OpPassManager &pm) const {
+LogicalResult LowerToPTXPass::checkLowered(ModuleOp module) {
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    WalkResult result = gpuModule.walk([&](Operation *op) {
+      if (op == gpuModule.getOperation() ||
+          isa<LLVM::LLVMDialect, NVVM::NVVMDialect>(op->getDialect()))
+        return WalkResult::advance();
+      // A cast left between a converted and an unconverted value: the op
+      // on the unconverted side is the one that has no lowering.
+      if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op)) {
+        for (Operation *user : cast->getUsers())
+          if (!isa<LLVM::LLVMDialect, NVVM::NVVMDialect>(user->getDialect()))
+            op = user;
+        for (Value input : cast.getInputs())
+          if (Operation *def = input.getDefiningOp();
+              def &&
+              !isa<LLVM::LLVMDialect, NVVM::NVVMDialect>(def->getDialect()))
+            op = def;
+      }
+      std::string types;
+      llvm::raw_string_ostream os(types);
+      llvm::interleaveComma(
+          llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()),
+          os);
+      op->emitError("'") << op->getName() << "' (on " << types
+                         << ") has no lowering to the LLVM and NVVM dialects "
+                            "in autoprof-lower-to-ptx's pipeline";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+void LowerToPTXPass::buildLoweringPipeline(OpPassManager &pm) const {
   // The device half of upstream's gpu-lower-to-nvvm-pipeline, applied to the
   // gpu.modules only, so the host code keeps its launches and buffers.
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
@@ -543,9 +585,12 @@ void LowerToPTXPass::buildPipeline(OpPassManager &pm) const {
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
+}
+
+void LowerToPTXPass::buildSerializationPipeline(OpPassManager &pm) const {
   // Locations go last: a conversion that fails reports the op's place in
   // the input, and the PTX carries no line information either way.
-  device.addPass(createStripDebugInfoPass());
+  pm.nest<gpu::GPUModuleOp>().addPass(createStripDebugInfoPass());
 
   GpuNVVMAttachTargetOptions target;
   target.chip = chip;
@@ -569,9 +614,13 @@ void LowerToPTXPass::runOnOperation() {
   if (failed(checkModulesCanBeLowered(module)))
     return signalPassFailure();
 
-  OpPassManager pm(ModuleOp::getOperationName());
-  buildPipeline(pm);
-  if (failed(runPipeline(pm, module)))
+  OpPassManager lowering(ModuleOp::getOperationName());
+  buildLoweringPipeline(lowering);
+  if (failed(runPipeline(lowering, module)) || failed(checkLowered(module)))
+    return signalPassFailure();
+  OpPassManager serialization(ModuleOp::getOperationName());
+  buildSerializationPipeline(serialization);
+  if (failed(runPipeline(serialization, module)))
     return signalPassFailure();
   if (failed(checkResolvedCalls(module)))
     return signalPassFailure();

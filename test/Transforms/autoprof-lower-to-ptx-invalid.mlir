@@ -142,3 +142,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// An op the device pipeline leaves unlowered (here a vector load of two
+// dimensions) is reported where it is, not as a cast the translation to
+// LLVM IR refuses.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<64x4xf32>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{'vector.load' (on memref<64x4xf32>, index, index, vector<2x4xf32>) has no lowering to the LLVM and NVVM dialects in autoprof-lower-to-ptx's pipeline}}
+      %v = vector.load %x[%tid, %c0] : memref<64x4xf32>, vector<2x4xf32>
+      %w = arith.addf %v, %v : vector<2x4xf32>
+      vector.store %w, %x[%tid, %c0] : memref<64x4xf32>, vector<2x4xf32>
+      gpu.return
+    }
+  }
+}
