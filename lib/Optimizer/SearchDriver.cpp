@@ -599,12 +599,21 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     ++state.wins;
 
     // Re-profile the new incumbent with the same metrics, so that what is
-    // proposed next follows what the winner changed.
+    // proposed next follows what the winner changed. Without metrics (no
+    // profiling) the proposer still learns of the winner and ranks on its
+    // features.
     KernelHandle winner = findKernel(*incumbent, moduleName, kernelName);
     FailureOr<KernelFeatures> winnerFeatures =
         KernelFeatures::compute(winner.kernel, winner.launch);
     if (succeeded(winnerFeatures))
       state.features = winnerFeatures->toAttr(context);
+    if (proposer.wantsWinnerMetrics() && !candidate.fromStart &&
+        baselineJob.metrics.empty() && state.proposed < state.budget &&
+        succeeded(winnerFeatures)) {
+      result.candidates.push_back(std::move(record));
+      proposer.onWinner(state);
+      continue;
+    }
     if (proposer.wantsWinnerMetrics() && !candidate.fromStart &&
         !baselineJob.metrics.empty() && state.proposed < state.budget) {
       FailureOr<rt::JobKernel> winnerJob =
