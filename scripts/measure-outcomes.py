@@ -11,7 +11,11 @@ fails is left out of the table (never written as zero) and listed in its
 and cost the search had after 1, 2, 3 and 5 of its candidates
 ("speedup_at", "costs_at"; the configurations' median costs per budget in
 their "costs_at"), which is what a search of that budget reaches:
-`autoprof-learn --budget K` learns from those.
+`autoprof-learn --budget K` learns from those. Each kernel also records,
+per configuration, the candidates its search tried in order and which of
+them won ("paths"; the path of a budget K search is its first K), so that
+where the metrics a configuration collects changed what the search did is
+read from the table, not guessed from the speedups.
 
 Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
            [--configurations SPEC.json | --names NAME...] [--budget N]
@@ -291,6 +295,16 @@ def prefix_outcomes(kernel, budget, imported=False):
     return out
 
 
+def search_path(kernel, imported=False):
+    """The candidates `kernel`'s search (a report's kernel) tried, in order,
+    each as {"rewrite", "accepted"}: those that take the budget, as
+    prefix_outcomes counts them."""
+    return [{"rewrite": c.get("rewrite", ""),
+             "accepted": bool(c.get("accepted"))}
+            for c in kernel.get("candidates", [])
+            if not (imported and c.get("status") == "skipped")]
+
+
 def modules_of(paths, only):
     for path in map(pathlib.Path, paths):
         candidates = sorted(path.glob("*.mlir")) if path.is_dir() else [path]
@@ -557,6 +571,8 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                 speedup, passes, seconds = by_budget[args.budget]
                 entry["speedup"][name] = speedup
                 entry["costs"][name] = {"passes": passes, "seconds": seconds}
+                entry.setdefault("paths", {})[name] = search_path(
+                    kernel, imported=f"{scope}::*" in features)
                 for k, (speedup, passes, seconds) in by_budget.items():
                     entry.setdefault("speedup_at", {}).setdefault(
                         str(k), {})[name] = speedup
@@ -582,6 +598,8 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                 if name in merged:
                     merged[name]["speedup"].update(entry["speedup"])
                     merged[name].setdefault("costs", {}).update(entry["costs"])
+                    merged[name].setdefault("paths", {}).update(
+                        entry.get("paths", {}))
                     for field in ("speedup_at", "costs_at"):
                         for k, values in entry.get(field, {}).items():
                             merged[name].setdefault(field, {}).setdefault(

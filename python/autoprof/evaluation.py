@@ -15,6 +15,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from .outcomes import path_summary
 from .reports import ReportError, read_json
 
 
@@ -332,6 +333,8 @@ def markdown(evaluation: Evaluation, table, catalog=None) -> str:
                    f"{row.score:.4f} | {len(row.kernels)} |")
     out.append("")
     out += [f"- {line}" for line in answers(evaluation, table, catalog)]
+    # Over the whole table: where the metrics changed what the search did.
+    out += [f"- {line}" for line in path_summary(table)]
     return "\n".join(out) + "\n"
 
 

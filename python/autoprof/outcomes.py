@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from .reports import ReportError, read_json
 
@@ -52,6 +52,9 @@ class KernelOutcome:
     # The same after searches of fewer candidates, by budget, where the
     # table records them.
     speedup_at: Dict[int, Dict[str, float]] = field(default_factory=dict)
+    # Per configuration, the candidates its search tried in order, each as
+    # (rewrite, whether it won), where the table records them.
+    paths: Dict[str, List[Tuple[str, bool]]] = field(default_factory=dict)
 
     def speedup_with(self, configuration: str,
                      budget: Optional[int] = None) -> Optional[float]:
@@ -178,6 +181,23 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             check_speedups(values, f"speedup_at.{budget_name}")
             speedup_at[int(budget_name)] = {k: float(v)
                                             for k, v in values.items()}
+        paths = {}
+        recorded = entry.get("paths", {})
+        if not isinstance(recorded, dict):
+            raise ReportError(f"{source}: {where}.paths: expected an object")
+        for name, steps in recorded.items():
+            if name not in names:
+                raise ReportError(f"{source}: {where}.paths: '{name}' is not "
+                                  f"one of the configurations")
+            if not isinstance(steps, list) or not all(
+                    isinstance(step, dict)
+                    and isinstance(step.get("rewrite"), str)
+                    and isinstance(step.get("accepted"), bool)
+                    for step in steps):
+                raise ReportError(f"{source}: {where}.paths.{name}: expected "
+                                  f"a list of {{\"rewrite\", \"accepted\"}}")
+            paths[name] = [(step["rewrite"], step["accepted"])
+                           for step in steps]
         kernel_name = str(need(entry, "name", where))
         if any(k.name == kernel_name for k in kernels):
             raise ReportError(f"{source}: {where}: kernel '{kernel_name}' "
@@ -187,7 +207,7 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             program=str(need(entry, "program", where)),
             features=numbers_of(entry, "features", where),
             speedup={k: float(v) for k, v in speedups.items()},
-            speedup_at=speedup_at))
+            speedup_at=speedup_at, paths=paths))
     budget = document.get("budget", 0)
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 0:
         raise ReportError(f"{source}: budget: expected a whole number of "
@@ -240,6 +260,54 @@ def oracle(table: OutcomeTable) -> Optional[float]:
                             if k.speedup])
 
 
+def path_groups(kernel: KernelOutcome) -> List[Tuple[List[Tuple[str, bool]],
+                                                     List[str]]]:
+    """The distinct search paths of `kernel`, each with the configurations
+    that took it, in the order of their first configuration."""
+    groups: List[Tuple[List[Tuple[str, bool]], List[str]]] = []
+    for name, path in kernel.paths.items():
+        for steps, names in groups:
+            if steps == path:
+                names.append(name)
+                break
+        else:
+            groups.append((path, [name]))
+    return groups
+
+
+def path_summary(table: OutcomeTable, shown: int = 8) -> List[str]:
+    """Where the metrics collected changed what the searches did: how many
+    kernels took one path under every configuration, and for the others
+    (the first `shown`) each path from the first candidate where they part,
+    with the configurations that took it. Nothing when the table records no
+    paths."""
+    recorded = [k for k in table.kernels if len(k.paths) >= 2]
+    if not recorded:
+        return []
+    split = [(k, path_groups(k)) for k in recorded]
+    split = [(k, groups) for k, groups in split if len(groups) > 1]
+    lines = [f"Search paths: on {len(recorded) - len(split)} of "
+             f"{len(recorded)} kernels every configuration tried the same "
+             f"candidates and kept the same; on {len(split)} the metrics "
+             f"collected changed the search."]
+    for kernel, groups in split[:shown]:
+        paths = [steps for steps, _ in groups]
+        common = 0
+        while all(len(p) > common for p in paths) and all(
+                p[common] == paths[0][common] for p in paths):
+            common += 1
+        parts = []
+        for steps, names in groups:
+            tail = ", ".join(f"{rewrite}{' (won)' if won else ''}"
+                             for rewrite, won in steps[common:]) or "nothing"
+            parts.append(f"{' / '.join(names)}: {tail}")
+        lines.append(f"{kernel.name}, from candidate {common + 1}: "
+                     + "; ".join(parts))
+    if len(split) > shown:
+        lines.append(f"... and {len(split) - shown} more kernels.")
+    return lines
+
+
 def markdown(table: OutcomeTable, catalog=None) -> str:
     """The summary as a Markdown table, the oracle last."""
     common = len(common_kernels(table))
@@ -259,4 +327,7 @@ def markdown(table: OutcomeTable, catalog=None) -> str:
     measured = sum(1 for k in table.kernels if k.speedup)
     lines.append(f"| per-kernel oracle | {measured} | "
                  f"{times(oracle(table))} | - | - | - | - |")
+    paths = path_summary(table)
+    if paths:
+        lines += [""] + [f"- {line}" for line in paths]
     return "\n".join(lines)

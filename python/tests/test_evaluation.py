@@ -184,3 +184,25 @@ def test_speedups_by_budget_are_read_and_checked():
     with pytest.raises(ReportError, match=r"speedup_at.one: expected a "
                        r"budget"):
         parse_outcomes(table, "t.json")
+
+
+def test_the_page_says_where_the_metrics_changed_the_search(
+        tmp_path, learn_tool):
+    # The synthetic table with the search paths of two kernels: every
+    # configuration alike on one, MemoryWorkloadAnalysis apart on the other.
+    table = json.loads(SYNTHETIC.read_text())
+    first, second = table["kernels"][0], table["kernels"][1]
+    for kernel, apart in ((first, None), (second, "MemoryWorkloadAnalysis")):
+        kernel["paths"] = {
+            name: [{"rewrite": "coalesce=32", "accepted": True},
+                   {"rewrite": "unroll=4" if name == apart else "coarsen=2",
+                    "accepted": name == apart}]
+            for name in kernel["speedup"]}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(table))
+    text = evaluate(path, tmp_path / "out", learn_tool=learn_tool, seed=2)
+    assert "- Search paths: on 1 of 2 kernels every configuration tried the " \
+           "same candidates and kept the same; on 1 the metrics collected " \
+           "changed the search." in text
+    assert f"- {second['name']}, from candidate 2: " in text
+    assert "MemoryWorkloadAnalysis: unroll=4 (won)" in text

@@ -7,7 +7,8 @@ from autoprof import plots
 from autoprof.catalog import Catalog
 from autoprof.cli import main
 from autoprof.outcomes import (common_kernels, load_outcomes, markdown,
-                               oracle, parse_outcomes, summarize)
+                               oracle, parse_outcomes, path_summary,
+                               summarize)
 from autoprof.reports import ReportError
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -150,3 +151,53 @@ def test_command_on_a_bad_table(tmp_path, capsys):
     path.write_text("{")
     assert main(["outcomes", str(path)]) == 1
     assert f"autoprof: {path}: not JSON" in capsys.readouterr().err
+
+
+def with_paths():
+    """small_table() with the search paths of k1 (every configuration alike)
+    and k2 (sol and two part from none at the second candidate)."""
+    table = small_table()
+    same = [{"rewrite": "coalesce=32", "accepted": True},
+            {"rewrite": "vectorize=4", "accepted": False}]
+    table["kernels"][0]["paths"] = {"none": same, "sol": same, "two": same}
+    table["kernels"][1]["paths"] = {
+        "none": [{"rewrite": "coalesce=32", "accepted": True},
+                 {"rewrite": "coalesce=64", "accepted": False}],
+        "sol": [{"rewrite": "coalesce=32", "accepted": True},
+                {"rewrite": "vectorize=8", "accepted": True}],
+        "two": [{"rewrite": "coalesce=32", "accepted": True},
+                {"rewrite": "vectorize=8", "accepted": True}]}
+    return table
+
+
+def test_paths_say_where_the_metrics_changed_the_search():
+    table = parse_outcomes(with_paths())
+    assert table.kernels[1].paths["sol"] == [("coalesce=32", True),
+                                             ("vectorize=8", True)]
+    assert table.kernels[2].paths == {}
+    lines = path_summary(table)
+    # k3 records no paths and is not counted.
+    assert lines[0] == ("Search paths: on 1 of 2 kernels every configuration "
+                        "tried the same candidates and kept the same; on 1 "
+                        "the metrics collected changed the search.")
+    assert lines[1] == ("p.v1/k2, from candidate 2: none: coalesce=64; "
+                        "sol / two: vectorize=8 (won)")
+    assert lines[0] in markdown(table)
+    # A table without paths says nothing about them.
+    assert path_summary(parse_outcomes(small_table())) == []
+    assert "Search paths" not in markdown(parse_outcomes(small_table()))
+
+
+@pytest.mark.parametrize("paths, message", [
+    ([], "paths: expected an object"),
+    ({"other": []}, "paths: 'other' is not one of the configurations"),
+    ({"none": [{"rewrite": "coalesce=32"}]},
+     "paths.none: expected a list of"),
+    ({"none": [{"rewrite": 3, "accepted": True}]},
+     "paths.none: expected a list of"),
+])
+def test_malformed_paths_are_named(paths, message):
+    table = small_table()
+    table["kernels"][0]["paths"] = paths
+    with pytest.raises(ReportError, match=message):
+        parse_outcomes(table, "t.json")

@@ -17,6 +17,10 @@
 //    "kernels": [{"name": "matmul.blocks/matmul_kernel", "program": "matmul",
 //                 "features": {"grid_blocks": 4096, ...},
 //                 "speedup": {"none": 1.9, "SpeedOfLight": 2.3, ...}}, ...]}
+// A kernel may also carry "speedup_at" and "costs_at" (the outcomes of
+// smaller budgets) and "paths" (per configuration, the candidates its
+// search tried, [{"rewrite": "coalesce=32", "accepted": true}, ...]), which
+// the learner does not read: the Python package reports them.
 //
 //===----------------------------------------------------------------------===//
 
