@@ -275,10 +275,21 @@ def path_groups(kernel: KernelOutcome) -> List[Tuple[List[Tuple[str, bool]],
     return groups
 
 
+def _parting(paths: List[List[Tuple[str, bool]]]) -> int:
+    """The position of the first candidate where `paths` differ."""
+    common = 0
+    while all(len(p) > common for p in paths) and all(
+            p[common] == paths[0][common] for p in paths):
+        common += 1
+    return common
+
+
 def path_summary(table: OutcomeTable, shown: int = 8) -> List[str]:
     """Where the metrics collected changed what the searches did: how many
-    kernels took one path under every configuration, and for the others
-    (the first `shown`) each path from the first candidate where they part,
+    kernels took one path under every configuration, on how many the paths
+    part at a different candidate (the ranking, which the metrics feed,
+    differed) and on how many only at whether one candidate won (its
+    timing); for those (the first `shown`) each path from where they part,
     with the configurations that took it. Nothing when the table records no
     paths."""
     recorded = [k for k in table.kernels if len(k.paths) >= 2]
@@ -286,16 +297,22 @@ def path_summary(table: OutcomeTable, shown: int = 8) -> List[str]:
         return []
     split = [(k, path_groups(k)) for k in recorded]
     split = [(k, groups) for k, groups in split if len(groups) > 1]
+
+    def ranked_apart(groups):
+        paths = [steps for steps, _ in groups]
+        at = _parting(paths)
+        names = {p[at][0] for p in paths if len(p) > at}
+        return len(names) > 1 or any(len(p) <= at for p in paths)
+
+    ranking = sum(1 for _, groups in split if ranked_apart(groups))
     lines = [f"Search paths: on {len(recorded) - len(split)} of "
              f"{len(recorded)} kernels every configuration tried the same "
-             f"candidates and kept the same; on {len(split)} the metrics "
-             f"collected changed the search."]
+             f"candidates and kept the same; on {ranking} the metrics "
+             f"collected changed which candidate came next; on "
+             f"{len(split) - ranking} the same candidate won under some "
+             f"configurations and lost under others (its timing)."]
     for kernel, groups in split[:shown]:
-        paths = [steps for steps, _ in groups]
-        common = 0
-        while all(len(p) > common for p in paths) and all(
-                p[common] == paths[0][common] for p in paths):
-            common += 1
+        common = _parting([steps for steps, _ in groups])
         parts = []
         for steps, names in groups:
             tail = ", ".join(f"{rewrite}{' (won)' if won else ''}"

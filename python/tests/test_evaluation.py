@@ -203,6 +203,8 @@ def test_the_page_says_where_the_metrics_changed_the_search(
     text = evaluate(path, tmp_path / "out", learn_tool=learn_tool, seed=2)
     assert "- Search paths: on 1 of 2 kernels every configuration tried the " \
            "same candidates and kept the same; on 1 the metrics collected " \
-           "changed the search." in text
+           "changed which candidate came next; on 0 the same candidate won " \
+           "under some configurations and lost under others (its timing)." \
+           in text
     assert f"- {second['name']}, from candidate 2: " in text
     assert "MemoryWorkloadAnalysis: unroll=4 (won)" in text

@@ -179,10 +179,24 @@ def test_paths_say_where_the_metrics_changed_the_search():
     # k3 records no paths and is not counted.
     assert lines[0] == ("Search paths: on 1 of 2 kernels every configuration "
                         "tried the same candidates and kept the same; on 1 "
-                        "the metrics collected changed the search.")
+                        "the metrics collected changed which candidate came "
+                        "next; on 0 the same candidate won under some "
+                        "configurations and lost under others (its timing).")
     assert lines[1] == ("p.v1/k2, from candidate 2: none: coalesce=64; "
                         "sol / two: vectorize=8 (won)")
     assert lines[0] in markdown(table)
+    # Where the paths part only at whether one candidate won, its timing
+    # decided, not the metrics.
+    timed = with_paths()
+    timed["kernels"][1]["paths"]["sol"][1]["rewrite"] = "coalesce=64"
+    timed["kernels"][1]["paths"]["two"][1]["rewrite"] = "coalesce=64"
+    lines = path_summary(parse_outcomes(timed))
+    assert lines[0].endswith("on 0 the metrics collected changed which "
+                             "candidate came next; on 1 the same candidate "
+                             "won under some configurations and lost under "
+                             "others (its timing).")
+    assert lines[1] == ("p.v1/k2, from candidate 2: none: coalesce=64; "
+                        "sol / two: coalesce=64 (won)")
     # A table without paths says nothing about them.
     assert path_summary(parse_outcomes(small_table())) == []
     assert "Search paths" not in markdown(parse_outcomes(small_table()))
