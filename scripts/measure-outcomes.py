@@ -278,8 +278,7 @@ def prefix_outcomes(kernel, budget, imported=False):
     base_us = baseline.get("timing", {}).get("median_us")
     if kernel.get("failed") or not base_us or not kernel.get("speedup"):
         return {}
-    candidates = [c for c in kernel.get("candidates", [])
-                  if not (imported and c.get("status") == "skipped")]
+    candidates = budget_candidates(kernel, imported)
     out = {}
     for k in sorted({b for b in BUDGETS if b < budget} | {budget}):
         best_us = base_us
@@ -295,14 +294,20 @@ def prefix_outcomes(kernel, budget, imported=False):
     return out
 
 
+def budget_candidates(kernel, imported=False):
+    """The candidates of `kernel`'s search (a report's kernel) that took its
+    budget, in order: every one, but an imported kernel's "skipped" ones
+    (the families that do not apply to it)."""
+    return [c for c in kernel.get("candidates", [])
+            if not (imported and c.get("status") == "skipped")]
+
+
 def search_path(kernel, imported=False):
-    """The candidates `kernel`'s search (a report's kernel) tried, in order,
-    each as {"rewrite", "accepted"}: those that take the budget, as
-    prefix_outcomes counts them."""
+    """The candidates `kernel`'s search tried, in order, each as
+    {"rewrite", "accepted"}: those that took the budget."""
     return [{"rewrite": c.get("rewrite", ""),
              "accepted": bool(c.get("accepted"))}
-            for c in kernel.get("candidates", [])
-            if not (imported and c.get("status") == "skipped")]
+            for c in budget_candidates(kernel, imported)]
 
 
 def modules_of(paths, only):
