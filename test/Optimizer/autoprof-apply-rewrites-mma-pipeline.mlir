@@ -8,7 +8,7 @@
 // threads through a shared tile of 16 rows in eight passes (each fragment
 // stored in the pass of its rows), and each result's initial value is
 // loaded after the loop, not held through it. At 64 the tile of sums keeps
-// its 32 rows.
+// its 32 rows. Refusals: autoprof-apply-rewrites-mma-pipeline-invalid.mlir.
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-pipeline=128" | FileCheck %s
 // RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=mma-pipeline=64" | FileCheck %s --check-prefix=SIXTYFOUR
 
