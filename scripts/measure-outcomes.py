@@ -564,9 +564,8 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                         kernel["kernel"], features.get(f"{scope}::*", {})),
                     "speedup": {}, "costs": {}})
                 gpu = gpu or kernel.get("gpu", "")
-                by_budget = prefix_outcomes(
-                    kernel, args.budget,
-                    imported=f"{scope}::*" in features)
+                imported = f"{scope}::*" in features
+                by_budget = prefix_outcomes(kernel, args.budget, imported)
                 if not by_budget:
                     # Left out of the table, and said why: never a zero.
                     notes.append(f"{module.name} with {name}: "
@@ -577,7 +576,7 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                 entry["speedup"][name] = speedup
                 entry["costs"][name] = {"passes": passes, "seconds": seconds}
                 entry.setdefault("paths", {})[name] = search_path(
-                    kernel, imported=f"{scope}::*" in features)
+                    kernel, imported)
                 for k, (speedup, passes, seconds) in by_budget.items():
                     entry.setdefault("speedup_at", {}).setdefault(
                         str(k), {})[name] = speedup

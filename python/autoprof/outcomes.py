@@ -295,24 +295,28 @@ def path_summary(table: OutcomeTable, shown: int = 8) -> List[str]:
     recorded = [k for k in table.kernels if len(k.paths) >= 2]
     if not recorded:
         return []
-    split = [(k, path_groups(k)) for k in recorded]
-    split = [(k, groups) for k, groups in split if len(groups) > 1]
+    # (kernel, its paths' groups, where they part) of the kernels whose
+    # configurations took more than one path.
+    split = []
+    for kernel in recorded:
+        groups = path_groups(kernel)
+        if len(groups) > 1:
+            split.append((kernel, groups,
+                          _parting([steps for steps, _ in groups])))
 
-    def ranked_apart(groups):
+    def ranked_apart(groups, at):
         paths = [steps for steps, _ in groups]
-        at = _parting(paths)
         names = {p[at][0] for p in paths if len(p) > at}
         return len(names) > 1 or any(len(p) <= at for p in paths)
 
-    ranking = sum(1 for _, groups in split if ranked_apart(groups))
+    ranking = sum(1 for _, groups, at in split if ranked_apart(groups, at))
     lines = [f"Search paths: on {len(recorded) - len(split)} of "
              f"{len(recorded)} kernels every configuration tried the same "
              f"candidates and kept the same; on {ranking} the metrics "
              f"collected changed which candidate came next; on "
              f"{len(split) - ranking} the same candidate won under some "
              f"configurations and lost under others (its timing)."]
-    for kernel, groups in split[:shown]:
-        common = _parting([steps for steps, _ in groups])
+    for kernel, groups, common in split[:shown]:
         parts = []
         for steps, names in groups:
             tail = ", ".join(f"{rewrite}{' (won)' if won else ''}"
