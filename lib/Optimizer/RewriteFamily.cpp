@@ -281,6 +281,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createMmaTileFamily(),
       createContractionPipelineFamily(),
       createMmaPipelineFamily(),
+      createPadSharedFamily(),
       createHaloTileFamily(),
       createCoarsenRowsFamily(),
       createDistributeLoopFamily(),

@@ -71,6 +71,8 @@ std::unique_ptr<RewriteFamily> createMmaTileFamily();
 /// buffers per staged tile.
 std::unique_ptr<RewriteFamily> createContractionPipelineFamily();
 std::unique_ptr<RewriteFamily> createMmaPipelineFamily();
+/// pad-shared=P: every shared tile's rows widened by P bytes.
+std::unique_ptr<RewriteFamily> createPadSharedFamily();
 
 /// fold-host-loop=1: a host loop around a launch moves into the kernel.
 std::unique_ptr<RewriteFamily> createFoldHostLoopFamily();
