@@ -41,6 +41,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "mma-tile",
     "contraction-pipeline",
     "mma-pipeline",
+    "pad-shared",
     "halo-tile",
     "coarsen-rows",
     "distribute-loop",
