@@ -120,15 +120,15 @@ protected:
          llvm::enumerate(kernel.getWorkgroupAttributions())) {
       auto type = dyn_cast<MemRefType>(buffer.getType());
       if (!type || !type.hasStaticShape()) {
-        why = llvm::formatv("workgroup buffer {0} has no static shape",
-                            position);
+        why =
+            llvm::formatv("workgroup buffer {0} has no static shape", position);
         return failure();
       }
       if (type.getRank() < 2)
         continue;
       auto name = [&] {
-        return std::string(llvm::formatv("workgroup buffer {0} ({1})",
-                                         position, type));
+        return std::string(
+            llvm::formatv("workgroup buffer {0} ({1})", position, type));
       };
       if (!type.getLayout().isIdentity()) {
         why = name() + " has a non-identity layout";
@@ -138,8 +138,7 @@ protected:
         why = name() + " holds elements that are not scalars";
         return failure();
       }
-      int64_t elementBytes =
-          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
       if (p % elementBytes) {
         why = llvm::formatv("{0} bytes are not a whole number of the {1}-byte "
                             "elements of {2}",
