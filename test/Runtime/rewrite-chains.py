@@ -2,7 +2,8 @@
 after an earlier one (warp-reduce needs the accumulator that
 register-accumulate puts in a register, and so do block-reduce,
 contraction-tile, mma-tile, their two-buffer forms contraction-pipeline and
-mma-pipeline, halo-tile and coarsen-rows; on one-thread blocks
+mma-pipeline, halo-tile and coarsen-rows; pad-shared widens the rows of
+the shared tiles that those and transpose-tile make; on one-thread blocks
 form-blocks comes first, and a host loop's reduction needs fold-host-loop,
 which keeps the accumulator in a register itself), to every kernel of the
 given corpora where each step of the chain applies, and verifies each result
@@ -58,6 +59,12 @@ CHAINS = [
     ["block-size=256", "register-accumulate=1", "coarsen-rows=4"],
     ["block-size=256", "register-accumulate=1", "warp-reduce=32"],
     ["block-size=256", "register-accumulate=1", "block-reduce=8"],
+    ["register-accumulate=1", "contraction-tile=64", "pad-shared=16"],
+    ["register-accumulate=1", "contraction-pipeline=128", "pad-shared=16"],
+    ["register-accumulate=1", "mma-tile=128", "pad-shared=16"],
+    ["register-accumulate=1", "mma-pipeline=64", "pad-shared=16"],
+    ["transpose-tile=32", "pad-shared=4"],
+    ["register-accumulate=1", "halo-tile=1", "pad-shared=4"],
 ]
 
 opt, out, modules = corpus_args.parse(sys.argv[1:])
