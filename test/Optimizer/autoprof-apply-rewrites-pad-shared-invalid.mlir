@@ -8,7 +8,7 @@
 // No shared memory at all.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply pad-shared=4 to @k: the kernel has no workgroup buffer with rows (static, of rank 2 or more)}}
+    // expected-error @below {{cannot apply pad-shared=4 to @k: the kernel has no workgroup buffer with rows (static, of rank 2 or more, not empty)}}
     gpu.func @k(%x: memref<1024xf32>) kernel {
       %tid = gpu.thread_id x
       %v = memref.load %x[%tid] : memref<1024xf32>
@@ -30,7 +30,7 @@ module attributes {gpu.container_module} {
 // A one-dimensional buffer (a block reduction's partial sums) has no rows.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply pad-shared=4 to @k: the kernel has no workgroup buffer with rows (static, of rank 2 or more)}}
+    // expected-error @below {{cannot apply pad-shared=4 to @k: the kernel has no workgroup buffer with rows (static, of rank 2 or more, not empty)}}
     gpu.func @k(%x: memref<1024xf32>) workgroup(%s : memref<256xf32, #gpu.address_space<workgroup>>) kernel {
       %tid = gpu.thread_id x
       %v = memref.load %x[%tid] : memref<1024xf32>
@@ -109,7 +109,7 @@ module attributes {gpu.container_module} {
 // of the tile would not follow.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply pad-shared=4 to @k: workgroup buffer 0 (memref<32x32xf32, #gpu.address_space<workgroup>>) is used by 'memref.subview', which does not address it element by element through its indices}}
+    // expected-error @below {{cannot apply pad-shared=4 to @k: workgroup buffer 0 (memref<32x32xf32, #gpu.address_space<workgroup>>) is used by 'memref.subview', whose addressing the rewrite cannot follow: it does not address the buffer element by element through its indices}}
     gpu.func @k(%x: memref<1024x32xf32>) workgroup(%t : memref<32x32xf32, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
       %tx = gpu.thread_id x
@@ -134,10 +134,10 @@ module attributes {gpu.container_module} {
 // -----
 
 // Tiles that fill the 48 KiB of static shared memory leave no room for the
-// padding: 96 x 128 floats and 96 rows of 4 bytes more are 49536 bytes.
+// padding: 96 x 128 floats, and 96 rows of 4 bytes more.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot apply pad-shared=4 to @k: the padded buffers take 49536 bytes of shared memory, more than the 49152 a kernel may use statically}}
+    // expected-error @below {{cannot apply pad-shared=4 to @k: the padding adds 384 bytes to the 49152 bytes of shared memory the kernel declares, more than the 49152 a kernel may use statically}}
     gpu.func @k(%x: memref<1024x128xf32>) workgroup(%t : memref<96x128xf32, #gpu.address_space<workgroup>>) kernel {
       %tx = gpu.thread_id x
       %ty = gpu.thread_id y
@@ -154,6 +154,94 @@ module attributes {gpu.container_module} {
     %c8 = arith.constant 8 : index
     %c128 = arith.constant 128 : index
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c128, %c8, %c1) args(%x : memref<1024x128xf32>)
+    return
+  }
+}
+
+// -----
+
+// An alignment the access states is kept: two floats stored together
+// (8 bytes) would move to odd rows' 4-byte boundaries.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply pad-shared=4 to @k: 4 bytes would misalign the 8-byte accesses of workgroup buffer 0 (memref<16x64xf32, #gpu.address_space<workgroup>>) ('memref.store')}}
+    gpu.func @k(%x: memref<1024x64xf32>) workgroup(%t : memref<16x64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c2 = arith.constant 2 : index
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %col = arith.muli %tx, %c2 : index
+      %v = memref.load %x[%ty, %col] : memref<1024x64xf32>
+      memref.store %v, %t[%ty, %col] {alignment = 8 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %t[%ty, %col] : memref<16x64xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %x[%ty, %col] : memref<1024x64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<1024x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c16, %c16, %c1) args(%x : memref<1024x64xf32>)
+    return
+  }
+}
+
+// -----
+
+// The buffers lie one after another: 33 rows of 4 bytes more move the
+// partial sums' buffer behind them by 132 bytes, off the 16-byte alignment
+// of its vector loads.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply pad-shared=4 to @k: the padding moves workgroup buffer 1 (memref<256xf32, #gpu.address_space<workgroup>>) by 132 bytes, off the alignment of its 16-byte accesses ('vector.load')}}
+    gpu.func @k(%x: memref<1024x32xf32>) workgroup(%t : memref<33x32xf32, #gpu.address_space<workgroup>>, %s : memref<256xf32, #gpu.address_space<workgroup>>) kernel {
+      %c4 = arith.constant 4 : index
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %v = memref.load %x[%ty, %tx] : memref<1024x32xf32>
+      memref.store %v, %t[%ty, %tx] : memref<33x32xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %s[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %t[%tx, %ty] : memref<33x32xf32, #gpu.address_space<workgroup>>
+      %i = arith.muli %ty, %c4 : index
+      %u = vector.load %s[%i] : memref<256xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+      %e = vector.extract %u[0] : f32 from vector<4xf32>
+      %r = arith.addf %w, %e : f32
+      memref.store %r, %x[%ty, %tx] : memref<1024x32xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<1024x32xf32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c32, %c32, %c1) args(%x : memref<1024x32xf32>)
+    return
+  }
+}
+
+// -----
+
+// A copy of four bytes into rows of two fills two rows at once: after the
+// padding the second half would land in the padding.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot apply pad-shared=4 to @k: the 4-element accesses of workgroup buffer 0 (memref<64x2xi8, #gpu.address_space<workgroup>>) ('nvgpu.device_async_copy') may run past the end of a row of 2 (their column index reaches 0)}}
+    gpu.func @k(%x: memref<1024x64xi8>) workgroup(%t : memref<64x2xi8, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %tx = gpu.thread_id x
+      %token = nvgpu.device_async_copy %x[%tx, %c0], %t[%tx, %c0], 4 : memref<1024x64xi8> to memref<64x2xi8, #gpu.address_space<workgroup>>
+      %group = nvgpu.device_async_create_group %token
+      nvgpu.device_async_wait %group
+      gpu.barrier
+      %w = memref.load %t[%tx, %c0] : memref<64x2xi8, #gpu.address_space<workgroup>>
+      memref.store %w, %x[%tx, %c0] : memref<1024x64xi8>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<1024x64xi8>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%x : memref<1024x64xi8>)
     return
   }
 }

@@ -15,11 +15,17 @@
 //
 // The buffers must be used only by operations that address them element by
 // element through their indices (loads, stores, atomics, vector loads and
-// stores, ldmatrix, cp.async); P must be a multiple of each buffer's
-// element size and of the widest access of each buffer (so that a vector
-// access that was aligned stays aligned: each row start moves by a multiple
-// of P), and the padded buffers must fit the 48 KiB of static shared
-// memory.
+// stores, ldmatrix, cp.async), and:
+// - P must be a whole number of each padded buffer's elements and a multiple
+//   of each of its accesses' widths and stated alignments, so that an access
+//   that was aligned stays aligned (each row start moves by a multiple of P);
+// - the buffers lie one after another in shared memory, so a buffer declared
+//   after a padded one moves by the bytes the padding added before it: that
+//   shift must keep its accesses aligned too;
+// - an access of several elements (a vector, a copy, an ldmatrix row) must
+//   stay within its row, as the integer-range analysis bounds its column
+//   index: what followed a row's end is now padding;
+// - the padded buffers must fit the 48 KiB of static shared memory.
 //
 // Whether the conflicts were the limit is the GPU's to say; the family is
 // ranked only where the profile establishes the fact shared-bank-conflicts
@@ -31,9 +37,12 @@
 
 #include "../RewriteAnalysis.h"
 
+#include "autoprof/Analysis/MemoryAccess.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/AlignmentAttrInterface.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -47,36 +56,70 @@ struct PadPlan {
 };
 } // namespace
 
-/// Bytes that `user` accesses at once in `buffer`: the element for scalar
-/// accesses, the vector for vector loads and stores and cp.async, a 16-byte
-/// row for ldmatrix; nothing where `user` does not address `buffer`
-/// through per-dimension indices.
-static std::optional<int64_t> getAccessBytes(Operation *user, Value buffer,
-                                             int64_t elementBytes) {
+namespace {
+/// How one operation addresses a workgroup buffer.
+struct BufferAccess {
+  /// Bytes it accesses at once, or the alignment it states if larger: each
+  /// row start must move by a multiple of it.
+  int64_t alignment = 0;
+  /// Consecutive elements of a row it reads or writes from its column
+  /// index (1 for scalars), and that index.
+  int64_t elements = 1;
+  Value column;
+};
+} // namespace
+
+/// How `user` addresses `buffer`, whose elements take `elementBytes`; or
+/// why the rewrite cannot follow it.
+static FailureOr<BufferAccess> getAccess(Operation *user, Value buffer,
+                                         int64_t elementBytes,
+                                         std::string &why) {
+  auto stated = [&](BufferAccess access) {
+    if (auto aligned = dyn_cast<AlignmentAttrOpInterface>(user))
+      if (llvm::MaybeAlign align = aligned.getMaybeAlign())
+        access.alignment = std::max<int64_t>(access.alignment, align->value());
+    return access;
+  };
+  auto vector = [&](VectorType type,
+                    ValueRange indices) -> FailureOr<BufferAccess> {
+    if (type.isScalable()) {
+      why = "a scalable vector";
+      return failure();
+    }
+    return stated({type.getNumElements() * elementBytes, type.getShape().back(),
+                   indices.back()});
+  };
   if (isa<memref::LoadOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(
           user))
-    return elementBytes;
-  if (auto store = dyn_cast<memref::StoreOp>(user))
-    return store.getMemRef() == buffer ? std::optional<int64_t>(elementBytes)
-                                       : std::nullopt;
-  auto vectorBytes = [&](VectorType type) -> std::optional<int64_t> {
-    if (type.isScalable())
-      return std::nullopt;
-    return type.getNumElements() * elementBytes;
-  };
-  if (auto load = dyn_cast<vector::LoadOp>(user))
-    return vectorBytes(load.getVectorType());
-  if (auto store = dyn_cast<vector::StoreOp>(user))
-    return store.getBase() == buffer ? vectorBytes(store.getVectorType())
-                                     : std::nullopt;
-  if (isa<nvgpu::LdMatrixOp>(user))
-    return 16;
-  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user)) {
-    auto type = cast<MemRefType>(copy.getDst().getType());
-    return copy.getDstElements().getZExtValue() *
-           llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    return stated({elementBytes});
+  if (auto store = dyn_cast<memref::StoreOp>(user)) {
+    if (store.getMemRef() != buffer) {
+      why = "it stores the buffer itself as a value";
+      return failure();
+    }
+    return stated({elementBytes});
   }
-  return std::nullopt;
+  if (auto load = dyn_cast<vector::LoadOp>(user))
+    return vector(load.getVectorType(), load.getIndices());
+  if (auto store = dyn_cast<vector::StoreOp>(user)) {
+    if (store.getBase() != buffer) {
+      why = "it stores the buffer itself as a value";
+      return failure();
+    }
+    return vector(store.getVectorType(), store.getIndices());
+  }
+  // Each lane's address starts a row of 16 bytes of the matrix.
+  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(user))
+    return BufferAccess{16, 16 / elementBytes, ldmatrix.getIndices().back()};
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user)) {
+    int64_t elements = copy.getDstElements().getZExtValue();
+    Value column = copy.getDst() == buffer ? copy.getDstIndices().back()
+                                           : copy.getSrcIndices().back();
+    return BufferAccess{elements * elementBytes, elements, column};
+  }
+  why = "it does not address the buffer element by element through its "
+        "indices";
+  return failure();
 }
 
 namespace {
@@ -114,56 +157,92 @@ protected:
   FailureOr<PadPlan> matchPlan(const RewriteTarget &target, int64_t p,
                                std::string &why) const override {
     gpu::GPUFuncOp kernel = target.kernel;
+    // The column indices' ranges, from the integer-range analysis.
+    MemoryAccessAnalysis analysis(kernel, getUniformBlock(target.launches));
     PadPlan plan;
-    int64_t added = 0;
+    // Bytes the padded buffers declared so far add: where every later
+    // buffer starts further on (the buffers lie one after another).
+    int64_t shift = 0, added = 0;
     for (auto [position, buffer] :
          llvm::enumerate(kernel.getWorkgroupAttributions())) {
       auto type = dyn_cast<MemRefType>(buffer.getType());
+      auto name = [&] {
+        return std::string(llvm::formatv("workgroup buffer {0} ({1})", position,
+                                         buffer.getType()));
+      };
       if (!type || !type.hasStaticShape()) {
-        why =
-            llvm::formatv("workgroup buffer {0} has no static shape", position);
+        why = name() + " has no static shape";
         return failure();
       }
-      if (type.getRank() < 2)
-        continue;
-      auto name = [&] {
-        return std::string(
-            llvm::formatv("workgroup buffer {0} ({1})", position, type));
-      };
-      if (!type.getLayout().isIdentity()) {
+      bool padded = type.getRank() >= 2 && type.getNumElements() > 0;
+      if (padded && !type.getLayout().isIdentity()) {
         why = name() + " has a non-identity layout";
         return failure();
       }
       if (!type.getElementType().isIntOrFloat()) {
+        if (!padded && shift == 0)
+          continue;
         why = name() + " holds elements that are not scalars";
         return failure();
       }
       int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-      if (p % elementBytes) {
+      int64_t rowLength = type.getRank() ? type.getShape().back() : 1;
+      if (padded && p % elementBytes) {
         why = llvm::formatv("{0} bytes are not a whole number of the {1}-byte "
                             "elements of {2}",
                             p, elementBytes, name());
         return failure();
       }
-      for (Operation *user : buffer.getUsers()) {
-        std::optional<int64_t> bytes =
-            getAccessBytes(user, buffer, elementBytes);
-        if (!bytes) {
-          why = llvm::formatv("{0} is used by '{1}', which does not address "
-                              "it element by element through its indices",
-                              name(), user->getName());
-          return failure();
-        }
-        if (p % *bytes) {
-          why = llvm::formatv("{0} bytes would misalign the {1}-byte "
-                              "accesses of {2} ('{3}')",
-                              p, *bytes, name(), user->getName());
-          return failure();
+      // Neither the buffer's row starts (by P bytes a row) nor its own start
+      // (by `shift`) may move off the alignment of an access.
+      if (padded || shift) {
+        for (Operation *user : buffer.getUsers()) {
+          std::string reason;
+          FailureOr<BufferAccess> access =
+              getAccess(user, buffer, elementBytes, reason);
+          if (failed(access)) {
+            why = llvm::formatv("{0}{1} is used by '{2}', whose addressing "
+                                "the rewrite cannot follow: {3}",
+                                name(),
+                                padded ? "" : ", which the padding moves,",
+                                user->getName(), reason);
+            return failure();
+          }
+          if (padded && p % access->alignment) {
+            why = llvm::formatv("{0} bytes would misalign the {1}-byte "
+                                "accesses of {2} ('{3}')",
+                                p, access->alignment, name(), user->getName());
+            return failure();
+          }
+          if (shift % access->alignment) {
+            why = llvm::formatv("the padding moves {0} by {1} bytes, off the "
+                                "alignment of its {2}-byte accesses ('{3}')",
+                                name(), shift, access->alignment,
+                                user->getName());
+            return failure();
+          }
+          // An access of several elements must stay within its row: what
+          // followed the row's end is now padding.
+          if (padded && access->elements > 1) {
+            int64_t last = analysis.getRange(access->column).second;
+            if (last == INT64_MAX || last + access->elements > rowLength) {
+              why = llvm::formatv(
+                  "the {0}-element accesses of {1} ('{2}') may run past the "
+                  "end of a row of {3} (their column index reaches {4})",
+                  access->elements, name(), user->getName(), rowLength,
+                  last == INT64_MAX ? std::string("an unknown bound")
+                                    : std::to_string(last));
+              return failure();
+            }
+          }
         }
       }
+      if (!padded)
+        continue;
       SmallVector<int64_t> shape(type.getShape());
-      int64_t rows = type.getNumElements() / shape.back();
+      int64_t rows = type.getNumElements() / rowLength;
       shape.back() += p / elementBytes;
+      shift += rows * p;
       added += rows * p;
       plan.buffers.push_back(
           {buffer, MemRefType::get(shape, type.getElementType(),
@@ -172,15 +251,15 @@ protected:
     }
     if (plan.buffers.empty()) {
       why = "the kernel has no workgroup buffer with rows (static, of rank 2 "
-            "or more)";
+            "or more, not empty)";
       return failure();
     }
-    int64_t shared = getWorkgroupBytes(kernel) + added;
-    if (shared > kStaticSharedLimit) {
-      why = llvm::formatv("the padded buffers take {0} bytes of shared "
-                          "memory, more than the {1} a kernel may use "
-                          "statically",
-                          shared, kStaticSharedLimit);
+    int64_t declared = getWorkgroupBytes(kernel);
+    if (declared + added > kStaticSharedLimit) {
+      why = llvm::formatv("the padding adds {0} bytes to the {1} bytes of "
+                          "shared memory the kernel declares, more than the "
+                          "{2} a kernel may use statically",
+                          added, declared, kStaticSharedLimit);
       return failure();
     }
     return plan;
@@ -194,9 +273,12 @@ protected:
       for (auto [buffer, type] : plan.buffers)
         buffer.setType(type);
     });
-    for (auto [buffer, type] : plan.buffers)
-      for (Operation *user : buffer.getUsers())
+    for (auto [buffer, type] : plan.buffers) {
+      llvm::SmallPtrSet<Operation *, 16> users(buffer.getUsers().begin(),
+                                               buffer.getUsers().end());
+      for (Operation *user : users)
         rewriter.modifyOpInPlace(user, [] {});
+    }
     return success();
   }
 };
