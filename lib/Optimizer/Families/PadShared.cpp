@@ -86,6 +86,8 @@ static FailureOr<BufferAccess> getAccess(Operation *user, Value buffer,
       why = "a scalable vector";
       return failure();
     }
+    if (type.getRank() == 0 || indices.empty())
+      return stated({type.getNumElements() * elementBytes});
     return stated({type.getNumElements() * elementBytes, type.getShape().back(),
                    indices.back()});
   };
