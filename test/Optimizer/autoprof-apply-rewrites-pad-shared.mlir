@@ -4,6 +4,11 @@
 // RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=pad-shared=4" 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REFUSED < %t.err
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=pad-shared=16" | FileCheck %s --check-prefix=WIDE
+// The padded kernels lower to PTX that ptxas assembles for sm_90 (their
+// shared arrays sized by the new types).
+// RUN: rm -rf %t.ptx && mkdir -p %t.ptx && autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=pad-shared=16" -o %t.padded.mlir
+// RUN: autoprof-opt %t.padded.mlir -split-input-file --autoprof-lower-to-ptx="ptx-dir=%t.ptx" -o /dev/null
+// RUN: %if ptxas %{ for f in %t.ptx/*.ptx; do %ptxas $f -o $f.cubin || exit 1; done %}
 
 // A tiled transpose whose column reads meet in one bank: rows of 128 bytes
 // become rows of 132 (33 floats), the partial sums' buffer keeps its size.
@@ -60,7 +65,7 @@ module attributes {gpu.container_module} {
 // WIDE: nvgpu.device_async_copy %{{.*}}, %[[T]][%{{.*}}, %{{.*}}, %{{.*}}], 8 : memref<4096x4096xf16> to memref<2x64x48xf16, #gpu.address_space<workgroup>>
 // WIDE: nvgpu.ldmatrix %[[T]][%{{.*}}, %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x64x48xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 module attributes {gpu.container_module} {
-  gpu.module @kernels {
+  gpu.module @staging {
     gpu.func @staged(%a: memref<4096x4096xf16>, %o: memref<4096x4096xf16>)
         workgroup(%t : memref<2x64x40xf16, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
@@ -82,7 +87,7 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c64 = arith.constant 64 : index
-    gpu.launch_func @kernels::@staged blocks in (%c1, %c1, %c1) threads in (%c4, %c64, %c1) args(%a : memref<4096x4096xf16>, %o : memref<4096x4096xf16>)
+    gpu.launch_func @staging::@staged blocks in (%c1, %c1, %c1) threads in (%c4, %c64, %c1) args(%a : memref<4096x4096xf16>, %o : memref<4096x4096xf16>)
     return
   }
 }
