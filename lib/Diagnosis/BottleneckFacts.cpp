@@ -71,6 +71,8 @@ constexpr llvm::StringLiteral kIssueActive =
     "smsp__issue_active.avg.pct_of_peak_sustained_active";
 constexpr llvm::StringLiteral kXu =
     "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active";
+constexpr llvm::StringLiteral kAtomicUnit =
+    "lts__d_atomic_input_cycles_active.max.pct_of_peak_sustained_elapsed";
 constexpr llvm::StringLiteral kBarrier =
     "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio";
 
@@ -232,6 +234,14 @@ const std::vector<Fact> &getFacts() {
         "XU pipe >= 60% of peak"},
        [](auto v) {
          return std::make_pair(v[0] >= 60, atLeast(kXu, v[0], 60));
+       }},
+      {{"atomic-contention",
+        "atomic updates queue at an L2 slice's atomic unit",
+        {kAtomicUnit},
+        "the busiest L2 slice's atomic unit takes input >= 50% of the "
+        "elapsed cycles"},
+       [](auto v) {
+         return std::make_pair(v[0] >= 50, atLeast(kAtomicUnit, v[0], 50));
        }},
       {{"barrier-stalls",
         "warps wait at barriers",

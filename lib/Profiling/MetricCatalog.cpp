@@ -139,6 +139,11 @@ constexpr MetricInfo Sm90Metrics[] = {
      "Shared memory bank conflicts caused by shared stores (STS, STSM); each "
      "one serializes part of a warp's access, fix with padding or swizzling",
      Cupti},
+    {"lts__d_atomic_input_cycles_active.max.pct_of_peak_sustained_elapsed", "%",
+     "Cycles the busiest L2 slice's atomic unit takes input, relative to the "
+     "elapsed cycles; near its peak, atomic updates to the addresses that "
+     "slice holds queue behind one another (contention on few addresses)",
+     Cupti},
     {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "sectors",
      "Sectors read from thread-local memory, mostly register spill reloads "
      "and dynamically indexed local arrays; nonzero usually means register "
@@ -492,6 +497,7 @@ constexpr StringRef Sm90MemoryWorkloadAnalysis[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    "lts__d_atomic_input_cycles_active.max.pct_of_peak_sustained_elapsed",
 };
 
 constexpr StringRef Sm90Occupancy[] = {

@@ -64,6 +64,6 @@ module attributes {gpu.container_module} {
 // FILE-SAME: groups = ["Occupancy"], leaf = 3 : i64
 // FILE-SAME: path = [1, 3], tree = "by_threads"
 
-// REMARK: remark: leaf 10 of tree @h200_start: SpeedOfLight, MemoryWorkloadAnalysis (25 metrics); grid_blocks = 16384: not < 132 -> else;
+// REMARK: remark: leaf 10 of tree @h200_start: SpeedOfLight, MemoryWorkloadAnalysis (26 metrics); grid_blocks = 16384: not < 132 -> else;
 // REMARK: remark: leaf 2 of tree @h200_start: SpeedOfLight, LaunchStats, Occupancy ({{[0-9]+}} metrics); grid_blocks = 1: < 132 -> then
 // REMARK: remark: leaf {{[0-9]+}} of tree @h200_start

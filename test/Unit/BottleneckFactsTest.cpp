@@ -99,6 +99,14 @@ TEST(BottleneckFactsTest, Thresholds) {
                     {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", 75},
                      {dram, 70}}),
             FactState::False);
+  // Atomic updates that queue at one L2 slice: its atomic unit busy half
+  // of the elapsed cycles or more.
+  const char *atomicUnit =
+      "lts__d_atomic_input_cycles_active.max.pct_of_peak_sustained_elapsed";
+  EXPECT_EQ(stateOf("atomic-contention", {{atomicUnit, 50}}), FactState::True);
+  EXPECT_EQ(stateOf("atomic-contention", {{atomicUnit, 12.5}}),
+            FactState::False);
+  EXPECT_EQ(stateOf("atomic-contention", {{dram, 70}}), FactState::Unknown);
 }
 
 } // namespace

@@ -104,8 +104,10 @@ public:
   }
 
   ArrayRef<StringRef> getAddressedFacts() const override {
-    // Atomic adds into shared memory instead of L2.
-    static const StringRef facts[] = {"l2-bound", "latency-bound"};
+    // Atomic adds into shared memory instead of L2, one per element and
+    // block there.
+    static const StringRef facts[] = {"atomic-contention", "l2-bound",
+                                      "latency-bound"};
     return facts;
   }
 
