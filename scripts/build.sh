@@ -20,4 +20,8 @@ targets=(autoprof-opt autoprof-learn autoprof-chat AutoProfUnitTests)
 if ninja -C "$build" -t targets all | grep '^autoprof-worker:' >/dev/null; then
   targets+=(autoprof-worker autoprof-runtime-smoke autoprof-profiler-smoke)
 fi
+# The catalog checker exists when the toolkit's CUPTI library was found.
+if ninja -C "$build" -t targets all | grep '^autoprof-metric-names:' >/dev/null; then
+  targets+=(autoprof-metric-names)
+fi
 ninja -C "$build" "${targets[@]}" "$@"

@@ -34,6 +34,11 @@ if os.path.exists(os.path.join(config.autoprof_tools_dir, "autoprof-worker")):
     config.available_features.add("autoprof-worker")
     tools += ["autoprof-worker", "autoprof-runtime-smoke",
               "autoprof-profiler-smoke"]
+# The catalog checker exists where CUPTI's host library was found.
+if os.path.exists(os.path.join(config.autoprof_tools_dir,
+                               "autoprof-metric-names")):
+    config.available_features.add("cupti-host")
+    tools += ["autoprof-metric-names"]
 llvm_config.add_tool_substitutions(tools, [config.autoprof_tools_dir])
 config.substitutions.append(
     ("%autoprof_opt", os.path.join(config.autoprof_tools_dir, "autoprof-opt")))
