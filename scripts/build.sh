@@ -14,14 +14,14 @@ command -v ld.lld >/dev/null && args+=(-DLLVM_USE_LINKER=lld)
 
 cmake "${args[@]}" >/dev/null
 targets=(autoprof-opt autoprof-learn autoprof-chat AutoProfUnitTests)
-# autoprof-worker exists when the CUDA toolkit was found.
-# (grep reads the whole list: with -q it could stop early and ninja's
-# SIGPIPE would fail the pipeline under pipefail.)
-if ninja -C "$build" -t targets all | grep '^autoprof-worker:' >/dev/null; then
+# Targets that exist only with parts of the CUDA toolkit: autoprof-worker
+# when its headers were found, autoprof-metric-names when its CUPTI library
+# was.
+available=$(ninja -C "$build" -t targets all)
+if grep '^autoprof-worker:' <<<"$available" >/dev/null; then
   targets+=(autoprof-worker autoprof-runtime-smoke autoprof-profiler-smoke)
 fi
-# The catalog checker exists when the toolkit's CUPTI library was found.
-if ninja -C "$build" -t targets all | grep '^autoprof-metric-names:' >/dev/null; then
+if grep '^autoprof-metric-names:' <<<"$available" >/dev/null; then
   targets+=(autoprof-metric-names)
 fi
 ninja -C "$build" "${targets[@]}" "$@"
