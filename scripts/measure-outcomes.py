@@ -45,6 +45,12 @@ try it) on every module, and the configurations it has on the modules none
 of whose kernels it measured with them (modules added to the corpus, runs
 that failed or were stopped). The budget must be OLD.json's.
 
+A table holds one optimizer's outcomes: it records the commit its tools
+were built from ("tools"), and --extend refuses a table measured with other
+tools (an outcome compares with another only under the same search), unless
+--allow-other-tools says the two optimizers are the same (`git diff OLD NEW
+-- lib include tools` is empty); the table then lists both commits.
+
 --stop-after S starts no run after S seconds (runs already started finish):
 the runs left are noted and the table written, so that a table too large
 for one sitting grows by --extend in several.
@@ -347,6 +353,9 @@ def main():
                         help="modules whose name contains one of these")
     parser.add_argument("--extend", metavar="OLD.json",
                         help="measure only what OLD.json lacks and add it")
+    parser.add_argument("--allow-other-tools", action="store_true",
+                        help="extend a table measured with tools of another "
+                             "commit whose optimizer is the same")
     parser.add_argument("--stop-after", type=float, metavar="S",
                         help="start no run after S seconds")
     parser.add_argument("modules", nargs="*")
@@ -402,6 +411,15 @@ def main():
             parser.error(f"--extend {args.extend}: its outcomes were "
                          f"measured with budget {old.get('budget')}, not "
                          f"{args.budget}")
+        commit = tools_commit(args.opt)
+        others = [c for c in table_tools(old) if c != commit]
+        if others and commit and not args.allow_other_tools:
+            parser.error(
+                f"--extend {args.extend}: its outcomes were measured with "
+                f"the tools of {', '.join(others)}, these are {commit}: "
+                f"outcomes of two optimizers do not compare; measure a new "
+                f"table, or, where `git diff {others[0]} {commit} -- lib "
+                f"include tools` is empty, pass --allow-other-tools")
 
         def collects(c):
             return (frozenset(c.get("groups", [])),
@@ -464,6 +482,18 @@ def tools_commit(opt):
                               ).stdout.strip()
     except OSError:
         return ""
+
+
+def table_tools(table):
+    """The commits of the tools that measured `table`, oldest first: its
+    "tools", or for a table written before it recorded them, the commits its
+    provenance names."""
+    tools = table.get("tools")
+    if isinstance(tools, list):
+        return [str(t) for t in tools]
+    named = re.findall(r"commit ([0-9a-f]{7,40})\b",
+                       str(table.get("provenance", "")))
+    return list(dict.fromkeys(named))
 
 
 def measured_pairs(table):
@@ -657,8 +687,12 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
                              "seconds": median(c["seconds"] for c in costs)}
             if at:
                 configuration["costs_at"] = at
+        tools = table_tools(old) if old is not None else []
+        if commit and commit not in tools:
+            tools.append(commit)
         table = {
             "provenance": provenance,
+            "tools": tools,
             "budget": args.budget,
             "configurations": table_configurations,
             "kernels": list(kernels.values()),

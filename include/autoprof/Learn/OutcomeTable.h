@@ -20,7 +20,10 @@
 // A kernel may also carry "speedup_at" and "costs_at" (the outcomes of
 // smaller budgets) and "paths" (per configuration, the candidates its
 // search tried, [{"rewrite": "coalesce=32", "accepted": true}, ...]), which
-// the learner does not read: the Python package reports them.
+// the learner does not read: the Python package reports them. The table's
+// "tools" lists the commits of the tools that measured it
+// (scripts/measure-outcomes.py keeps one optimizer per table); the learner
+// does not read it either.
 //
 //===----------------------------------------------------------------------===//
 
