@@ -412,7 +412,9 @@ def main():
                          f"measured with budget {old.get('budget')}, not "
                          f"{args.budget}")
         commit = tools_commit(args.opt)
-        others = [c for c in table_tools(old) if c != commit]
+        # Abbreviations of one commit may differ in length.
+        others = [c for c in table_tools(old)
+                  if not (c.startswith(commit) or commit.startswith(c))]
         if others and commit and not args.allow_other_tools:
             parser.error(
                 f"--extend {args.extend}: its outcomes were measured with "
@@ -688,7 +690,8 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
             if at:
                 configuration["costs_at"] = at
         tools = table_tools(old) if old is not None else []
-        if commit and commit not in tools:
+        if commit and not any(t.startswith(commit) or commit.startswith(t)
+                              for t in tools):
             tools.append(commit)
         table = {
             "provenance": provenance,
