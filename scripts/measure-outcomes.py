@@ -399,6 +399,9 @@ def main():
         parser.error("--stop-after must be positive")
     old = None
     skip = set()
+    # The tools' commit: what an extended table must have been measured
+    # with, and what the provenance of every write of the table names.
+    commit = tools_commit(args.opt)
     if args.extend:
         try:
             old = json.loads(pathlib.Path(args.extend).read_text())
@@ -411,7 +414,6 @@ def main():
             parser.error(f"--extend {args.extend}: its outcomes were "
                          f"measured with budget {old.get('budget')}, not "
                          f"{args.budget}")
-        commit = tools_commit(args.opt)
         # Abbreviations of one commit may differ in length.
         others = [c for c in table_tools(old)
                   if not (c.startswith(commit) or commit.startswith(c))]
@@ -457,7 +459,8 @@ def main():
                   f"that table")
             return 0
     with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
-        return measure(args, configurations, pathlib.Path(tmp), old, skip)
+        return measure(args, configurations, pathlib.Path(tmp), commit, old,
+                       skip)
 
 
 def module_of(kernel):
@@ -513,10 +516,11 @@ def measured_pairs(table):
     return pairs - failed
 
 
-def measure(args, configurations, work, old=None, skip=frozenset()):
+def measure(args, configurations, work, commit, old=None,
+            skip=frozenset()):
     """Runs every module under every configuration but the (module stem,
-    configuration name) pairs in `skip`, writes the table (with `old`, that
-    table with these measurements added)."""
+    configuration name) pairs in `skip` with the tools of `commit`, writes
+    the table (with `old`, that table with these measurements added)."""
     write_trees(configurations, work)
 
     feature_notes = []
@@ -532,8 +536,6 @@ def measure(args, configurations, work, old=None, skip=frozenset()):
             continue
         runs += [(module, features, c) for c in todo]
     start = time.monotonic()
-    # The tools' commit, for the provenance of every write of the table.
-    commit = tools_commit(args.opt)
 
     def optimize(run):
         """One module under one configuration: its report, or the note of
