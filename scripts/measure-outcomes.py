@@ -653,16 +653,18 @@ def measure(args, configurations, work, commit, old=None,
             table_configurations = [dict(c) for c in old["configurations"]] + [
                 c for c in table_configurations if c["name"] not in known]
             kernels = merged
-            # An old note about a run measured now (one stopped or failed
-            # before, or a module whose features failed) no longer holds.
+            # An old note about a run tried now (one stopped or failed
+            # before, or a module whose features failed) no longer holds:
+            # the run was measured, or this sitting noted it again (a run
+            # stopped in several sittings is noted once, by the latest).
             done = {f"{module.name} with {configuration['name']}:"
-                    for (module, _, configuration), (report, _) in zip(
+                    for (module, _, configuration), (report, note) in zip(
                         runs, outcomes)
-                    if report is not None}
+                    if report is not None or note is not None}
             done |= {f"{module.name}: no features:" for module, _, _ in runs}
             notes = [n for n in old.get("notes", [])
                      if not any(n.startswith(d) for d in done)] + notes
-        # Each note once (a run stopped in two sittings is noted once).
+        # Each note once.
         notes = list(dict.fromkeys(notes))
         # Each configuration's cost: the median over the kernels measured with
         # it (a table written before kernels carried their costs keeps its own),
