@@ -564,7 +564,8 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
                                          1 - options.confidence, random);
     entry["best"] = bestName;
     entry["bootstrap_lower_bound"] = lower;
-    if (lower <= 0) {
+    entry["noise_margin"] = options.minImprovement;
+    if (lower <= options.minImprovement) {
       entry["decision"] = "stop: the best edit is within the noise";
       result.log.push_back(std::move(entry));
       break;

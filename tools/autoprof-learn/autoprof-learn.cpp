@@ -76,6 +76,12 @@ static cl::opt<int64_t> searchBudget(
              "(the table records them per budget; default: the table's)"));
 static cl::opt<double> lambda(cl::cat(learnCategory), "lambda", cl::init(0.01),
                               cl::desc("Weight of the profiling cost"));
+static cl::opt<double> minImprovement(
+    cl::cat(learnCategory), "min-improvement", cl::init(std::log(1.01)),
+    cl::desc("Score gain (mean log speedup minus lambda times the mean "
+             "cost) that an edit's bootstrap lower bound must exceed to be "
+             "accepted: the noise margin (default log(1.01), the timing's "
+             "1%)"));
 static cl::opt<double> heldOut(cl::cat(learnCategory), "held-out",
                                cl::init(0.3),
                                cl::desc("Fraction of programs held out"));
@@ -239,6 +245,12 @@ int main(int argc, char **argv) {
                  << lambda << "\n";
     return 1;
   }
+  if (!(minImprovement >= 0) || !std::isfinite(minImprovement)) {
+    llvm::errs() << "autoprof-learn: --min-improvement must be a finite "
+                    "number, not negative, got "
+                 << minImprovement << "\n";
+    return 1;
+  }
   llvm::Expected<OutcomeTable> table = loadOutcomeTable(outcomesPath);
   if (!table) {
     llvm::errs() << "autoprof-learn: " << llvm::toString(table.takeError())
@@ -270,6 +282,7 @@ int main(int argc, char **argv) {
   LearnOptions options;
   options.seed = seed;
   options.lambda = lambda;
+  options.minImprovement = minImprovement;
   options.heldOutFraction = heldOut;
   options.maxEdits = maxEdits;
   options.cost = costUnit;

@@ -11,7 +11,8 @@
 // SPLIT edits (thresholds at quantiles of a feature among a leaf's kernels,
 // leaves set to the configuration that scores best on their kernels); and a
 // greedy search that accepts the best edit only when a seeded bootstrap over
-// the training kernels says the improvement is beyond the noise. Every
+// the training kernels says the improvement is beyond the noise (more than
+// the timing noise, at the given confidence). Every
 // proposal, score and decision goes to a JSON log.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +28,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
 #include <map>
 #include <random>
 #include <vector>
@@ -51,8 +53,16 @@ struct LearnOptions {
   unsigned maxEdits = 8;
   unsigned bootstrapSamples = 1000;
   /// An edit is accepted when the mean improvement's bootstrap quantile
-  /// 1 - confidence is above zero.
+  /// 1 - confidence is above `minImprovement`.
   double confidence = 0.9;
+  /// The noise margin, in score units: log(1.01), the 1% within which the
+  /// search itself takes two timings of one kernel for the same
+  /// (lib/Optimizer/SearchDriver.cpp). Outcomes measured once per kernel and
+  /// configuration differ by that much without any cause; an edit that
+  /// picks, among configurations that reach the same, the one whose timings
+  /// came out a little ahead on the training kernels improves the training
+  /// score consistently, by less than this, and learns the noise.
+  double minImprovement = std::log(1.01);
   /// Whether the built-in enumerator proposes edits.
   bool builtinEdits = true;
   /// When set, a chat model also proposes a whole tree each round
