@@ -49,7 +49,9 @@ A table holds one optimizer's outcomes: it records the commit its tools
 were built from ("tools"), and --extend refuses a table measured with other
 tools (an outcome compares with another only under the same search), unless
 --allow-other-tools says the two optimizers are the same (`git diff OLD NEW
--- lib include tools` is empty); the table then lists both commits.
+-- lib include tools` is empty but for the learner, lib/Learn,
+include/autoprof/Learn and tools/autoprof-learn, which no measurement
+runs); the table then lists both commits.
 
 --stop-after S starts no run after S seconds (runs already started finish):
 the runs left are noted and the table written, so that a table too large
@@ -423,7 +425,9 @@ def main():
                 f"the tools of {', '.join(others)}, these are {commit}: "
                 f"outcomes of two optimizers do not compare; measure a new "
                 f"table, or, where `git diff {others[0]} {commit} -- lib "
-                f"include tools` is empty, pass --allow-other-tools")
+                f"include tools ':!lib/Learn' ':!include/autoprof/Learn' "
+                f"':!tools/autoprof-learn'` is empty (the learner, which no "
+                f"measurement runs, may differ), pass --allow-other-tools")
 
         def collects(c):
             return (frozenset(c.get("groups", [])),
