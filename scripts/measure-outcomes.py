@@ -41,9 +41,10 @@ nothing.
 table with it added: the configurations it does not have (by name, and not
 one that collects what one of its configurations collects: what
 `autoprof-learn --wanted` asks for, so that the next round of learning can
-try it) on every module, and the configurations it has on the modules none
-of whose kernels it measured with them (modules added to the corpus, runs
-that failed or were stopped). The budget must be OLD.json's.
+try it) on every module, and the configurations it has on the modules it
+did not measure with them or has a note about (modules added to the
+corpus, runs that failed, a kernel that failed, runs that were stopped).
+The budget must be OLD.json's.
 
 A table holds one optimizer's outcomes: it records the commit its tools
 were built from ("tools"), and --extend refuses a table measured with other
@@ -657,17 +658,30 @@ def measure(args, configurations, work, commit, old=None,
             table_configurations = [dict(c) for c in old["configurations"]] + [
                 c for c in table_configurations if c["name"] not in known]
             kernels = merged
-            # An old note about a run tried now (one stopped or failed
-            # before, or a module whose features failed) no longer holds:
-            # the run was measured, or this sitting noted it again (a run
-            # stopped in several sittings is noted once, by the latest).
-            done = {f"{module.name} with {configuration['name']}:"
-                    for (module, _, configuration), (report, note) in zip(
-                        runs, outcomes)
-                    if report is not None or note is not None}
+            # An old note about a run this sitting ran (one stopped or
+            # failed before, or a module whose features failed) no longer
+            # holds: the run was measured, or failed now with its own note.
+            # Of a run stopped again, only the old "stopped" note gives way
+            # to this sitting's (a run stopped in several sittings is noted
+            # once), while what an earlier sitting found (a kernel that
+            # failed) stays.
+            def stop_note(module, configuration):
+                return (f"{module.name} with {configuration['name']}: "
+                        f"not measured, stopped after ")
+
+            done, stopped_again = set(), set()
+            for (module, _, configuration), (report, note) in zip(runs,
+                                                                  outcomes):
+                stop = stop_note(module, configuration)
+                if note is not None and note.startswith(stop):
+                    stopped_again.add(stop)
+                elif report is not None or note is not None:
+                    done.add(f"{module.name} with {configuration['name']}:")
             done |= {f"{module.name}: no features:" for module, _, _ in runs}
             notes = [n for n in old.get("notes", [])
-                     if not any(n.startswith(d) for d in done)] + notes
+                     if not any(n.startswith(d) for d in done)
+                     and not any(n.startswith(s) for s in stopped_again)
+                     ] + notes
         # Each note once.
         notes = list(dict.fromkeys(notes))
         # Each configuration's cost: the median over the kernels measured with

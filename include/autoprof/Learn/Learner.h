@@ -61,7 +61,10 @@ struct LearnOptions {
   /// configuration differ by that much without any cause; an edit that
   /// picks, among configurations that reach the same, the one whose timings
   /// came out a little ahead on the training kernels improves the training
-  /// score consistently, by less than this, and learns the noise.
+  /// score consistently, by less than this, and learns the noise. The margin
+  /// is on the score, so an edit that only saves profiling must save more
+  /// than it too: at lambda 0.01 per replay pass, more than one pass a
+  /// kernel on average.
   double minImprovement = std::log(1.01);
   /// Whether the built-in enumerator proposes edits.
   bool builtinEdits = true;
