@@ -417,9 +417,7 @@ def main():
             parser.error(f"--extend {args.extend}: its outcomes were "
                          f"measured with budget {old.get('budget')}, not "
                          f"{args.budget}")
-        # Abbreviations of one commit may differ in length.
-        others = [c for c in table_tools(old)
-                  if not (c.startswith(commit) or commit.startswith(c))]
+        others = [c for c in table_tools(old) if not same_commit(c, commit)]
         if others and commit and not args.allow_other_tools:
             parser.error(
                 f"--extend {args.extend}: its outcomes were measured with "
@@ -494,6 +492,18 @@ def tools_commit(opt):
         return ""
 
 
+def same_commit(a, b):
+    """Whether two abbreviations name one commit (they may differ in
+    length)."""
+    return a.startswith(b) or b.startswith(a)
+
+
+def stop_note(module, configuration_name):
+    """How a run left by --stop-after is noted begins (the seconds follow)."""
+    return (f"{module.name} with {configuration_name}: not measured, "
+            f"stopped after ")
+
+
 def table_tools(table):
     """The commits of the tools that measured `table`, oldest first: its
     "tools", or for a table written before it recorded them, the commits its
@@ -549,8 +559,7 @@ def measure(args, configurations, work, commit, old=None,
         name = configuration["name"]
         if args.stop_after is not None and \
                 time.monotonic() - start > args.stop_after:
-            return None, (f"{module.name} with {name}: not measured, "
-                          f"stopped after {args.stop_after:g} s")
+            return None, f"{stop_note(module, name)}{args.stop_after:g} s"
         report = work / f"{module.stem}.{name}.json"
         profile = ("no-profile=true" if collects_nothing(configuration)
                    else f"tree-file={work / (name + '.tree.mlir')}")
@@ -665,14 +674,10 @@ def measure(args, configurations, work, commit, old=None,
             # to this sitting's (a run stopped in several sittings is noted
             # once), while what an earlier sitting found (a kernel that
             # failed) stays.
-            def stop_note(module, configuration):
-                return (f"{module.name} with {configuration['name']}: "
-                        f"not measured, stopped after ")
-
             done, stopped_again = set(), set()
             for (module, _, configuration), (report, note) in zip(runs,
                                                                   outcomes):
-                stop = stop_note(module, configuration)
+                stop = stop_note(module, configuration["name"])
                 if note is not None and note.startswith(stop):
                     stopped_again.add(stop)
                 elif report is not None or note is not None:
@@ -712,8 +717,7 @@ def measure(args, configurations, work, commit, old=None,
             if at:
                 configuration["costs_at"] = at
         tools = table_tools(old) if old is not None else []
-        if commit and not any(t.startswith(commit) or commit.startswith(t)
-                              for t in tools):
+        if commit and not any(same_commit(t, commit) for t in tools):
             tools.append(commit)
         table = {
             "provenance": provenance,
