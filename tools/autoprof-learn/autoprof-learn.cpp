@@ -239,17 +239,14 @@ int main(int argc, char **argv) {
                  << heldOut << "\n";
     return 1;
   }
-  if (!(lambda >= 0) || !std::isfinite(lambda)) {
-    llvm::errs() << "autoprof-learn: --lambda must be a finite number, not "
-                    "negative, got "
-                 << lambda << "\n";
-    return 1;
-  }
-  if (!(minImprovement >= 0) || !std::isfinite(minImprovement)) {
-    llvm::errs() << "autoprof-learn: --min-improvement must be a finite "
-                    "number, not negative, got "
-                 << minImprovement << "\n";
-    return 1;
+  for (const cl::opt<double> *weight : {&lambda, &minImprovement}) {
+    double value = *weight;
+    if (!(value >= 0) || !std::isfinite(value)) {
+      llvm::errs() << "autoprof-learn: --" << weight->ArgStr
+                   << " must be a finite number, not negative, got " << value
+                   << "\n";
+      return 1;
+    }
   }
   llvm::Expected<OutcomeTable> table = loadOutcomeTable(outcomesPath);
   if (!table) {
