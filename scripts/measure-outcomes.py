@@ -17,10 +17,23 @@ them won ("paths"; the path of a budget K search is its first K), so that
 where the metrics a configuration collects changed what the search did is
 read from the table, not guessed from the speedups.
 
+A candidate's timing does not depend on which configuration ranked it, but
+each run times its winner and baseline anew: two configurations whose
+searches ended on one variant (the same candidates accepted, in order) differ
+by timing noise alone, up to 9% on a kernel of a few microseconds. The table
+therefore gives every configuration the median of the speedups measured by
+all configurations that ended on its variant ("speedup", and per budget
+"speedup_at", where the variant is that of the first K candidates), and keeps
+each run's own measurement beside it ("speedup_measured",
+"speedup_at_measured"). Differences between configurations are then
+differences between the variants their searches kept. --pool OLD.json
+writes an older table in that form (to --out), measuring nothing.
+
 Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
            [--configurations SPEC.json | --names NAME...] [--budget N]
            [--time-budget S] [--worker PATH] [--jobs N] [--only NAME...]
            [--extend OLD.json] MODULE_OR_DIR...
+       measure-outcomes.py --pool OLD.json --out TABLE.json
        measure-outcomes.py --list-configurations
        measure-outcomes.py --write-trees DIR [--configurations SPEC.json |
            --names NAME...]
@@ -61,11 +74,13 @@ for one sitting grows by --extend in several.
 
 import argparse
 import concurrent.futures
+import copy
 import datetime
 import json
 import os
 import pathlib
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -319,6 +334,61 @@ def search_path(kernel, imported=False):
             for c in budget_candidates(kernel, imported)]
 
 
+def kept_variant(path, k=None):
+    """The variant a search with `path` (a table kernel's path of one
+    configuration) ended on after its first `k` candidates (all, for None):
+    the rewrites it accepted, in order."""
+    return tuple(step["rewrite"] for step in path[:k] if step["accepted"])
+
+
+def raw_outcomes(kernel):
+    """`kernel` (a table's) with each run's own measurement as its outcome:
+    what a table written with pooled outcomes keeps beside them."""
+    kernel = dict(kernel)
+    for field in ("speedup", "speedup_at"):
+        if f"{field}_measured" in kernel:
+            kernel[field] = kernel.pop(f"{field}_measured")
+    return kernel
+
+
+def pool_outcomes(kernel):
+    """`kernel` (a table's, with each run's own measurement as its outcome)
+    with each configuration's outcome the median of those measured by every
+    configuration whose search ended on the same variant (per budget too),
+    the measurements kept under "speedup_measured" and
+    "speedup_at_measured". A configuration without a path keeps its own."""
+    paths = kernel.get("paths", {})
+
+    def pooled(speedups, k):
+        by_variant = {}
+        for name, value in speedups.items():
+            if name in paths:
+                by_variant.setdefault(kept_variant(paths[name], k),
+                                      []).append(value)
+        return {name: (statistics.median(by_variant[kept_variant(paths[name],
+                                                                 k)])
+                       if name in paths else value)
+                for name, value in speedups.items()}
+
+    kernel = dict(kernel)
+    kernel["speedup_measured"] = kernel["speedup"]
+    kernel["speedup"] = pooled(kernel["speedup"], None)
+    if "speedup_at" in kernel:
+        kernel["speedup_at_measured"] = kernel["speedup_at"]
+        kernel["speedup_at"] = {k: pooled(values, int(k)) for k, values
+                                in kernel["speedup_at"].items()}
+    return kernel
+
+
+def pooled_table(table):
+    """`table` with every kernel's outcomes pooled by variant
+    (pool_outcomes), whether they were pooled before or not."""
+    table = dict(table)
+    table["kernels"] = [pool_outcomes(raw_outcomes(k))
+                        for k in table["kernels"]]
+    return table
+
+
 def modules_of(paths, only):
     for path in map(pathlib.Path, paths):
         candidates = sorted(path.glob("*.mlir")) if path.is_dir() else [path]
@@ -359,6 +429,9 @@ def main():
     parser.add_argument("--allow-other-tools", action="store_true",
                         help="extend a table measured with tools of another "
                              "commit whose optimizer is the same")
+    parser.add_argument("--pool", metavar="OLD.json",
+                        help="write OLD.json with its outcomes pooled by "
+                             "variant to --out and measure nothing")
     parser.add_argument("--stop-after", type=float, metavar="S",
                         help="start no run after S seconds")
     parser.add_argument("modules", nargs="*")
@@ -389,6 +462,23 @@ def main():
         configurations = [known[n] for n in args.names]
     if args.write_trees:
         write_trees(configurations, pathlib.Path(args.write_trees))
+        return 0
+    if args.pool:
+        if not args.out:
+            parser.error("--pool needs --out")
+        try:
+            table = json.loads(pathlib.Path(args.pool).read_text())
+            table = pooled_table(table)
+        except (OSError, ValueError, KeyError, TypeError,
+                AttributeError) as error:
+            parser.error(f"--pool {args.pool}: not an outcome table "
+                         f"({error!r})")
+        pathlib.Path(args.out).write_text(json.dumps(table, indent=1) + "\n")
+        changed = sum(k["speedup"] != k["speedup_measured"]
+                      for k in table["kernels"])
+        print(f"{args.out}: {len(table['kernels'])} kernels, the outcomes "
+              f"of {changed} pooled over configurations that kept one "
+              f"variant")
         return 0
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
@@ -455,8 +545,8 @@ def main():
                   if (module.stem, c["name"]) not in skip]
         if not wanted:
             # Nothing to run: no module's features need reading either.
-            pathlib.Path(args.out).write_text(json.dumps(old, indent=1) +
-                                              "\n")
+            pathlib.Path(args.out).write_text(
+                json.dumps(pooled_table(old), indent=1) + "\n")
             print(f"nothing to measure: {args.extend} has every "
                   f"configuration asked for on every module; {args.out} is "
                   f"that table")
@@ -645,7 +735,10 @@ def measure(args, configurations, work, commit, old=None,
             # The old table's kernels keep their features and outcomes and gain
             # the new measurements; kernels only the new runs saw come after
             # them. Its configurations come first.
-            merged = {k["name"]: k for k in old["kernels"]}
+            # Measurements merge with the old table's own (never with
+            # outcomes pooled from them); `old` stays as it was read.
+            merged = {k["name"]: copy.deepcopy(raw_outcomes(k))
+                      for k in old["kernels"]}
             for name, entry in kernels.items():
                 if name in merged:
                     merged[name]["speedup"].update(entry["speedup"])
@@ -724,7 +817,7 @@ def measure(args, configurations, work, commit, old=None,
             "tools": tools,
             "budget": args.budget,
             "configurations": table_configurations,
-            "kernels": list(kernels.values()),
+            "kernels": [pool_outcomes(k) for k in kernels.values()],
             "notes": notes}
         partial = pathlib.Path(f"{args.out}.partial")
         partial.write_text(json.dumps(table, indent=1) + "\n")

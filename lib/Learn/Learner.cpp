@@ -80,6 +80,8 @@ static void addOutcome(TreeScore &score, size_t index,
   score.configurations.push_back(configuration.name);
   score.contributions.push_back(
       contributionOf(it->second, configuration, options));
+  score.logSpeedups.push_back(std::log(it->second));
+  score.costs.push_back(costOf(configuration, options));
   score.meanLogSpeedup += std::log(it->second);
   score.meanCost += costOf(configuration, options);
 }
@@ -341,19 +343,27 @@ std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
   return wanted;
 }
 
-/// The per-kernel differences `after - before`, by kernel, on the kernels
-/// both scored.
+/// The per-kernel score differences `after - before`, by kernel, on the
+/// kernels both scored: a log speedup that moved by no more than the timing
+/// noise band (LearnOptions::timingNoise) counts as unchanged, the
+/// weighted cost difference always counts.
 static std::map<size_t, double> differences(const TreeScore &before,
-                                            const TreeScore &after) {
-  std::map<size_t, double> old;
-  for (auto [index, contribution] :
-       llvm::zip(before.kernels, before.contributions))
-    old[index] = contribution;
+                                            const TreeScore &after,
+                                            const LearnOptions &options) {
+  std::map<size_t, std::pair<double, double>> old;
+  for (size_t i = 0; i < before.kernels.size(); ++i)
+    old[before.kernels[i]] = {before.logSpeedups[i], before.costs[i]};
   std::map<size_t, double> result;
-  for (auto [index, contribution] :
-       llvm::zip(after.kernels, after.contributions))
-    if (auto it = old.find(index); it != old.end())
-      result[index] = contribution - it->second;
+  for (size_t i = 0; i < after.kernels.size(); ++i) {
+    auto it = old.find(after.kernels[i]);
+    if (it == old.end())
+      continue;
+    double outcome = after.logSpeedups[i] - it->second.first;
+    if (std::abs(outcome) <= options.timingNoise)
+      outcome = 0;
+    result[after.kernels[i]] =
+        outcome - options.lambda * (after.costs[i] - it->second.second);
+  }
   return result;
 }
 
@@ -491,7 +501,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
         proposals.push_back(std::move(entry));
         return;
       }
-      double mean = meanOf(differences(current, score));
+      double mean = meanOf(differences(current, score, options));
       entry["train_score"] = score.score;
       entry["mean_improvement"] = mean;
       proposals.push_back(std::move(entry));
@@ -559,13 +569,13 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       result.log.push_back(std::move(entry));
       break;
     }
-    double lower = bootstrapMeanQuantile(differences(current, bestScore),
-                                         table, options.bootstrapSamples,
-                                         1 - options.confidence, random);
+    double lower = bootstrapMeanQuantile(
+        differences(current, bestScore, options), table,
+        options.bootstrapSamples, 1 - options.confidence, random);
     entry["best"] = bestName;
     entry["bootstrap_lower_bound"] = lower;
-    entry["noise_margin"] = options.minImprovement;
-    if (lower <= options.minImprovement) {
+    entry["timing_noise"] = options.timingNoise;
+    if (lower <= 0) {
       entry["decision"] = "stop: the best edit is within the noise";
       result.log.push_back(std::move(entry));
       break;

@@ -76,12 +76,12 @@ static cl::opt<int64_t> searchBudget(
              "(the table records them per budget; default: the table's)"));
 static cl::opt<double> lambda(cl::cat(learnCategory), "lambda", cl::init(0.01),
                               cl::desc("Weight of the profiling cost"));
-static cl::opt<double> minImprovement(
-    cl::cat(learnCategory), "min-improvement", cl::init(std::log(1.01)),
-    cl::desc("Score gain (mean log speedup minus lambda times the mean "
-             "cost) that an edit's bootstrap lower bound must exceed to be "
-             "accepted: the noise margin (default log(1.01), the timing's "
-             "1%)"));
+static cl::opt<double> timingNoise(
+    cl::cat(learnCategory), "timing-noise", cl::init(std::log(1.01)),
+    cl::desc("A kernel's log speedup under an edit and before it that "
+             "differ by no more than this reach the same (default "
+             "log(1.01): the timing's 1%); an edit is accepted when the "
+             "bootstrap lower bound of its mean gain is above zero"));
 static cl::opt<double> heldOut(cl::cat(learnCategory), "held-out",
                                cl::init(0.3),
                                cl::desc("Fraction of programs held out"));
@@ -239,7 +239,7 @@ int main(int argc, char **argv) {
                  << heldOut << "\n";
     return 1;
   }
-  for (const cl::opt<double> *weight : {&lambda, &minImprovement}) {
+  for (const cl::opt<double> *weight : {&lambda, &timingNoise}) {
     double value = *weight;
     if (!(value >= 0) || !std::isfinite(value)) {
       llvm::errs() << "autoprof-learn: --" << weight->ArgStr
@@ -279,7 +279,7 @@ int main(int argc, char **argv) {
   LearnOptions options;
   options.seed = seed;
   options.lambda = lambda;
-  options.minImprovement = minImprovement;
+  options.timingNoise = timingNoise;
   options.heldOutFraction = heldOut;
   options.maxEdits = maxEdits;
   options.cost = costUnit;

@@ -19,8 +19,11 @@
 //                 "speedup": {"none": 1.9, "SpeedOfLight": 2.3, ...}}, ...]}
 // A kernel may also carry "speedup_at" and "costs_at" (the outcomes of
 // smaller budgets) and "paths" (per configuration, the candidates its
-// search tried, [{"rewrite": "coalesce=32", "accepted": true}, ...]), which
-// the learner does not read: the Python package reports them. The table's
+// search tried, [{"rewrite": "coalesce=32", "accepted": true}, ...]) and
+// "speedup_measured" / "speedup_at_measured" (each run's own timing, where
+// "speedup" is the median over the configurations that kept one variant:
+// scripts/measure-outcomes.py), which the learner does not read: the
+// Python package reports them. The table's
 // "tools" lists the commits of the tools that measured it
 // (scripts/measure-outcomes.py keeps one optimizer per table); the learner
 // does not read it either.
