@@ -7,6 +7,7 @@
   autoprof outcomes TABLE.json [--png-dir DIR] [--catalog FILE]
   autoprof evaluate TABLE.json --out-dir DIR [--seed N] [--held-out F]
                     [--lambda L] [--cost passes|seconds] [--title T]
+  autoprof sweep TABLE.json --out-dir DIR [--seeds N] [--lambdas L ...]
 
 `report` renders a run's report as one HTML page (metric meanings from
 `autoprof-learn --print-catalog`, or from a catalog file); `optimize` runs
@@ -14,12 +15,15 @@
 `outcomes` summarizes an outcome table per profiling configuration and draws
 outcome against cost and against the number of metrics; `evaluate` learns a
 tree from a table and writes its evaluation on held-out programs (a Markdown
-page, its charts, the tree; `docs/profiling-tree.md`).
+page, its charts, the tree; `docs/profiling-tree.md`); `sweep` does that
+for many seeded splits and cost weights and says how often the learned tree
+met its goal.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import pathlib
 import sys
 from typing import Optional
@@ -170,6 +174,31 @@ def _evaluate(args) -> int:
     return 0
 
 
+def _sweep(args) -> int:
+    from .sweep import sweep
+
+    if not args.seeds >= 1:
+        print("autoprof: --seeds must be at least 1", file=sys.stderr)
+        return 1
+    if any(not (lam >= 0) or math.isinf(lam) for lam in args.lambdas):
+        print("autoprof: a lambda is a finite number, not negative",
+              file=sys.stderr)
+        return 1
+    try:
+        text = sweep(args.table, args.out_dir,
+                     range(args.first_seed, args.first_seed + args.seeds),
+                     args.lambdas, learn_tool=args.learn_tool,
+                     held_out=args.held_out, cost=args.cost,
+                     budget=args.budget)
+    except (ReportError, ToolError) as error:
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
+    print(text)
+    print(f"autoprof: wrote {pathlib.Path(args.out_dir) / 'sweep.md'}, "
+          "sweep.json and sweep.png", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="autoprof")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -231,6 +260,26 @@ def main(argv=None) -> int:
     evaluation.add_argument("--chip", default="sm_90")
     evaluation.add_argument("--learn-tool", help="the autoprof-learn to run")
     evaluation.set_defaults(run=_evaluate)
+    many = commands.add_parser(
+        "sweep", help="learn and evaluate a tree on many seeded splits and "
+                      "cost weights")
+    many.add_argument("table")
+    many.add_argument("--out-dir", required=True)
+    many.add_argument("--seeds", type=int, default=20,
+                      help="how many seeded splits (default 20)")
+    many.add_argument("--first-seed", type=int, default=1)
+    many.add_argument("--lambdas", type=float, nargs="+",
+                      default=[0, 0.0001, 0.001, 0.01],
+                      help="weights of the profiling cost in the score")
+    many.add_argument("--held-out", type=float, default=0.3,
+                      help="fraction of the programs held out")
+    many.add_argument("--cost", choices=["passes", "seconds"],
+                      default="passes")
+    many.add_argument("--budget", type=int,
+                      help="learn from searches of this many candidates "
+                           "(default: the table's)")
+    many.add_argument("--learn-tool", help="the autoprof-learn to run")
+    many.set_defaults(run=_sweep)
     args = parser.parse_args(argv)
     for option in getattr(args, "option", []):
         if "=" not in option:
