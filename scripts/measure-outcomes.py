@@ -389,6 +389,23 @@ def pooled_table(table):
     return table
 
 
+def read_table(parser, option, path):
+    """The outcome table in `path` with its outcomes pooled (pooled_table);
+    a file that cannot be read, or is not such a table, is an error of
+    `option` with the reason."""
+    try:
+        text = pathlib.Path(path).read_text()
+    except OSError as error:
+        parser.error(f"{option} {path}: cannot read it: {error.strerror}")
+    try:
+        table = json.loads(text)
+        table["configurations"]
+        return pooled_table(table)
+    except (ValueError, KeyError, TypeError, AttributeError,
+            IndexError) as error:
+        parser.error(f"{option} {path}: not an outcome table ({error!r})")
+
+
 def modules_of(paths, only):
     for path in map(pathlib.Path, paths):
         candidates = sorted(path.glob("*.mlir")) if path.is_dir() else [path]
@@ -466,14 +483,12 @@ def main():
     if args.pool:
         if not args.out:
             parser.error("--pool needs --out")
+        table = read_table(parser, "--pool", args.pool)
         try:
-            table = json.loads(pathlib.Path(args.pool).read_text())
-            table = pooled_table(table)
-        except (OSError, ValueError, KeyError, TypeError,
-                AttributeError) as error:
-            parser.error(f"--pool {args.pool}: not an outcome table "
-                         f"({error!r})")
-        pathlib.Path(args.out).write_text(json.dumps(table, indent=1) + "\n")
+            pathlib.Path(args.out).write_text(json.dumps(table, indent=1) +
+                                              "\n")
+        except OSError as error:
+            parser.error(f"cannot write {args.out}: {error.strerror}")
         changed = sum(k["speedup"] != k["speedup_measured"]
                       for k in table["kernels"])
         print(f"{args.out}: {len(table['kernels'])} kernels, the outcomes "
@@ -496,13 +511,11 @@ def main():
     # with, and what the provenance of every write of the table names.
     commit = tools_commit(args.opt)
     if args.extend:
-        try:
-            old = json.loads(pathlib.Path(args.extend).read_text())
-            old_configurations = old["configurations"]
-            old["kernels"]
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            parser.error(f"--extend {args.extend}: not an outcome table "
-                         f"({error})")
+        # Read and pooled before anything is measured: a table the sitting
+        # could not write back is refused now, not after its runs.
+        read_table(parser, "--extend", args.extend)
+        old = json.loads(pathlib.Path(args.extend).read_text())
+        old_configurations = old["configurations"]
         if old.get("budget") != args.budget:
             parser.error(f"--extend {args.extend}: its outcomes were "
                          f"measured with budget {old.get('budget')}, not "

@@ -344,12 +344,13 @@ std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
 }
 
 /// The per-kernel score differences `after - before`, by kernel, on the
-/// kernels both scored: a log speedup that moved by no more than the timing
-/// noise band (LearnOptions::timingNoise) counts as unchanged, the
-/// weighted cost difference always counts.
+/// kernels both scored: with `withinNoiseAsSame`, a log speedup that moved
+/// by no more than the timing noise band (LearnOptions::timingNoise) counts
+/// as unchanged; the weighted cost difference always counts.
 static std::map<size_t, double> differences(const TreeScore &before,
                                             const TreeScore &after,
-                                            const LearnOptions &options) {
+                                            const LearnOptions &options,
+                                            bool withinNoiseAsSame = true) {
   std::map<size_t, std::pair<double, double>> old;
   for (size_t i = 0; i < before.kernels.size(); ++i)
     old[before.kernels[i]] = {before.logSpeedups[i], before.costs[i]};
@@ -359,7 +360,7 @@ static std::map<size_t, double> differences(const TreeScore &before,
     if (it == old.end())
       continue;
     double outcome = after.logSpeedups[i] - it->second.first;
-    if (std::abs(outcome) <= options.timingNoise)
+    if (withinNoiseAsSame && std::abs(outcome) <= options.timingNoise)
       outcome = 0;
     result[after.kernels[i]] =
         outcome - options.lambda * (after.costs[i] - it->second.second);
@@ -502,9 +503,17 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
         return;
       }
       double mean = meanOf(differences(current, score, options));
+      // Zeroing what moved within the band is fair to an edit only where
+      // the moves cancel out: one that is a little slower on every kernel
+      // and saves a little profiling must not pass as a gain. The score as
+      // measured must not fall.
+      double measured = meanOf(differences(current, score, options, false));
       entry["train_score"] = score.score;
       entry["mean_improvement"] = mean;
+      entry["measured_improvement"] = measured;
       proposals.push_back(std::move(entry));
+      if (measured < 0)
+        return;
       if (!bestModule || mean > bestMean) {
         bestName = std::move(name);
         bestModule = std::move(trial);

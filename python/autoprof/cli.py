@@ -281,6 +281,9 @@ def main(argv=None) -> int:
     many.add_argument("--learn-tool", help="the autoprof-learn to run")
     many.set_defaults(run=_sweep)
     args = parser.parse_args(argv)
+    if args.command in ("evaluate", "sweep") and args.budget is not None \
+            and args.budget < 1:
+        parser.error(f"--budget must be at least 1, got {args.budget}")
     for option in getattr(args, "option", []):
         if "=" not in option:
             parser.error(f"--option expects key=value, got '{option}'")

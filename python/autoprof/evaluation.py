@@ -190,15 +190,19 @@ def beyond_noise(better: Dict[str, Tuple[str, float]],
     none where it is within TIMING_NOISE, averaged over the kernels and
     bootstrapped over programs (a program's kernels drawn together, as the
     learner draws them; seeded), has its 1 - CONFIDENCE quantile above
-    zero."""
+    zero, and the mean of the differences as measured is not below zero."""
     by_program: Dict[str, List[float]] = {}
+    measured = []
     for name in sorted(set(better) & set(worse)):
         program, log = better[name]
         difference = log - worse[name][1]
+        measured.append(difference)
         by_program.setdefault(program, []).append(
             difference if abs(difference) > TIMING_NOISE else 0.0)
     programs = [(sum(v), len(v)) for _, v in sorted(by_program.items())]
-    if not programs:
+    # As measured, the mean must not fall either: a loss within the band on
+    # every kernel is not made up by taking each loss for none.
+    if not programs or sum(measured) < 0:
         return False
     draw = random.Random(seed)
     means = []
@@ -210,7 +214,8 @@ def beyond_noise(better: Dict[str, Tuple[str, float]],
             count += kernels
         means.append(total / count)
     means.sort()
-    return means[int((1 - CONFIDENCE) * BOOTSTRAP_SAMPLES)] > 0
+    # The learner's quantile (lib/Learn/Learner.cpp, bootstrapMeanQuantile).
+    return means[int((1 - CONFIDENCE) * (BOOTSTRAP_SAMPLES - 1))] > 0
 
 
 def goal_verdict(evaluation: Evaluation, table) -> str:
@@ -324,8 +329,10 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
         if median is not None:
             lines.append(
                 f"Median replay passes per held-out kernel under the learned "
-                f"tree: {median:g} (goal: at most 4; Nsight Compute's full "
-                f"set takes 38, SpeedOfLight alone 10).")
+                f"tree: {median:g} (goal: at most 4; one profile with "
+                f"Nsight Compute's full set takes 38, with SpeedOfLight "
+                f"alone 10, and a search profiles its baseline and each "
+                f"winner).")
     if learned and oracle and oracle.speedup > 0:
         # The oracle picks each kernel's best score (log speedup - lambda x
         # cost): the learned tree is compared with it on that score; on
@@ -439,7 +446,7 @@ def evaluate(table_path, out_dir, learn_tool: Optional[str] = None,
         f"--log={out / 'learn-log.json'}",
         f"--evaluation={out / 'evaluation.json'}", f"--seed={seed}",
         f"--held-out={held_out}", f"--lambda={lam}", f"--cost={cost}"] +
-        ([f"--budget={budget}"] if budget else []), learn_tool)
+        ([f"--budget={budget}"] if budget is not None else []), learn_tool)
     evaluation = load_evaluation(out / "evaluation.json")
     charts = {"outcome-vs-cost.png": outcome_chart(evaluation, table,
                                                    catalog, "cost")}

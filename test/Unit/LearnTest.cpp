@@ -405,6 +405,49 @@ autoprof.tree @t attributes {chip = "sm_90"} {
   EXPECT_EQ(expensive.size(), 1u) << text;
 }
 
+/// Twenty programs on which a configuration without counters reaches 0.9%
+/// less than SpeedOfLight on every kernel, within the band each time, and
+/// saves three replay passes.
+TEST(LearnerNoiseTest, ASmallLossOnEveryKernelIsNotBoughtWithASmallSaving) {
+  MLIRContext context;
+  context.loadDialect<AutoProfDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+autoprof.tree @t attributes {chip = "sm_90"} {
+  autoprof.collect id(1) groups ["SpeedOfLight"]
+}
+)mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  TreeOp start = *module->getOps<TreeOp>().begin();
+  std::string json = R"json({"configurations": [
+    {"name": "launch", "metrics": ["launch__grid_size"], "cost_passes": 0},
+    {"name": "sol", "groups": ["SpeedOfLight"], "cost_passes": 3}],
+    "kernels": [)json";
+  for (int i = 0; i < 20; ++i)
+    json += std::string(i ? "," : "") + "{\"name\": \"k" + std::to_string(i) +
+            "\", \"program\": \"p" + std::to_string(i) +
+            "\", \"features\": {\"arith_intensity\": " + std::to_string(i) +
+            "}, \"speedup\": {\"launch\": " + std::to_string(2.0 * 0.991) +
+            ", \"sol\": 2.0}}";
+  json += "]}";
+  llvm::Expected<OutcomeTable> table = parseOutcomeTable(json);
+  ASSERT_TRUE(static_cast<bool>(table)) << llvm::toString(table.takeError());
+  LearnOptions options;
+  // Three passes weigh 0.0003, a third of the 0.9% lost.
+  options.lambda = 0.0001;
+  std::string error;
+  FailureOr<LearnResult> learned = learnTree(start, *table, options, error);
+  ASSERT_TRUE(succeeded(learned)) << error;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  learned->tree.print(os);
+  EXPECT_EQ(text.find("launch__grid_size"), std::string::npos) << text;
+  const llvm::json::Object *round = learned->log.front().getAsObject();
+  ASSERT_TRUE(round);
+  EXPECT_EQ(round->getString("decision").value_or(""),
+            "stop: no edit improves the training score");
+}
+
 TEST_F(LearnTest, WantedConfigurationsAreOneStepFromTheLeaves) {
   std::vector<std::string> groups = {"SpeedOfLight", "MemoryWorkloadAnalysis",
                                      "Occupancy", "LaunchStats"};

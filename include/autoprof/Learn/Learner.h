@@ -53,7 +53,8 @@ struct LearnOptions {
   unsigned maxEdits = 8;
   unsigned bootstrapSamples = 1000;
   /// An edit is accepted when the bootstrap quantile 1 - confidence of its
-  /// mean improvement over the training kernels is above zero.
+  /// mean improvement over the training kernels (timing noise taken out,
+  /// below) is above zero and the training score as measured does not fall.
   double confidence = 0.9;
   /// The timing noise band, in log speedup: log(1.01), the 1% within which
   /// the search itself takes two timings of one kernel for the same
