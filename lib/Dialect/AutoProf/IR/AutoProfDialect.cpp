@@ -17,6 +17,7 @@
 #include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -121,6 +122,24 @@ static Operation *getSingleNode(Region &region) {
 static std::string formatNumber(double value) {
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%g", value);
+  return text;
+}
+
+/// The shortest decimal spelling of `value` that reads back as the same
+/// double, in a form the parser takes (a whole number, or a float literal
+/// with a '.'): 132, 0.25, 721420288, 1.5e+20.
+static std::string formatExactNumber(double value) {
+  std::string text;
+  for (int digits = 6; digits <= 17; ++digits) {
+    text.clear();
+    llvm::raw_string_ostream(text) << llvm::format("%.*g", digits, value);
+    if (std::strtod(text.c_str(), nullptr) == value)
+      break;
+  }
+  // MLIR's float literals need a '.' before an exponent.
+  size_t exponent = text.find('e');
+  if (exponent != std::string::npos && text.find('.') == std::string::npos)
+    text.insert(exponent, ".0");
   return text;
 }
 
@@ -279,12 +298,21 @@ ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(comparisonLoc,
                             "expected a comparison: '<', '<=', '>' or '>='");
 
-  // Thresholds are doubles, but whole numbers read naturally for counts.
+  // Thresholds are doubles, but whole numbers read naturally for counts. A
+  // hexadecimal literal is the double's bits, as MLIR spells a float it
+  // cannot print exactly in a few digits (and as trees were once printed).
   double threshold = 0;
   bool negative = succeeded(parser.parseOptionalMinus());
+  StringRef rest(parser.getCurrentLocation().getPointer());
   APInt integer;
-  OptionalParseResult parsedInteger = parser.parseOptionalInteger(integer);
-  if (parsedInteger.has_value()) {
+  if (rest.starts_with_insensitive("0x")) {
+    APFloat bits(0.0);
+    if (parser.parseFloat(llvm::APFloat::IEEEdouble(), bits))
+      return failure();
+    threshold = bits.convertToDouble();
+  } else if (OptionalParseResult parsedInteger =
+                 parser.parseOptionalInteger(integer);
+             parsedInteger.has_value()) {
     if (failed(*parsedInteger))
       return failure();
     threshold = integer.roundToDouble(/*isSigned=*/true);
@@ -333,8 +361,8 @@ ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
 void SplitOp::print(OpAsmPrinter &p) {
   p << " id(" << getId() << ") ";
   p.printString(getFeature());
-  p << ' ' << getComparisonSpelling(getComparison()) << ' ';
-  p.printFloat(getThreshold());
+  p << ' ' << getComparisonSpelling(getComparison()) << ' '
+    << formatExactNumber(getThreshold().convertToDouble());
   p << " missing(" << stringifyBranch(getMissing()) << ")";
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
