@@ -103,7 +103,8 @@ def sweep(table_path, out_dir, seeds: Sequence[int],
                 f"--evaluation={where / 'evaluation.json'}",
                 f"--seed={seed}", f"--held-out={held_out}",
                 f"--lambda={lam}", f"--cost={cost}"] +
-                ([f"--budget={budget}"] if budget is not None else []), learn_tool)
+                ([f"--budget={budget}"] if budget is not None else []),
+                learn_tool)
             evaluation = load_evaluation(where / "evaluation.json")
             accepted = [r.decision[len("accepted "):] for r in
                         load_learner_log(where / "learn-log.json")

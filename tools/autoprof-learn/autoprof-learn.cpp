@@ -81,7 +81,8 @@ static cl::opt<double> timingNoise(
     cl::desc("A kernel's log speedup under an edit and before it that "
              "differ by no more than this reach the same (default "
              "log(1.01): the timing's 1%); an edit is accepted when the "
-             "bootstrap lower bound of its mean gain is above zero"));
+             "bootstrap lower bound of its mean gain is above zero and "
+             "the training score as measured does not fall"));
 static cl::opt<double> heldOut(cl::cat(learnCategory), "held-out",
                                cl::init(0.3),
                                cl::desc("Fraction of programs held out"));
