@@ -360,14 +360,13 @@ def pool_outcomes(kernel):
     paths = kernel.get("paths", {})
 
     def pooled(speedups, k):
+        variants = {name: kept_variant(paths[name], k) for name in speedups
+                    if name in paths}
         by_variant = {}
-        for name, value in speedups.items():
-            if name in paths:
-                by_variant.setdefault(kept_variant(paths[name], k),
-                                      []).append(value)
-        return {name: (statistics.median(by_variant[kept_variant(paths[name],
-                                                                 k)])
-                       if name in paths else value)
+        for name, variant in variants.items():
+            by_variant.setdefault(variant, []).append(speedups[name])
+        return {name: (statistics.median(by_variant[variants[name]])
+                       if name in variants else value)
                 for name, value in speedups.items()}
 
     kernel = dict(kernel)
@@ -390,9 +389,9 @@ def pooled_table(table):
 
 
 def read_table(parser, option, path):
-    """The outcome table in `path` with its outcomes pooled (pooled_table);
-    a file that cannot be read, or is not such a table, is an error of
-    `option` with the reason."""
+    """The outcome table in `path` as written, and with its outcomes pooled
+    (pooled_table); a file that cannot be read, or is not such a table, is
+    an error of `option` with the reason."""
     try:
         text = pathlib.Path(path).read_text()
     except OSError as error:
@@ -400,7 +399,7 @@ def read_table(parser, option, path):
     try:
         table = json.loads(text)
         table["configurations"]
-        return pooled_table(table)
+        return table, pooled_table(table)
     except (ValueError, KeyError, TypeError, AttributeError,
             IndexError) as error:
         parser.error(f"{option} {path}: not an outcome table ({error!r})")
@@ -483,7 +482,7 @@ def main():
     if args.pool:
         if not args.out:
             parser.error("--pool needs --out")
-        table = read_table(parser, "--pool", args.pool)
+        _, table = read_table(parser, "--pool", args.pool)
         try:
             pathlib.Path(args.out).write_text(json.dumps(table, indent=1) +
                                               "\n")
@@ -513,8 +512,7 @@ def main():
     if args.extend:
         # Read and pooled before anything is measured: a table the sitting
         # could not write back is refused now, not after its runs.
-        read_table(parser, "--extend", args.extend)
-        old = json.loads(pathlib.Path(args.extend).read_text())
+        old, old_pooled = read_table(parser, "--extend", args.extend)
         old_configurations = old["configurations"]
         if old.get("budget") != args.budget:
             parser.error(f"--extend {args.extend}: its outcomes were "
@@ -559,7 +557,7 @@ def main():
         if not wanted:
             # Nothing to run: no module's features need reading either.
             pathlib.Path(args.out).write_text(
-                json.dumps(pooled_table(old), indent=1) + "\n")
+                json.dumps(old_pooled, indent=1) + "\n")
             print(f"nothing to measure: {args.extend} has every "
                   f"configuration asked for on every module; {args.out} is "
                   f"that table")

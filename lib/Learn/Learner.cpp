@@ -78,8 +78,6 @@ static void addOutcome(TreeScore &score, size_t index,
   }
   score.kernels.push_back(index);
   score.configurations.push_back(configuration.name);
-  score.contributions.push_back(
-      contributionOf(it->second, configuration, options));
   score.logSpeedups.push_back(std::log(it->second));
   score.costs.push_back(costOf(configuration, options));
   score.meanLogSpeedup += std::log(it->second);

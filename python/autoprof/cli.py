@@ -199,6 +199,19 @@ def _sweep(args) -> int:
     return 0
 
 
+def _learning_arguments(command) -> None:
+    """The options `evaluate` and `sweep` share: how autoprof-learn splits,
+    scores and is found."""
+    command.add_argument("--held-out", type=float, default=0.3,
+                         help="fraction of the programs held out")
+    command.add_argument("--cost", choices=["passes", "seconds"],
+                         default="passes")
+    command.add_argument("--budget", type=int,
+                         help="learn from searches of this many candidates "
+                              "(default: the table's)")
+    command.add_argument("--learn-tool", help="the autoprof-learn to run")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="autoprof")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -245,20 +258,13 @@ def main(argv=None) -> int:
     evaluation.add_argument("table")
     evaluation.add_argument("--out-dir", required=True)
     evaluation.add_argument("--seed", type=int, default=1)
-    evaluation.add_argument("--held-out", type=float, default=0.3,
-                            help="fraction of the programs held out")
+    _learning_arguments(evaluation)
     evaluation.add_argument("--lambda", dest="lam", type=float, default=0.01,
                             help="weight of the profiling cost in the score")
-    evaluation.add_argument("--cost", choices=["passes", "seconds"],
-                            default="passes")
-    evaluation.add_argument("--budget", type=int,
-                            help="learn from searches of this many "
-                                 "candidates (default: the table's)")
     evaluation.add_argument("--title", default="")
     evaluation.add_argument("--catalog", help="a catalog file written by "
                             "autoprof-learn --print-catalog")
     evaluation.add_argument("--chip", default="sm_90")
-    evaluation.add_argument("--learn-tool", help="the autoprof-learn to run")
     evaluation.set_defaults(run=_evaluate)
     many = commands.add_parser(
         "sweep", help="learn and evaluate a tree on many seeded splits and "
@@ -271,14 +277,7 @@ def main(argv=None) -> int:
     many.add_argument("--lambdas", type=float, nargs="+",
                       default=[0, 0.0001, 0.001, 0.01],
                       help="weights of the profiling cost in the score")
-    many.add_argument("--held-out", type=float, default=0.3,
-                      help="fraction of the programs held out")
-    many.add_argument("--cost", choices=["passes", "seconds"],
-                      default="passes")
-    many.add_argument("--budget", type=int,
-                      help="learn from searches of this many candidates "
-                           "(default: the table's)")
-    many.add_argument("--learn-tool", help="the autoprof-learn to run")
+    _learning_arguments(many)
     many.set_defaults(run=_sweep)
     args = parser.parse_args(argv)
     if args.command in ("evaluate", "sweep") and args.budget is not None \

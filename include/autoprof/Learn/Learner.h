@@ -94,9 +94,8 @@ TreeEvaluation evaluateOnKernel(TreeOp tree, const KernelOutcomes &kernel);
 /// A tree's score on a set of kernels.
 struct TreeScore {
   double score = 0, meanLogSpeedup = 0, meanCost = 0;
-  /// Per scored kernel (parallel to `kernels`): log speedup - lambda * cost.
+  /// The scored kernels (indices into the table's).
   std::vector<size_t> kernels;
-  std::vector<double> contributions;
   /// Per scored kernel: the configuration it was scored with, the log of
   /// its speedup there and the cost charged for it.
   std::vector<std::string> configurations;
