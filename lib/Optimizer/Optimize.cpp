@@ -187,8 +187,13 @@ void OptimizePass::runOnOperation() {
   } else {
     candidates = createBuiltinProposer(search);
   }
-  FailureOr<LoadedTree> tree =
-      loadProfilingTree(&getContext(), treeFile, treeName, module.getLoc());
+  // Without a tree file, the built-in proposer's search collects what the
+  // tree learned for it asks for; a chat model gets the starting tree's
+  // metrics, which no table has yet been measured with it to learn from.
+  FailureOr<LoadedTree> tree = loadProfilingTree(
+      &getContext(), treeFile, treeName, module.getLoc(),
+      proposer == ProposerKind::Builtin ? ShippedTree::LearnedForSearch
+                                        : ShippedTree::Starting);
   if (failed(tree))
     return signalPassFailure();
 

@@ -346,6 +346,8 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   result.baselineSeconds = {baselineLower, baselineWorker, baseline->seconds};
   if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile->get("leaf")))
     result.profileLeaf = leaf.getInt();
+  if (auto name = dyn_cast_or_null<StringAttr>(profile->get("tree")))
+    result.profileTree = name.getValue().str();
   result.bestMedianUs = *baseline->medianUs;
 
   OwningOpRef<ModuleOp> start = incumbent->clone();

@@ -131,6 +131,7 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
               {"profile_seconds", result.baselineProfileSeconds},
               {"seconds", ::toJSON(result.baselineSeconds)},
               {"profile_leaf", result.profileLeaf},
+              {"profile_tree", result.profileTree},
               {"launches", static_cast<int64_t>(result.baselineLaunches)}}},
       {"candidates", std::move(candidates)},
       {"accepted", std::move(accepted)},

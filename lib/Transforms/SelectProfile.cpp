@@ -25,9 +25,13 @@ namespace mlir::autoprof {
 using namespace mlir;
 using namespace mlir::autoprof;
 
-/// The text of lib/Transforms/StartingTree.mlir, embedded at build time.
+/// The texts of lib/Transforms/StartingTree.mlir and LearnedTree.mlir,
+/// embedded at build time.
 static const char kStartingTree[] =
 #include "StartingTree.inc"
+    ;
+static const char kLearnedTree[] =
+#include "LearnedTree.inc"
     ;
 
 namespace {
@@ -39,16 +43,18 @@ struct SelectProfilePass
 };
 } // namespace
 
-FailureOr<LoadedTree> mlir::autoprof::loadProfilingTree(MLIRContext *context,
-                                                        StringRef treeFile,
-                                                        StringRef treeName,
-                                                        Location loc) {
+FailureOr<LoadedTree>
+mlir::autoprof::loadProfilingTree(MLIRContext *context, StringRef treeFile,
+                                  StringRef treeName, Location loc,
+                                  ShippedTree shipped) {
   LoadedTree loaded;
   OwningOpRef<ModuleOp> &treeModule = loaded.module;
   ParserConfig config(context);
   if (treeFile.empty()) {
-    treeModule = parseSourceString<ModuleOp>(kStartingTree, config,
-                                             "autoprof-starting-tree");
+    bool learned = shipped == ShippedTree::LearnedForSearch;
+    treeModule = parseSourceString<ModuleOp>(
+        learned ? kLearnedTree : kStartingTree, config,
+        learned ? "autoprof-learned-tree" : "autoprof-starting-tree");
   } else {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
         llvm::MemoryBuffer::getFile(treeFile);

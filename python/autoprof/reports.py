@@ -105,6 +105,9 @@ class Baseline:
     profile_seconds: float = 0.0
     profile_leaf: int = -1
     launches: int = 1
+    # The profiling tree that chose the metrics ("" in reports written
+    # before it was recorded).
+    profile_tree: str = ""
     seconds: Dict[str, float] = field(default_factory=dict)
 
 
@@ -329,6 +332,7 @@ def _kernel(reader: _Reader) -> KernelResult:
             profile_seconds=float(
                 baseline.get("profile_seconds", float, 0.0, False)),
             profile_leaf=int(baseline.get("profile_leaf", int, -1, False)),
+            profile_tree=str(baseline.get("profile_tree", str, "", False)),
             launches=int(baseline.get("launches", int, 1, False)),
             seconds=_seconds(baseline)),
         candidates=[_candidate(c) for c in reader.items("candidates")],

@@ -5,10 +5,13 @@
 // reuse goes to L2 and DRAM), and another rewrite second when they hit 90%
 // (L1 already serves the reuse; the staged copy and its barrier would only
 // add work).
+// The searches collect what the starting tree asks for (the counters this
+// ranking reads), not the default tree learned for the search, which
+// collects launch metrics alone for kernels this small.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 20.0}' %autoprof_opt %s --autoprof-optimize="budget=2 worker=%S/Inputs/fake-worker.py report=%t/missing.json" -o /dev/null
+// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 20.0}' %autoprof_opt %s --autoprof-optimize="tree-file=%repo/lib/Transforms/StartingTree.mlir budget=2 worker=%S/Inputs/fake-worker.py report=%t/missing.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/missing.json --check-prefix=MISSING
-// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 90.0}' %autoprof_opt %s --autoprof-optimize="budget=2 worker=%S/Inputs/fake-worker.py report=%t/hitting.json" -o /dev/null
+// RUN: env AUTOPROF_FAKE_METRICS='{"l1tex__t_sector_hit_rate.pct": 90.0}' %autoprof_opt %s --autoprof-optimize="tree-file=%repo/lib/Transforms/StartingTree.mlir budget=2 worker=%S/Inputs/fake-worker.py report=%t/hitting.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t/hitting.json --check-prefix=HITTING
 
 // The tree collects the L1 hit rate for this memory-bound kernel.

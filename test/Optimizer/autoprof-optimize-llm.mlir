@@ -30,6 +30,9 @@
 
 // GOOD-REPORT: "accepted": [
 // GOOD-REPORT-NEXT: "llm#1"
+// The model's prompt carries the starting tree's metrics: the tree learned
+// for the built-in proposer is not its default.
+// GOOD-REPORT: "profile_tree": "h200_start",
 // GOOD-REPORT: "completion_tokens": 45,
 // GOOD-REPORT: "prompt_tokens": 321,
 // GOOD-REPORT: "source": "llm",

@@ -140,7 +140,9 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
     Option<"budget", "budget", "unsigned", /*default=*/"8",
            "Candidates to measure per kernel">,
     Option<"treeFile", "tree-file", "std::string", /*default=*/"\"\"",
-           "Profiling tree (default: the shipped tree)">,
+           "Profiling tree (default: with the built-in proposer the tree "
+           "learned for its search, lib/Transforms/LearnedTree.mlir; with "
+           "proposer=llm the starting tree)">,
     Option<"treeName", "tree", "std::string", /*default=*/"\"\"",
            "Name of the tree when the file holds several">,
     Option<"noProfile", "no-profile", "bool", /*default=*/"false",

@@ -109,8 +109,10 @@ struct KernelSearchResult {
   int baselineReplayPasses = 0;
   double baselineProfileSeconds = 0;
   EvaluationSeconds baselineSeconds;
-  /// The profiling tree's leaf that chose the metrics, -1 when none did.
+  /// The profiling tree's leaf that chose the metrics, -1 when none did,
+  /// and the tree's name.
   int64_t profileLeaf = -1;
+  std::string profileTree;
   /// Launches the baseline time covers: the trip count of the host loop a
   /// repeated launch sits in, else 1 (flopsTotal counts all of them).
   uint64_t baselineLaunches = 1;

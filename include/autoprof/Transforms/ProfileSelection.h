@@ -32,13 +32,24 @@ struct LoadedTree {
   TreeOp tree;
 };
 
-/// Loads the tree named `treeName` (or the only tree) from `treeFile`, or the
-/// shipped starting tree when `treeFile` is empty. Parse and verification
+/// The trees the tools carry, for when no tree file is given.
+enum class ShippedTree {
+  /// The hand-written starting tree (lib/Transforms/StartingTree.mlir):
+  /// what --autoprof-profile collects, and what a chat model's prompt
+  /// carries.
+  Starting,
+  /// The tree learned for the built-in proposer's search
+  /// (lib/Transforms/LearnedTree.mlir, docs/results/learn-h100.md).
+  LearnedForSearch,
+};
+
+/// Loads the tree named `treeName` (or the only tree) from `treeFile`, or
+/// the `shipped` tree when `treeFile` is empty. Parse and verification
 /// errors are reported with the tree file's locations, and a summary at
 /// `loc`.
-FailureOr<LoadedTree> loadProfilingTree(MLIRContext *context,
-                                        StringRef treeFile, StringRef treeName,
-                                        Location loc);
+FailureOr<LoadedTree>
+loadProfilingTree(MLIRContext *context, StringRef treeFile, StringRef treeName,
+                  Location loc, ShippedTree shipped = ShippedTree::Starting);
 
 /// Evaluates `tree` on `features` and builds the `autoprof.profile`
 /// dictionary: tree, leaf, path, decisions, groups, expanded metric names and
