@@ -18,6 +18,9 @@ def test_loads_kernels_candidates_and_failures(report_path):
     assert vecmat.speedup == pytest.approx(6.317, rel=1e-3)
     assert vecmat.baseline.launches == 1
     assert vecmat.baseline.replay_passes == 11
+    # A report written before reports named the profiling tree reads as
+    # naming none.
+    assert vecmat.baseline.profile_tree == ""
     assert any(m.name == "dram__bytes_read.sum" and m.collected
                for m in vecmat.baseline.metrics)
     assert report.failed_kernels[0].kernel == "kernels::broken"
@@ -121,3 +124,12 @@ def test_a_winner_carries_its_interleaved_retiming(report_path):
     del winner["retimed"]["confirmed"]
     with pytest.raises(ReportError, match="retimed: missing 'confirmed'"):
         parse_report(document, "r")
+
+
+def test_the_profiling_tree_is_read(tmp_path, report_path):
+    document = json.loads(report_path.read_text())
+    document["kernels"][0]["baseline"]["profile_tree"] = "sm90_learned"
+    path = tmp_path / "named.json"
+    path.write_text(json.dumps(document))
+    assert load_report(path).kernels[0].baseline.profile_tree == \
+        "sm90_learned"
