@@ -37,19 +37,26 @@
 
 using namespace autoprof::runtime;
 
+/// The worker's own options: --help lists these, not the LLVM backend's
+/// that the tool links.
+static llvm::cl::OptionCategory workerCategory("autoprof-worker options");
+
 static llvm::cl::opt<std::string>
     jobPath("job", llvm::cl::desc("Evaluation job (JSON); '-' for stdin"),
-            llvm::cl::value_desc("file"), llvm::cl::init("-"));
+            llvm::cl::value_desc("file"), llvm::cl::init("-"),
+            llvm::cl::cat(workerCategory));
 static llvm::cl::opt<unsigned> watchdogSeconds(
     "watchdog",
     llvm::cl::desc("Give up on the job after this many seconds (a hanging "
                    "kernel): write a rejected result and exit (0: never)"),
-    llvm::cl::value_desc("seconds"), llvm::cl::init(0));
+    llvm::cl::value_desc("seconds"), llvm::cl::init(0),
+    llvm::cl::cat(workerCategory));
 static llvm::cl::opt<std::string>
     resultPath("result",
                llvm::cl::desc("Where to write the result; '-' for "
                               "stdout"),
-               llvm::cl::value_desc("file"), llvm::cl::init("-"));
+               llvm::cl::value_desc("file"), llvm::cl::init("-"),
+               llvm::cl::cat(workerCategory));
 
 namespace {
 
@@ -459,6 +466,7 @@ static bool writeResultOnce(const EvaluationResult &result) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::HideUnrelatedOptions(workerCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "AutoProf worker: runs one GPU evaluation job\n");
 
