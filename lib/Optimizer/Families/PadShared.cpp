@@ -162,9 +162,10 @@ protected:
     // The column indices' ranges, from the integer-range analysis.
     MemoryAccessAnalysis analysis(kernel, getUniformBlock(target.launches));
     PadPlan plan;
-    // Bytes the padded buffers declared so far add: where every later
-    // buffer starts further on (the buffers lie one after another).
-    int64_t shift = 0, added = 0;
+    // Bytes the padded buffers declared so far add: how far every later
+    // buffer starts further on (the buffers lie one after another), and in
+    // the end what the padding adds to the kernel's shared memory.
+    int64_t shift = 0;
     for (auto [position, buffer] :
          llvm::enumerate(kernel.getWorkgroupAttributions())) {
       auto type = dyn_cast<MemRefType>(buffer.getType());
@@ -245,7 +246,6 @@ protected:
       int64_t rows = type.getNumElements() / rowLength;
       shape.back() += p / elementBytes;
       shift += rows * p;
-      added += rows * p;
       plan.buffers.push_back(
           {buffer, MemRefType::get(shape, type.getElementType(),
                                    MemRefLayoutAttrInterface(),
@@ -257,11 +257,11 @@ protected:
       return failure();
     }
     int64_t declared = getWorkgroupBytes(kernel);
-    if (declared + added > kStaticSharedLimit) {
+    if (declared + shift > kStaticSharedLimit) {
       why = llvm::formatv("the padding adds {0} bytes to the {1} bytes of "
                           "shared memory the kernel declares, more than the "
                           "{2} a kernel may use statically",
-                          added, declared, kStaticSharedLimit);
+                          shift, declared, kStaticSharedLimit);
       return failure();
     }
     return plan;
