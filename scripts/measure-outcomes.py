@@ -17,14 +17,19 @@ them won ("paths"; the path of a budget K search is its first K), so that
 where the metrics a configuration collects changed what the search did is
 read from the table, not guessed from the speedups.
 
-A candidate's timing does not depend on which configuration ranked it, but
-each run times its winner and baseline anew: two configurations whose
-searches ended on one variant (the same candidates accepted, in order) differ
-by timing noise alone, up to 9% on a kernel of a few microseconds. The table
-therefore gives every configuration the median of the speedups measured by
-all configurations that ended on its variant ("speedup", and per budget
-"speedup_at", where the variant is that of the first K candidates), and keeps
-each run's own measurement beside it ("speedup_measured",
+A candidate's timing does not depend on which configuration ranked it: with
+scripts/worker-pool.py as the worker, every job (a candidate's verification
+and timing, the baseline's timing, which is a job of its own, a profile) is
+kept by content and measured once for all configurations. Two
+configurations whose searches ended on one variant (the same candidates
+accepted, in order) then report one speedup. Tables measured while the
+baseline was timed in its profile's job (tools before that split) differ
+there by timing noise alone, up to 9% on a kernel of a few microseconds, and
+a timing the pool does not keep (the SM clock dropped) is measured anew. The
+table therefore gives every configuration the median of the speedups
+measured by all configurations that ended on its variant ("speedup", and per
+budget "speedup_at", where the variant is that of the first K candidates),
+and keeps each run's own measurement beside it ("speedup_measured",
 "speedup_at_measured"). Differences between configurations are then
 differences between the variants their searches kept. --pool OLD.json
 writes an older table in that form (to --out), measuring nothing.
@@ -518,16 +523,6 @@ def main():
             parser.error(f"--extend {args.extend}: its outcomes were "
                          f"measured with budget {old.get('budget')}, not "
                          f"{args.budget}")
-        others = [c for c in table_tools(old) if not same_commit(c, commit)]
-        if others and commit and not args.allow_other_tools:
-            parser.error(
-                f"--extend {args.extend}: its outcomes were measured with "
-                f"the tools of {', '.join(others)}, these are {commit}: "
-                f"outcomes of two optimizers do not compare; measure a new "
-                f"table, or, where `git diff {others[0]} {commit} -- lib "
-                f"include tools ':!lib/Learn' ':!include/autoprof/Learn' "
-                f"':!tools/autoprof-learn'` is empty (the learner, which no "
-                f"measurement runs, may differ), pass --allow-other-tools")
 
         def collects(c):
             return (frozenset(c.get("groups", [])),
@@ -562,6 +557,18 @@ def main():
                   f"configuration asked for on every module; {args.out} is "
                   f"that table")
             return 0
+        # Only what is measured must come from the table's tools: a table
+        # that needs nothing more is written back whatever the tools.
+        others = [c for c in table_tools(old) if not same_commit(c, commit)]
+        if others and commit and not args.allow_other_tools:
+            parser.error(
+                f"--extend {args.extend}: its outcomes were measured with "
+                f"the tools of {', '.join(others)}, these are {commit}: "
+                f"outcomes of two optimizers do not compare; measure a new "
+                f"table, or, where `git diff {others[0]} {commit} -- lib "
+                f"include tools ':!lib/Learn' ':!include/autoprof/Learn' "
+                f"':!tools/autoprof-learn'` is empty (the learner, which no "
+                f"measurement runs, may differ), pass --allow-other-tools")
     with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
         return measure(args, configurations, pathlib.Path(tmp), commit, old,
                        skip)

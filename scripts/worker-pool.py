@@ -22,7 +22,8 @@ For each job it
      "rejected", a hang stopped by the watchdog included) is final;
   5. stores a verdict under its key (written to a temporary file in the
      cache folder, then renamed: readers never see half a file; errors are
-     not kept) and writes the result to R. A job asked for again while it
+     not kept, nor a timing during which the SM clock dropped, which the
+     optimizer measures again) and writes the result to R. A job asked for again while it
      runs (a lock file per key) waits for that verdict instead of running
      twice.
 Every job is one line of the log (AUTOPROF_POOL_LOG): its key, GPU,
@@ -199,6 +200,24 @@ def run_once(worker, job, gpu, watchdog, scratch):
         return json.loads(result_path.read_text())
     except json.JSONDecodeError:
         return None
+
+
+# A timing whose SM clock fell below this fraction of its reading at the
+# start was disturbed (throttling, another tenant): the optimizer's
+# interleaved re-timing asks for the same job again then
+# (lib/Optimizer/SearchDriver.cpp, kClockDropFraction), so it is not kept.
+CLOCK_DROP_FRACTION = 0.95
+
+
+def keepable(result):
+    """Whether a result is a verdict to keep: the candidate passed or was
+    rejected, and its timing, if it has one, was not disturbed."""
+    if result.get("status") not in ("ok", "rejected"):
+        return False
+    timing = result.get("timing") or {}
+    before = timing.get("sm_clock_khz_before", 0)
+    lowest = timing.get("sm_clock_khz_min", 0)
+    return not (before > 0 and 0 < lowest < CLOCK_DROP_FRACTION * before)
 
 
 def store(folder, key, result):
@@ -437,7 +456,7 @@ def main(argv):
         answer = ask_coordinator(coordinator, {
             "job": job, "watchdog": watchdog, "watchdog_s": seconds})
         result, tried = answer["result"], answer["ranks"]
-        if use_cache and result.get("status") in ("ok", "rejected"):
+        if use_cache and keepable(result):
             store(folder, key, result)
     else:
         with tempfile.TemporaryDirectory(dir=folder) as scratch:
@@ -457,7 +476,7 @@ def main(argv):
                     break
         if result is None:
             result = died(tried)
-        elif use_cache and result.get("status") in ("ok", "rejected"):
+        elif use_cache and keepable(result):
             store(folder, key, result)
     claim.close()
     pathlib.Path(result_path).write_text(json.dumps(result))

@@ -28,7 +28,8 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   std::string name = (binary.getSymName() + "::" + kernel.entry).str();
   rt::JobKernel reference = kernel.getJobKernel();
 
-  // Baseline: time and the metrics the tree selects from the PTX features.
+  // Baseline: its timing, then the metrics the tree selects from the PTX
+  // features.
   KernelFeatures features = computePtxFeatures(kernel);
   // The binary's own profile (autoprof-select-profile, or written by hand)
   // when it has one, as for a gpu.func.
@@ -37,16 +38,13 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   if (failed(selected))
     return failure();
   DictionaryAttr profile = *selected;
-  rt::EvaluationJob baselineJob;
-  baselineJob.device = options.device;
-  baselineJob.kernel = reference;
-  baselineJob.timeBudgetSeconds = options.timeBudgetSeconds;
+  std::vector<std::string> wanted;
   if (!options.noProfile)
     for (Attribute metric : cast<ArrayAttr>(profile.get("metrics")))
-      baselineJob.metrics.push_back(cast<StringAttr>(metric).getValue().str());
+      wanted.push_back(cast<StringAttr>(metric).getValue().str());
   auto baselineStart = std::chrono::steady_clock::now();
   llvm::Expected<rt::EvaluationResult> baseline =
-      rt::runWorker(baselineJob, options.worker);
+      measureBaseline(reference, wanted, options);
   double baselineWorker = secondsSince(baselineStart);
   if (!baseline)
     return binary.emitError("cannot measure @")

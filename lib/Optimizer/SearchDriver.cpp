@@ -96,6 +96,35 @@ mlir::autoprof::getPhysicalFloor(const rt::JobLaunch &launch,
   return floor;
 }
 
+llvm::Expected<rt::EvaluationResult>
+mlir::autoprof::measureBaseline(const rt::JobKernel &kernel,
+                                llvm::ArrayRef<std::string> metrics,
+                                const SearchOptions &options) {
+  rt::EvaluationJob timingJob;
+  timingJob.device = options.device;
+  timingJob.kernel = kernel;
+  timingJob.timeBudgetSeconds = options.timeBudgetSeconds;
+  llvm::Expected<rt::EvaluationResult> timed =
+      rt::runWorker(timingJob, options.worker);
+  if (!timed || timed->status != "ok" || metrics.empty())
+    return timed;
+  rt::EvaluationJob profileJob;
+  profileJob.device = options.device;
+  profileJob.kernel = kernel;
+  profileJob.time = false;
+  profileJob.metrics.assign(metrics.begin(), metrics.end());
+  llvm::Expected<rt::EvaluationResult> profiled =
+      rt::runWorker(profileJob, options.worker);
+  if (!profiled || profiled->status != "ok")
+    return profiled;
+  timed->metrics = std::move(profiled->metrics);
+  timed->replayPasses = profiled->replayPasses;
+  timed->profileSeconds = profiled->profileSeconds;
+  timed->seconds.setup += profiled->seconds.setup;
+  timed->seconds.profile += profiled->seconds.profile;
+  return timed;
+}
+
 /// An SM clock that falls below this fraction of its reading at the start
 /// of an interleaved re-timing has dropped (throttling, another tenant).
 static constexpr double kClockDropFraction = 0.95;
@@ -300,21 +329,18 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     return failure();
   double baselineLower = secondsSince(lowerStart);
 
-  // Baseline: time and the tree's metrics.
+  // Baseline: its timing, then the tree's metrics.
   FailureOr<DictionaryAttr> profile =
       getOrSelectProfile(original.kernel, original.launch, tree);
   if (failed(profile))
     return failure();
-  rt::EvaluationJob baselineJob;
-  baselineJob.device = options.device;
-  baselineJob.kernel = *reference;
-  baselineJob.timeBudgetSeconds = options.timeBudgetSeconds;
+  std::vector<std::string> metrics;
   if (!options.noProfile)
     for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
-      baselineJob.metrics.push_back(cast<StringAttr>(name).getValue().str());
+      metrics.push_back(cast<StringAttr>(name).getValue().str());
   auto baselineStart = std::chrono::steady_clock::now();
   llvm::Expected<rt::EvaluationResult> baseline =
-      rt::runWorker(baselineJob, options.worker);
+      measureBaseline(*reference, metrics, options);
   double baselineWorker = secondsSince(baselineStart);
   if (!baseline)
     return emitError(loc, "cannot measure @")
@@ -610,14 +636,14 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     if (succeeded(winnerFeatures))
       state.features = winnerFeatures->toAttr(context);
     if (proposer.wantsWinnerMetrics() && !candidate.fromStart &&
-        baselineJob.metrics.empty() && state.proposed < state.budget &&
+        metrics.empty() && state.proposed < state.budget &&
         succeeded(winnerFeatures)) {
       result.candidates.push_back(std::move(record));
       proposer.onWinner(state);
       continue;
     }
     if (proposer.wantsWinnerMetrics() && !candidate.fromStart &&
-        !baselineJob.metrics.empty() && state.proposed < state.budget) {
+        !metrics.empty() && state.proposed < state.budget) {
       FailureOr<rt::JobKernel> winnerJob =
           buildKernelJob(*incumbent, winner, options);
       if (failed(winnerJob) || failed(winnerFeatures)) {
@@ -628,7 +654,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       profileJob.device = options.device;
       profileJob.kernel = *winnerJob;
       profileJob.time = false;
-      profileJob.metrics = baselineJob.metrics;
+      profileJob.metrics = metrics;
       llvm::Expected<rt::EvaluationResult> profiled =
           rt::runWorker(profileJob, options.worker);
       if (!profiled || profiled->status != "ok") {

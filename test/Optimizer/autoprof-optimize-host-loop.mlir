@@ -10,8 +10,11 @@
 // RUN: FileCheck %s --input-file=%t/report.json --check-prefix=REPORT
 
 // The baseline: the launch repeated 64 times, the induction variable (#1)
-// from 0 in steps of 1, profiled (on its first launch, by the worker).
+// from 0 in steps of 1, timed, then profiled in a job of its own (on its
+// first launch, by the worker).
 // JOBS: {"device": 0, "kernel":
+// JOBS-SAME: "repeat": {"count": 64, "param": 1, "start": 0, "step": 1}}}, "time":
+// JOBS-NEXT: {"device": 0, "kernel":
 // JOBS-SAME: "repeat": {"count": 64, "param": 1, "start": 0, "step": 1}}}, "profile":
 // The folded candidate: its launch ends with its parameters (no repetition)
 // and receives reference parameters 0 and 2; the reference still repeats.

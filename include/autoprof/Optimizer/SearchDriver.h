@@ -99,6 +99,20 @@ PhysicalFloor
 getPhysicalFloor(const ::autoprof::runtime::JobLaunch &launch,
                  const ::autoprof::runtime::EvaluationResult &measured);
 
+/// Measures a search's baseline: its timing in a job of its own, and then,
+/// when `metrics` is not empty, its profile in a second one (no timing).
+/// The timing job is then the same whatever the profiling tree chose, so a
+/// worker that keeps results by content (scripts/worker-pool.py) times a
+/// kernel once for every profiling configuration, and the timing is never
+/// taken in a process that profiles. The result has the timing job's
+/// statistics and device facts with the profile's metrics, replay passes
+/// and profile seconds; its `seconds` add up both jobs. A failed job's
+/// result (status not "ok") is returned as it came.
+llvm::Expected<::autoprof::runtime::EvaluationResult>
+measureBaseline(const ::autoprof::runtime::JobKernel &kernel,
+                llvm::ArrayRef<std::string> metrics,
+                const SearchOptions &options);
+
 /// Times `candidate` interleaved with `incumbent` in one worker run, and
 /// once more when the SM clock dropped during it; says whether the
 /// candidate is faster beyond the noise of both.
