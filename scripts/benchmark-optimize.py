@@ -28,6 +28,7 @@ Usage: benchmark-optimize.py --opt BIN/autoprof-opt --out DIR [--budget N]
                              [--shard K/N]
                              [--torch-times FILE...] [--flops-peaks FILE]
                              [--worker PATH] [--jobs N]
+                             [--tree-file TREE.mlir]
        benchmark-optimize.py --from-reports DIR... --out DIR   (tables only)
                              [--corpus DIR] [--torch-times FILE...]
 """
@@ -37,6 +38,7 @@ import concurrent.futures
 import itertools
 import json
 import math
+import os
 import pathlib
 import re
 import subprocess
@@ -82,6 +84,10 @@ def main():
                              "PyTorch columns for the upstream corpus (with "
                              "several files, each program from the one "
                              "that measured it)")
+    parser.add_argument("--tree-file", metavar="TREE.mlir",
+                        help="the profiling tree the optimizer selects "
+                             "metrics with (default: its own, "
+                             "lib/Transforms/LearnedTree.mlir)")
     parser.add_argument("--worker",
                         help="the worker the optimizer and the re-verification "
                              "run jobs in (default: autoprof-worker next to "
@@ -168,6 +174,8 @@ def main():
                 kernels.append((report.stem, k))
     else:
         worker = f" worker={args.worker}" if args.worker else ""
+        tree = (f" tree-file={os.path.abspath(args.tree_file)}"
+                if args.tree_file else "")
         modules = [m for m in sorted((repo / args.corpus).glob("*.mlir"))
                    if not args.only or any(
                        o == m.stem if args.exact else o in m.stem
@@ -189,7 +197,8 @@ def main():
             proc = subprocess.run(
                 [args.opt, str(module),
                  f"--autoprof-optimize=budget={args.budget} "
-                 f"time-budget={args.time_budget} report={report}{worker}",
+                 f"time-budget={args.time_budget} report={report}{worker}"
+                 f"{tree}",
                  "-o", str(out / f"{module.stem}.opt.mlir")],
                 capture_output=True, text=True)
             (out / f"{module.stem}.log").write_text(proc.stderr)
