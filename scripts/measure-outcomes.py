@@ -45,7 +45,10 @@ Usage: measure-outcomes.py --opt BIN/autoprof-opt --out TABLE.json
 
 SPEC.json is a list of {"name", "groups", "metrics"} (a configuration that
 collects nothing runs autoprof-optimize with no-profile=true: no counters
-at all); the default is "none" (that), one configuration per Nsight Compute
+at all), each optionally with "modules", the module names (file stems) it
+runs on where not every one (what `autoprof-learn --wanted` writes: the
+modules whose kernels reach the leaf a configuration is one step from; the
+table records them with the configuration); the default is "none" (that), one configuration per Nsight Compute
 section, all sections together,
 "launch-only" (driver-derived launch metrics: no counters, no replay) and
 the two published fixed metric lists "cudaforge-24" and "kernelagent-29",
@@ -59,9 +62,10 @@ nothing.
 table with it added: the configurations it does not have (by name, and not
 one that collects what one of its configurations collects: what
 `autoprof-learn --wanted` asks for, so that the next round of learning can
-try it) on every module, and the configurations it has on the modules it
-did not measure with them or has a note about (modules added to the
-corpus, runs that failed, a kernel that failed, runs that were stopped).
+try it) on every module (or on its "modules"), and the configurations it
+has on the modules it did not measure with them or has a note about
+(modules added to the corpus, runs that failed, a kernel that failed, runs
+that were stopped).
 The budget must be OLD.json's.
 
 A table holds one optimizer's outcomes: it records the commit its tools
@@ -243,6 +247,24 @@ def leaf_tree(configuration):
     return ("autoprof.tree @fixed attributes {chip = \"sm_90\", note = "
             f"\"fixed configuration {configuration['name']}\"}} {{\n"
             f"  autoprof.collect id(1) {' '.join(parts)}\n}}\n")
+
+
+def runs_on(configuration, module_stem):
+    """Whether `configuration` is measured on the module `module_stem`: on
+    every module, unless it names its "modules" (autoprof-learn --wanted
+    wants a configuration one step from a leaf only on the modules whose
+    kernels reach that leaf)."""
+    return module_stem in configuration.get("modules", [module_stem])
+
+
+def table_configuration(configuration):
+    """What a table records of a configuration it measured."""
+    entry = {"name": configuration["name"],
+             "groups": configuration.get("groups", []),
+             "metrics": configuration.get("metrics", [])}
+    if "modules" in configuration:
+        entry["modules"] = sorted(configuration["modules"])
+    return entry
 
 
 def collects_nothing(configuration):
@@ -474,6 +496,13 @@ def main():
         parser.error("--configurations and --names exclude each other")
     configurations = (json.loads(pathlib.Path(args.configurations).read_text())
                       if args.configurations else DEFAULT_CONFIGURATIONS)
+    for c in configurations:
+        modules = c.get("modules", [])
+        if not isinstance(modules, list) or \
+                not all(isinstance(m, str) for m in modules):
+            parser.error(f"--configurations {args.configurations}: "
+                         f"configuration '{c.get('name')}': \"modules\" is "
+                         f"a list of module names (file stems)")
     if args.names:
         known = {c["name"]: c for c in DEFAULT_CONFIGURATIONS}
         unknown = [n for n in args.names if n not in known]
@@ -548,7 +577,8 @@ def main():
         wanted = [(module.stem, c["name"])
                   for module in modules_of(args.modules, args.only)
                   for c in configurations
-                  if (module.stem, c["name"]) not in skip]
+                  if (module.stem, c["name"]) not in skip and
+                  runs_on(c, module.stem)]
         if not wanted:
             # Nothing to run: no module's features need reading either.
             pathlib.Path(args.out).write_text(
@@ -650,7 +680,8 @@ def measure(args, configurations, work, commit, old=None,
     runs = []
     for module in modules_of(args.modules, args.only):
         todo = [c for c in configurations
-                if (module.stem, c["name"]) not in skip]
+                if (module.stem, c["name"]) not in skip and
+                runs_on(c, module.stem)]
         if not todo:
             continue
         features, error = kernel_features(args.opt, module)
@@ -746,9 +777,7 @@ def measure(args, configurations, work, commit, old=None,
                       f"time budget {args.time_budget} s")
         ran = [c for c in configurations
                if any(r[2]["name"] == c["name"] for r in runs)]
-        table_configurations = [
-            {"name": c["name"], "groups": c.get("groups", []),
-             "metrics": c.get("metrics", [])} for c in ran]
+        table_configurations = [table_configuration(c) for c in ran]
         if old is not None:
             # The old table's kernels keep their features and outcomes and gain
             # the new measurements; kernels only the new runs saw come after
@@ -774,9 +803,20 @@ def measure(args, configurations, work, commit, old=None,
             provenance = (f"{old.get('provenance', '')}; extended with "
                           f"{len(ran)} configurations ({names}) on {modules} "
                           f"modules by {provenance}")
+            # A configuration measured on some modules only, and now on
+            # more, is recorded with the modules of both (on every module
+            # as soon as one of them was).
+            now = {c["name"]: c for c in table_configurations}
             known = {c["name"] for c in old["configurations"]}
             table_configurations = [dict(c) for c in old["configurations"]] + [
                 c for c in table_configurations if c["name"] not in known]
+            for c in table_configurations:
+                if c["name"] in known and c["name"] in now:
+                    if "modules" in c and "modules" in now[c["name"]]:
+                        c["modules"] = sorted(set(c["modules"]) |
+                                              set(now[c["name"]]["modules"]))
+                    else:
+                        c.pop("modules", None)
             kernels = merged
             # An old note about a run this sitting ran (one stopped or
             # failed before, or a module whose features failed) no longer

@@ -290,52 +290,62 @@ mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
 
 std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
     TreeOp tree, const OutcomeTable &table, ArrayRef<std::string> groups) {
+  // The modules whose kernels reach each leaf: a configuration one step from
+  // a leaf can only change what those kernels collect.
+  std::map<int64_t, std::set<std::string>> leafModules;
+  for (const KernelOutcomes &kernel : table.kernels)
+    if (CollectOp leaf = evaluateOnKernel(tree, kernel).leaf)
+      leafModules[leaf.getId()].insert(kernel.module);
   std::vector<ProfileConfiguration> wanted;
-  // Whether a configuration of these groups and metrics is measured or
-  // already wanted.
-  auto known = [&](const std::vector<std::string> &g,
-                   const std::vector<std::string> &m) {
-    if (table.find(g, m))
-      return true;
-    std::set<std::string> gs(g.begin(), g.end()), ms(m.begin(), m.end());
-    return llvm::any_of(wanted, [&](const ProfileConfiguration &c) {
-      return std::set<std::string>(c.groups.begin(), c.groups.end()) == gs &&
-             std::set<std::string>(c.metrics.begin(), c.metrics.end()) == ms;
-    });
+  auto same = [](const std::vector<std::string> &a,
+                 const std::vector<std::string> &b) {
+    return std::set<std::string>(a.begin(), a.end()) ==
+           std::set<std::string>(b.begin(), b.end());
   };
+  // Wants the configuration of these groups and metrics on `modules`,
+  // unless the table has it; one already wanted from another leaf is
+  // wanted on the modules of both.
   auto want = [&](std::string name, std::vector<std::string> g,
-                  std::vector<std::string> m) {
-    if (g.empty() && m.empty())
+                  std::vector<std::string> m,
+                  const std::set<std::string> &modules) {
+    if ((g.empty() && m.empty()) || modules.empty() || table.find(g, m))
       return;
-    if (known(g, m))
-      return;
+    for (ProfileConfiguration &known : wanted)
+      if (same(known.groups, g) && same(known.metrics, m)) {
+        std::set<std::string> all(known.modules.begin(), known.modules.end());
+        all.insert(modules.begin(), modules.end());
+        known.modules.assign(all.begin(), all.end());
+        return;
+      }
     ProfileConfiguration configuration;
     configuration.name = std::move(name);
     configuration.groups = std::move(g);
     configuration.metrics = std::move(m);
+    configuration.modules.assign(modules.begin(), modules.end());
     wanted.push_back(std::move(configuration));
   };
   tree.walk([&](CollectOp leaf) {
+    const std::set<std::string> &modules = leafModules[leaf.getId()];
     std::vector<std::string> leafGroups = toStrings(leaf.getGroups());
     std::vector<std::string> leafMetrics = toStrings(leaf.getMetrics());
     const ProfileConfiguration *current = getLeafConfiguration(leaf, table);
     std::string base =
         current ? current->name : "leaf" + std::to_string(leaf.getId());
     if (!current)
-      want(base, leafGroups, leafMetrics);
+      want(base, leafGroups, leafMetrics, modules);
     for (const std::string &group : groups) {
       if (llvm::is_contained(leafGroups, group))
         continue;
       std::vector<std::string> more = leafGroups;
       more.push_back(group);
-      want(base + "+" + group, std::move(more), leafMetrics);
+      want(base + "+" + group, std::move(more), leafMetrics, modules);
     }
     for (const std::string &group : leafGroups) {
       std::vector<std::string> fewer;
       for (const std::string &other : leafGroups)
         if (other != group)
           fewer.push_back(other);
-      want(base + "-" + group, std::move(fewer), leafMetrics);
+      want(base + "-" + group, std::move(fewer), leafMetrics, modules);
     }
   });
   return wanted;
@@ -618,10 +628,15 @@ mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
                                       const LearnOptions &options) {
   ArrayRef<size_t> heldOut = result.split.heldOut;
   std::vector<HeldOutRow> rows;
+  // A configuration measured on some modules only (one step from a leaf,
+  // wantedConfigurations) is no fixed configuration of the corpus: as a row
+  // it would narrow the kernels every row is compared on to its modules.
+  // The oracle still picks it where it was measured.
   for (const ProfileConfiguration &configuration : table.configurations)
-    rows.push_back(
-        {HeldOutKind::Fixed, configuration.name,
-         scoreConfiguration(configuration, table, heldOut, options)});
+    if (configuration.modules.empty())
+      rows.push_back(
+          {HeldOutKind::Fixed, configuration.name,
+           scoreConfiguration(configuration, table, heldOut, options)});
   if (const ProfileConfiguration *best = bestFixedConfiguration(
           table, result.split.train, options, /*collectableOnly=*/false))
     rows.push_back({HeldOutKind::BestFixed, best->name,

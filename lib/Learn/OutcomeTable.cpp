@@ -55,7 +55,8 @@ static bool fromJSON(const llvm::json::Value &value,
       !mapper.mapOptional("groups", configuration.groups) ||
       !mapper.mapOptional("metrics", configuration.metrics) ||
       !mapper.mapOptional("cost_passes", configuration.costPasses) ||
-      !mapper.mapOptional("cost_seconds", configuration.costSeconds))
+      !mapper.mapOptional("cost_seconds", configuration.costSeconds) ||
+      !mapper.mapOptional("modules", configuration.modules))
     return false;
   if (configuration.name.empty()) {
     path.field("name").report("a configuration needs a name");
@@ -96,8 +97,11 @@ static bool fromJSON(const llvm::json::Value &value, KernelOutcomes &kernel,
                      Path path) {
   llvm::json::ObjectMapper mapper(value, path);
   if (!mapper || !mapper.map("name", kernel.name) ||
-      !mapper.map("program", kernel.program))
+      !mapper.map("program", kernel.program) ||
+      !mapper.mapOptional("module", kernel.module))
     return false;
+  if (kernel.module.empty())
+    kernel.module = llvm::StringRef(kernel.name).split('/').first.str();
   const llvm::json::Object *object = value.getAsObject();
   auto readNumbers = [&](llvm::StringRef field,
                          llvm::StringMap<double> &into) -> bool {

@@ -60,7 +60,8 @@ static cl::opt<std::string>
 static cl::opt<std::string> wantedPath(
     cl::cat(learnCategory), "wanted",
     cl::desc("Write the configurations one step away from the learned "
-             "tree's leaves that the table lacks here (JSON, for "
+             "tree's leaves that the table lacks here, each with the "
+             "modules whose kernels reach its leaf (JSON, for "
              "scripts/measure-outcomes.py --configurations ... --extend)"));
 static cl::opt<std::string> evaluationPath(
     cl::cat(learnCategory), "evaluation",
@@ -383,14 +384,17 @@ int main(int argc, char **argv) {
     std::vector<ProfileConfiguration> wanted =
         wantedConfigurations(result->tree, *table, groups);
     for (const ProfileConfiguration &configuration : wanted) {
-      llvm::json::Array groupNames, metricNames;
+      llvm::json::Array groupNames, metricNames, modules;
       for (const std::string &group : configuration.groups)
         groupNames.push_back(group);
       for (const std::string &metric : configuration.metrics)
         metricNames.push_back(metric);
+      for (const std::string &module : configuration.modules)
+        modules.push_back(module);
       list.push_back(llvm::json::Object{{"name", configuration.name},
                                         {"groups", std::move(groupNames)},
-                                        {"metrics", std::move(metricNames)}});
+                                        {"metrics", std::move(metricNames)},
+                                        {"modules", std::move(modules)}});
     }
     auto file = openOutputFile(wantedPath, &openError);
     if (!file) {

@@ -187,7 +187,9 @@ struct HeldOutRow {
   TreeScore score;
 };
 
-/// The held-out kernels' scores under every fixed configuration, the best
+/// The held-out kernels' scores under every fixed configuration (one
+/// measured on every module: not one of a table's configurations with
+/// `modules`), the best
 /// fixed configuration on the training kernels, the learned tree and the
 /// per-kernel oracle (each kernel's best score: log speedup - lambda x
 /// cost), in that order; every row on the held-out kernels all rows scored,
@@ -220,9 +222,12 @@ std::string summarizeHeldOut(const LearnResult &result,
 /// configuration, and each of its groups taken away (unless nothing would be
 /// left). Named after the leaf's configuration
 /// ("MemoryWorkloadAnalysis+Occupancy", "all-sections-InstructionStats");
-/// in leaf order, then group order, each once. Measuring them
-/// (scripts/measure-outcomes.py --extend) lets the next round of learning
-/// try them.
+/// in leaf order, then group order, each once. Each is wanted only on the
+/// modules whose kernels of `table` reach its leaf (`modules`; one wanted
+/// from several leaves, on all of theirs), and a leaf no kernel reaches
+/// wants nothing: the kernels of other leaves would not collect it.
+/// Measuring them (scripts/measure-outcomes.py --extend) lets the next
+/// round of learning try them.
 std::vector<ProfileConfiguration>
 wantedConfigurations(TreeOp tree, const OutcomeTable &table,
                      llvm::ArrayRef<std::string> groups);

@@ -53,6 +53,10 @@ struct ProfileConfiguration {
   /// The median costs (passes, seconds) of a search of each smaller budget
   /// ("costs_at"; a winner's re-profile counts only while budget remains).
   std::map<int64_t, std::pair<double, double>> costsAt;
+  /// The modules it is measured on when not every one ("modules"; empty:
+  /// every module): a configuration one step from a leaf is wanted only on
+  /// the modules whose kernels reach that leaf (wantedConfigurations).
+  std::vector<std::string> modules;
 };
 
 /// One kernel's features and outcomes.
@@ -61,6 +65,9 @@ struct KernelOutcomes {
   /// The program the kernel belongs to: variants of one program never
   /// straddle the train/held-out split.
   std::string program;
+  /// The module (file stem) it came from: "module", else its name up to
+  /// the '/'.
+  std::string module;
   llvm::StringMap<double> features;
   /// Verified speedup per configuration name (absent: not measured).
   llvm::StringMap<double> speedup;
