@@ -38,7 +38,6 @@ import concurrent.futures
 import itertools
 import json
 import math
-import os
 import pathlib
 import re
 import subprocess
@@ -110,6 +109,8 @@ def main():
     args = parser.parse_args()
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.tree_file and not pathlib.Path(args.tree_file).is_file():
+        parser.error(f"--tree-file {args.tree_file}: no such file")
     shard = None
     if args.shard:
         match = re.fullmatch(r"(\d+)/(\d+)", args.shard)
@@ -174,7 +175,7 @@ def main():
                 kernels.append((report.stem, k))
     else:
         worker = f" worker={args.worker}" if args.worker else ""
-        tree = (f" tree-file={os.path.abspath(args.tree_file)}"
+        tree = (f" tree-file={pathlib.Path(args.tree_file).resolve()}"
                 if args.tree_file else "")
         modules = [m for m in sorted((repo / args.corpus).glob("*.mlir"))
                    if not args.only or any(

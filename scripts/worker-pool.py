@@ -22,10 +22,11 @@ For each job it
      "rejected", a hang stopped by the watchdog included) is final;
   5. stores a verdict under its key (written to a temporary file in the
      cache folder, then renamed: readers never see half a file; errors are
-     not kept, nor a timing during which the SM clock dropped, which the
-     optimizer measures again) and writes the result to R. A job asked for again while it
-     runs (a lock file per key) waits for that verdict instead of running
-     twice.
+     not kept, nor a passed job whose timing ran while the SM clock
+     dropped, which the next asker measures anew: the optimizer's
+     interleaved re-timing asks again at once) and writes the result to R.
+     A job asked for again while it runs (a lock file per key) waits for
+     that verdict instead of running twice.
 Every job is one line of the log (AUTOPROF_POOL_LOG): its key, GPU,
 attempts, seconds and whether it came from the cache.
 
@@ -210,9 +211,12 @@ CLOCK_DROP_FRACTION = 0.95
 
 
 def keepable(result):
-    """Whether a result is a verdict to keep: the candidate passed or was
-    rejected, and its timing, if it has one, was not disturbed."""
-    if result.get("status") not in ("ok", "rejected"):
+    """Whether a result is a verdict to keep: the candidate was rejected
+    (whatever the clock did), or it passed and its timing, if it has one,
+    was not disturbed."""
+    if result.get("status") == "rejected":
+        return True
+    if result.get("status") != "ok":
         return False
     timing = result.get("timing") or {}
     before = timing.get("sm_clock_khz_before", 0)

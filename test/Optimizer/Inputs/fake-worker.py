@@ -19,7 +19,9 @@
 # .times), else 50 us for the kernel and 100 us for the other, unless
 # AUTOPROF_FAKE_RETIME_US ("kernel,other") says; AUTOPROF_FAKE_CLOCK_DROP
 # makes the SM clock drop during it. With AUTOPROF_FAKE_REJECT_UNTIMED set, a
-# job that verifies a candidate without timing it rejects it. Usage:
+# job that verifies a candidate without timing it rejects it. A job that
+# does not time its kernel gets no timing and no peak bandwidth back, as
+# from the worker. Usage:
 # fake-worker.py --job J --result R [...]
 import hashlib
 import json
@@ -142,4 +144,8 @@ if "profile" in job:
                      "value": metric_value(name)}
                     for name in job["profile"]["metrics"]],
         "replay_passes": 1, "seconds": 0.1}
+if "time" not in job:
+    # As the worker: no timing, and no peak bandwidth (measured with it).
+    result.pop("timing", None)
+    result["device"].pop("peak_bandwidth", None)
 json.dump(result, open(args[args.index("--result") + 1], "w"))
