@@ -28,6 +28,9 @@ class Configuration:
     metrics: List[str]
     cost_passes: float
     cost_seconds: float
+    # The modules it was measured on where not every one (a configuration
+    # one step from a leaf, wanted on the modules whose kernels reach it).
+    modules: Optional[List[str]] = None
 
     def metric_count(self, catalog=None) -> Optional[int]:
         """The distinct metrics collected: the named ones and those of the
@@ -85,7 +88,8 @@ class ConfigurationSummary:
     kernels: int
     geometric_mean: Optional[float]
     # The same over the kernels every configuration was measured on (the
-    # means of the configurations are comparable there).
+    # means of the configurations are comparable there; None for one
+    # measured on some modules only, which that set does not wait for).
     common_mean: Optional[float]
     metric_count: Optional[int]
     cost_passes: float
@@ -139,7 +143,9 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             cost_passes=_number(need(entry, "cost_passes", where),
                                 f"{source}: {where}.cost_passes"),
             cost_seconds=_number(need(entry, "cost_seconds", where),
-                                 f"{source}: {where}.cost_seconds")))
+                                 f"{source}: {where}.cost_seconds"),
+            modules=(names_of(entry, "modules", where)
+                     if "modules" in entry else None)))
     names = set()
     for i, configuration in enumerate(configurations):
         if configuration.name in names:
@@ -238,8 +244,9 @@ def summarize(table: OutcomeTable, catalog=None) -> List[ConfigurationSummary]:
         result.append(ConfigurationSummary(
             name=configuration.name, kernels=len(values),
             geometric_mean=_geometric_mean(values),
-            common_mean=_geometric_mean(
-                [k.speedup[configuration.name] for k in common]),
+            common_mean=(None if configuration.modules is not None else
+                         _geometric_mean([k.speedup[configuration.name]
+                                          for k in common])),
             metric_count=configuration.metric_count(catalog),
             cost_passes=configuration.cost_passes,
             cost_seconds=configuration.cost_seconds))
@@ -247,9 +254,11 @@ def summarize(table: OutcomeTable, catalog=None) -> List[ConfigurationSummary]:
 
 
 def common_kernels(table: OutcomeTable) -> List[KernelOutcome]:
-    """The kernels measured with every configuration."""
+    """The kernels measured with every configuration measured on every
+    module (one measured on some modules only would narrow them to those)."""
     return [k for k in table.kernels
-            if all(c.name in k.speedup for c in table.configurations)]
+            if all(c.name in k.speedup for c in table.configurations
+                   if c.modules is None)]
 
 
 def oracle(table: OutcomeTable) -> Optional[float]:

@@ -55,6 +55,27 @@ def test_summary_per_configuration():
     assert oracle(table) == pytest.approx(4.0)
 
 
+def test_a_configuration_of_some_modules_does_not_narrow_the_common_kernels():
+    document = small_table()
+    # Wanted on p.v0's kernels only (autoprof-learn --wanted).
+    document["configurations"].append(
+        {"name": "sol+Occupancy", "groups": ["SpeedOfLight", "Occupancy"],
+         "cost_passes": 11, "cost_seconds": 0.3, "modules": ["p.v0"]})
+    document["kernels"][0]["speedup"]["sol+Occupancy"] = 3.0
+    table = parse_outcomes(document)
+    assert table.configuration("sol+Occupancy").modules == ["p.v0"]
+    assert table.configuration("sol").modules is None
+    assert [k.name for k in common_kernels(table)] == ["p.v0/k1", "p.v1/k2"]
+    summaries = {s.name: s for s in summarize(table)}
+    assert summaries["none"].common_mean == pytest.approx(2.0)
+    wanted = summaries["sol+Occupancy"]
+    assert (wanted.kernels, wanted.common_mean) == (1, None)
+    assert wanted.geometric_mean == pytest.approx(3.0)
+    document["configurations"][-1]["modules"] = "p.v0"
+    with pytest.raises(ReportError, match=r"configurations\[3\]\.modules"):
+        parse_outcomes(document)
+
+
 def test_metric_counts_need_the_catalog_for_groups():
     table = parse_outcomes(small_table())
     assert [s.metric_count for s in summarize(table)] == [0, None, None]

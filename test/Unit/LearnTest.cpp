@@ -541,6 +541,25 @@ TEST(OutcomeTableTest, RejectsMalformedTables) {
                        "speedup": {}, "speedup_at": {"1": {"y": 2.0}}}]})"),
             "outcome table: kernel 'k' has an outcome for the unknown "
             "configuration 'y'");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x", "modules": "m"}],
+                      "kernels": []})"),
+            "expected array at outcome table.configurations[0].modules");
+}
+
+TEST(OutcomeTableTest, ReadsModulesOfKernelsAndConfigurations) {
+  // A kernel's module is its "module", else its name up to the '/'; a
+  // configuration's "modules" are those it was measured on.
+  llvm::Expected<OutcomeTable> table = parseOutcomeTable(R"({
+    "configurations": [{"name": "x"}, {"name": "x+y", "modules": ["a.v0"]}],
+    "kernels": [{"name": "a.v0/k", "program": "a", "features": {},
+                 "speedup": {"x": 1.0, "x+y": 2.0}},
+                {"name": "b.v0/k", "program": "b", "module": "b.v0",
+                 "features": {}, "speedup": {"x": 1.0}}]})");
+  ASSERT_TRUE(static_cast<bool>(table)) << llvm::toString(table.takeError());
+  EXPECT_EQ(table->kernels[0].module, "a.v0");
+  EXPECT_EQ(table->kernels[1].module, "b.v0");
+  EXPECT_TRUE(table->configurations[0].modules.empty());
+  EXPECT_EQ(table->configurations[1].modules, std::vector<std::string>{"a.v0"});
 }
 
 TEST(OutcomeTableTest, SelectsTheOutcomesOfASmallerBudget) {
