@@ -385,6 +385,22 @@ static double meanOf(const std::map<size_t, double> &differences) {
                              : sum / static_cast<double>(differences.size());
 }
 
+bool mlir::autoprof::learn::reachesMoreBeyondNoise(
+    const TreeScore &better, const TreeScore &worse, const OutcomeTable &table,
+    const LearnOptions &options) {
+  LearnOptions outcomesOnly = options;
+  outcomesOnly.lambda = 0;
+  std::map<size_t, double> banded = differences(worse, better, outcomesOnly);
+  // As measured, the mean must not fall either: a loss within the band on
+  // every kernel is not made up by taking each loss for none.
+  if (banded.empty() || meanOf(differences(worse, better, outcomesOnly,
+                                           /*withinNoiseAsSame=*/false)) < 0)
+    return false;
+  std::mt19937_64 random(options.seed);
+  return bootstrapMeanQuantile(banded, table, options.bootstrapSamples,
+                               1 - options.confidence, random) > 0;
+}
+
 /// The kernels `before` scored that `after` does not: an edit that leaves
 /// them without a measured outcome cannot be compared on them.
 static std::vector<size_t> unscoredAfter(const TreeScore &before,
@@ -703,7 +719,8 @@ mlir::autoprof::learn::evaluationToJSON(const LearnResult &result,
     return list;
   };
   llvm::json::Array rows;
-  for (const HeldOutRow &row : compareHeldOut(result, table, options)) {
+  std::vector<HeldOutRow> compared = compareHeldOut(result, table, options);
+  for (const HeldOutRow &row : compared) {
     llvm::json::Array excluded;
     for (const std::string &note : row.score.excluded)
       excluded.push_back(note);
@@ -722,6 +739,13 @@ mlir::autoprof::learn::evaluationToJSON(const LearnResult &result,
                              {"excluded", std::move(excluded)}};
     if (!row.configuration.empty())
       entry["configuration"] = row.configuration;
+    // The rows this one reaches more than beyond the noise, by index.
+    llvm::json::Array beats;
+    for (auto [index, other] : llvm::enumerate(compared))
+      if (&other != &row &&
+          reachesMoreBeyondNoise(row.score, other.score, table, options))
+        beats.push_back(static_cast<int64_t>(index));
+    entry["beats"] = std::move(beats);
     rows.push_back(std::move(entry));
   }
   // What each configuration cost in the scores above: the table's costs
@@ -736,6 +760,8 @@ mlir::autoprof::learn::evaluationToJSON(const LearnResult &result,
       {"held_out_fraction", options.heldOutFraction},
       {"lambda", options.lambda},
       {"cost", options.cost == CostUnit::Seconds ? "seconds" : "passes"},
+      {"timing_noise", options.timingNoise},
+      {"confidence", options.confidence},
       {"budget", table.budget},
       {"costs", std::move(costs)},
       {"train_kernels", names(result.split.train)},

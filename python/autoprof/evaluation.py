@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import pathlib
-import random
 import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -31,6 +30,8 @@ class Row:
     excluded: List[str] = field(default_factory=list)
     # The configuration each kernel was scored with.
     configurations: Dict[str, str] = field(default_factory=dict)
+    # The rows (indices) it reaches more than beyond the noise.
+    beats: List[int] = field(default_factory=list)
 
     def median_cost(self, table, cost: str = "passes",
                     costs: Optional[Dict[str, Tuple[float, float]]] = None
@@ -78,6 +79,10 @@ class Evaluation:
     # (passes, seconds) there, where autoprof-learn wrote them.
     budget: Optional[int] = None
     costs: Dict[str, Tuple[float, float]] = field(default_factory=dict)
+    # What a difference had to exceed to be beyond the noise: a kernel's
+    # change of log speedup, and the bootstrap's confidence.
+    timing_noise: float = math.log(1.01)
+    confidence: float = 0.9
 
     def row(self, kind: str) -> Optional[Row]:
         return next((r for r in self.rows if r.kind == kind), None)
@@ -112,7 +117,13 @@ def parse_evaluation(document, source: str = "<evaluation>") -> Evaluation:
             mean_cost=need(entry, "mean_cost", float, where),
             kernels=need(entry, "kernels", list, where),
             excluded=entry.get("excluded", []),
-            configurations=entry.get("configurations", {})))
+            configurations=entry.get("configurations", {}),
+            beats=need(entry, "beats", list, where)))
+    for index, row in enumerate(rows):
+        if not all(isinstance(i, int) and 0 <= i < len(rows)
+                   for i in row.beats):
+            raise ReportError(f"{source}: rows[{index}].beats is not a list "
+                              f"of row indices")
     return Evaluation(
         seed=need(document, "seed", int, "the file"),
         held_out_fraction=need(document, "held_out_fraction", float,
@@ -125,7 +136,9 @@ def parse_evaluation(document, source: str = "<evaluation>") -> Evaluation:
         rows=rows,
         budget=document.get("budget") if isinstance(
             document.get("budget"), int) else None,
-        costs=_costs(document.get("costs", {}), source))
+        costs=_costs(document.get("costs", {}), source),
+        timing_noise=need(document, "timing_noise", float, "the file"),
+        confidence=need(document, "confidence", float, "the file"))
 
 
 def _costs(value, source: str) -> Dict[str, Tuple[float, float]]:
@@ -153,72 +166,20 @@ def _metric_counts(table, catalog):
     return {c.name: c.metric_count(catalog) for c in table.configurations}
 
 
-# What counts as a difference, judged as the learner judges an edit
-# (include/autoprof/Learn/Learner.h): a kernel's log speedups that differ by
-# no more than TIMING_NOISE, the 1% below which the search itself takes two
-# times for the same (lib/Optimizer/SearchDriver.cpp), reach the same; the
-# 1 - CONFIDENCE quantile of the mean of what is left over the kernels,
-# bootstrapped over programs, must be above zero.
-BOOTSTRAP_SAMPLES = 1000
 # Costs closer than this, per unit of the score's cost, are the same cost.
 COST_TOLERANCE = {"passes": 1e-9, "seconds": 1e-3}
-CONFIDENCE = 0.9
-TIMING_NOISE = math.log(1.01)
 
 
-def _log_speedups(row: Row, by_name, budget: Optional[int]
-                  ) -> Dict[str, Tuple[str, float]]:
-    """Each kernel `row` scored: its program and its log speedup under the
-    configuration it was scored with (from the table's kernels `by_name`,
-    at `budget`)."""
-    logs = {}
-    for name in row.kernels:
-        kernel = by_name.get(name)
-        configuration = row.configurations.get(name, row.configuration)
-        if kernel is None or configuration is None:
-            continue
-        value = kernel.speedup_with(configuration, budget)
-        if value:
-            logs[name] = (kernel.program, math.log(value))
-    return logs
+def reaches_more(evaluation: Evaluation, better: Row, worse: Row) -> bool:
+    """Whether `better` reaches more than `worse` beyond the noise, as
+    autoprof-learn judged it ("beats": reachesMoreBeyondNoise in
+    include/autoprof/Learn/Learner.h, the rule it accepts an edit by,
+    costs aside)."""
+    index = next(i for i, row in enumerate(evaluation.rows) if row is worse)
+    return index in better.beats
 
 
-def beyond_noise(better: Dict[str, Tuple[str, float]],
-                 worse: Dict[str, Tuple[str, float]], seed: int) -> bool:
-    """Whether `better` reaches more than `worse` beyond the noise, on the
-    kernels both scored: each kernel's difference of log speedups, taken as
-    none where it is within TIMING_NOISE, averaged over the kernels and
-    bootstrapped over programs (a program's kernels drawn together, as the
-    learner draws them; seeded), has its 1 - CONFIDENCE quantile above
-    zero, and the mean of the differences as measured is not below zero."""
-    by_program: Dict[str, List[float]] = {}
-    measured = []
-    for name in sorted(set(better) & set(worse)):
-        program, log = better[name]
-        difference = log - worse[name][1]
-        measured.append(difference)
-        by_program.setdefault(program, []).append(
-            difference if abs(difference) > TIMING_NOISE else 0.0)
-    programs = [(sum(v), len(v)) for _, v in sorted(by_program.items())]
-    # As measured, the mean must not fall either: a loss within the band on
-    # every kernel is not made up by taking each loss for none.
-    if not programs or sum(measured) < 0:
-        return False
-    draw = random.Random(seed)
-    means = []
-    for _ in range(BOOTSTRAP_SAMPLES):
-        total, count = 0.0, 0
-        for _ in programs:
-            difference, kernels = programs[draw.randrange(len(programs))]
-            total += difference
-            count += kernels
-        means.append(total / count)
-    means.sort()
-    # The learner's quantile (lib/Learn/Learner.cpp, bootstrapMeanQuantile).
-    return means[int((1 - CONFIDENCE) * (BOOTSTRAP_SAMPLES - 1))] > 0
-
-
-def goal_verdict(evaluation: Evaluation, table) -> str:
+def goal_verdict(evaluation: Evaluation) -> str:
     """Whether the learned tree reaches at least the best fixed
     configuration's held-out outcome at no more than half its cost: "met",
     "met within the noise" (half the cost, an outcome below but not beyond
@@ -234,11 +195,8 @@ def goal_verdict(evaluation: Evaluation, table) -> str:
         return "not met"
     if learned.speedup >= best.speedup - 1e-9:
         return "met"
-    by_name = {k.name: k for k in table.kernels}
-    behind = beyond_noise(_log_speedups(best, by_name, evaluation.budget),
-                          _log_speedups(learned, by_name, evaluation.budget),
-                          evaluation.seed)
-    return "not met" if behind else "met within the noise"
+    return ("not met" if reaches_more(evaluation, best, learned)
+            else "met within the noise")
 
 
 def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
@@ -251,11 +209,10 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
     counts = _metric_counts(table, catalog)
     fixed = [r for r in evaluation.rows if r.kind == "fixed"
              and counts.get(r.configuration) is not None]
-    by_name = {k.name: k for k in table.kernels}
-    logs = {id(r): _log_speedups(r, by_name, evaluation.budget)
-            for r in evaluation.rows}
-    noise = (f"beyond the noise: by more than 1% on a kernel, in a "
-             f"bootstrap over the held-out programs, {CONFIDENCE:.0%}")
+    noise = (f"beyond the noise: by more than "
+             f"{math.expm1(evaluation.timing_noise):.0%} on a kernel, in a "
+             f"bootstrap over the held-out programs, "
+             f"{evaluation.confidence:.0%}")
     if len(fixed) >= 2:
         # Every pair where more metrics reached less, and those of them
         # where the difference is beyond the noise.
@@ -263,7 +220,7 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
                  if counts[b.configuration] > counts[a.configuration]
                  and b.speedup < a.speedup - 1e-9]
         real = [(a, b) for a, b in drops
-                if beyond_noise(logs[id(a)], logs[id(b)], evaluation.seed)]
+                if reaches_more(evaluation, a, b)]
 
         def pairs(n):
             return f"{n} pair{'s' if n != 1 else ''}"
@@ -300,10 +257,8 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
     learned, best = evaluation.row("learned"), evaluation.row("best-fixed")
     oracle = evaluation.row("oracle")
     if learned and best:
-        ahead = beyond_noise(logs[id(learned)], logs[id(best)],
-                             evaluation.seed)
-        behind = beyond_noise(logs[id(best)], logs[id(learned)],
-                              evaluation.seed)
+        ahead = reaches_more(evaluation, learned, best)
+        behind = reaches_more(evaluation, best, learned)
         verdict = ("beats" if ahead else "falls short of" if behind else
                    "matches" if abs(learned.speedup - best.speedup) <= 1e-9
                    else "matches, within the noise,")
@@ -321,7 +276,7 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
                 "met within the noise": f"met within the noise (its outcome "
                                         f"below the best fixed "
                                         f"configuration's, not {noise})",
-                "not met": "not met"}[goal_verdict(evaluation, table)]
+                "not met": "not met"}[goal_verdict(evaluation)]
         lines.append(
             f"Goal (at least the best fixed configuration's outcome at no "
             f"more than half its cost): {goal}.")

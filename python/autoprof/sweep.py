@@ -112,7 +112,7 @@ def sweep(table_path, out_dir, seeds: Sequence[int],
             learned = evaluation.row("learned")
             runs.append(SweepRun(
                 lam=lam, seed=seed, evaluation=evaluation, accepted=accepted,
-                goal=goal_verdict(evaluation, table),
+                goal=goal_verdict(evaluation),
                 median_passes=learned.median_cost(table, "passes",
                                                   evaluation.costs)
                 if learned else None))

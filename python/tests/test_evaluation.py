@@ -8,8 +8,9 @@ import pathlib
 import pytest
 
 from autoprof.catalog import load_catalog
-from autoprof.evaluation import (answers, beyond_noise, evaluate,
-                                 load_evaluation, parse_evaluation)
+from autoprof.evaluation import (answers, evaluate, goal_verdict,
+                                 load_evaluation, parse_evaluation,
+                                 reaches_more)
 from autoprof.outcomes import load_outcomes, parse_outcomes
 from autoprof.reports import ReportError
 
@@ -100,10 +101,10 @@ def test_more_metrics_reaching_less_beyond_the_noise_is_said(
 def test_a_broken_evaluation_names_the_field():
     good = {"seed": 1, "held_out_fraction": 0.3, "lambda": 0.01,
             "cost": "passes", "train_kernels": [], "held_out_kernels": [],
-            "train_score": 0.5,
+            "train_score": 0.5, "timing_noise": 0.00995, "confidence": 0.9,
             "rows": [{"kind": "learned", "score": 0.1,
                       "mean_log_speedup": 0.2, "mean_cost": 3,
-                      "kernels": []}]}
+                      "kernels": [], "beats": []}]}
     assert parse_evaluation(good).row("learned").mean_cost == 3.0
     bad = json.loads(json.dumps(good))
     bad["rows"][0]["kind"] = "guess"
@@ -148,35 +149,40 @@ def test_evaluate_at_a_smaller_budget(tmp_path, learn_tool):
            "tree: 1 (goal" in text
 
 
-def test_beyond_noise_needs_a_gain_the_programs_agree_on():
-    def logs(values):
-        # Two kernels per program.
-        return {f"p{i // 2}.k{i}": (f"p{i // 2}", v)
-                for i, v in enumerate(values)}
-    same = logs([0.1] * 6)
-    assert not beyond_noise(same, same, seed=1)
-    # Every program gains.
-    assert beyond_noise(logs([0.3, 0.2, 0.4, 0.3, 0.25, 0.35]), same, seed=1)
-    # One program gains much, two lose a little: the mean is above zero but
-    # a draw without the first program is not.
-    mixed = logs([1.1, 1.1, 0.05, 0.05, 0.05, 0.05])
-    assert not beyond_noise(mixed, same, seed=1)
-    # Every program gains 0.5%: the timing's noise.
-    assert not beyond_noise(logs([0.105] * 6), same, seed=1)
-    # Three programs of twenty gain 5% on each kernel: the mean gain is
-    # 0.7%, under the band, but the band is per kernel, and a draw of twenty
-    # programs misses all three only 4% of the time.
-    many = logs([0.1] * 40)
-    gaining = logs([0.1 + (0.05 if i < 6 else 0.0) for i in range(40)])
-    assert beyond_noise(gaining, many, seed=1)
-    # Three programs gain 2% and the seventeen others lose 0.9%, within the
-    # band each: taken for none, those losses would leave a gain, but as
-    # measured the mean falls.
-    mixed = logs([0.1 + (0.02 if i < 6 else -0.009) for i in range(40)])
-    assert not beyond_noise(mixed, many, seed=1)
-    assert not beyond_noise(many, many, seed=1)
-    # Only the kernels both scored count; none in common is no difference.
-    assert not beyond_noise({"a": ("p", 1.0)}, {"b": ("p", 0.0)}, seed=1)
+def test_what_is_beyond_the_noise_is_the_learner_s_verdict():
+    # Two rows that reach the same mean: whether one is ahead of the other
+    # beyond the noise is what autoprof-learn wrote ("beats"), not
+    # recomputed here.
+    def evaluation(beats):
+        def row(kind, name, index):
+            return {"kind": kind, "configuration": name, "score": 0.0,
+                    "mean_log_speedup": 0.5 if kind == "learned" else 0.6,
+                    "mean_cost": 1.0 if kind == "learned" else 10.0,
+                    "kernels": ["p/k"], "configurations": {"p/k": name},
+                    "beats": beats.get(index, [])}
+        return parse_evaluation({
+            "seed": 1, "held_out_fraction": 0.3, "lambda": 0.01,
+            "cost": "passes", "train_kernels": [],
+            "held_out_kernels": ["p/k"], "train_score": 0.0,
+            "timing_noise": 0.00995, "confidence": 0.9,
+            "rows": [row("best-fixed", "all", 0),
+                     row("learned", "none", 1)]})
+
+    within = evaluation({})
+    assert goal_verdict(within) == "met within the noise"
+    behind = evaluation({0: [1]})
+    assert goal_verdict(behind) == "not met"
+    assert reaches_more(behind, behind.rows[0], behind.rows[1])
+    assert not reaches_more(behind, behind.rows[1], behind.rows[0])
+    broken = {"seed": 1, "held_out_fraction": 0.3, "lambda": 0.01,
+              "cost": "passes", "train_kernels": [], "held_out_kernels": [],
+              "train_score": 0.0, "timing_noise": 0.00995, "confidence": 0.9,
+              "rows": [{"kind": "learned", "score": 0.1,
+                        "mean_log_speedup": 0.2, "mean_cost": 3,
+                        "kernels": [], "beats": [3]}]}
+    with pytest.raises(ReportError, match=r"rows\[0\].beats is not a list "
+                                          r"of row indices"):
+        parse_evaluation(broken, "x.json")
 
 
 def test_speedups_by_budget_are_read_and_checked():

@@ -513,6 +513,68 @@ TEST(BootstrapTest, ResamplesProgramsNotKernels) {
   EXPECT_EQ(bootstrapMeanQuantile({}, table, 1000, 0.05, random), 0);
 }
 
+TEST(BootstrapTest, ReachingMoreNeedsAGainTheProgramsAgreeOn) {
+  // Kernels of two each per program; a score's log speedups by kernel.
+  OutcomeTable table;
+  for (size_t i = 0; i < 40; ++i) {
+    KernelOutcomes kernel;
+    kernel.name = "k" + std::to_string(i);
+    kernel.program = "p" + std::to_string(i / 2);
+    table.kernels.push_back(kernel);
+  }
+  auto score = [](std::vector<double> logs) {
+    TreeScore result;
+    for (auto [index, log] : llvm::enumerate(logs)) {
+      result.kernels.push_back(index);
+      result.configurations.push_back("x");
+      result.logSpeedups.push_back(log);
+      result.costs.push_back(0);
+    }
+    return result;
+  };
+  LearnOptions options;
+  options.seed = 1;
+  auto beats = [&](const TreeScore &a, const TreeScore &b) {
+    return reachesMoreBeyondNoise(a, b, table, options);
+  };
+  TreeScore same = score(std::vector<double>(6, 0.1));
+  EXPECT_FALSE(beats(same, same));
+  // Every program gains.
+  EXPECT_TRUE(beats(score({0.3, 0.2, 0.4, 0.3, 0.25, 0.35}), same));
+  // One program gains much, two lose a little: the mean is above zero but
+  // a draw without the first program is not.
+  EXPECT_FALSE(beats(score({1.1, 1.1, 0.05, 0.05, 0.05, 0.05}), same));
+  // Every program gains 0.5%: the timing's noise.
+  EXPECT_FALSE(beats(score(std::vector<double>(6, 0.105)), same));
+  // Three programs of twenty gain 5% on each kernel: the mean gain is 0.7%,
+  // under the band, but the band is per kernel, and a draw of twenty
+  // programs misses all three only 4% of the time.
+  std::vector<double> gaining(40, 0.1), mixed(40, 0.1);
+  for (size_t i = 0; i < 40; ++i) {
+    gaining[i] += i < 6 ? 0.05 : 0.0;
+    mixed[i] += i < 6 ? 0.02 : -0.009;
+  }
+  TreeScore many = score(std::vector<double>(40, 0.1));
+  EXPECT_TRUE(beats(score(gaining), many));
+  // Three programs gain 2% and the seventeen others lose 0.9%, within the
+  // band each: taken for none, those losses would leave a gain, but as
+  // measured the mean falls.
+  EXPECT_FALSE(beats(score(mixed), many));
+  // Costs do not count: a gain at any cost is a gain.
+  TreeScore costly = score(gaining);
+  for (double &cost : costly.costs)
+    cost = 100;
+  options.lambda = 1;
+  EXPECT_TRUE(beats(costly, many));
+  // Only the kernels both scored count; none in common is no difference.
+  TreeScore first = score({1.0}), second;
+  second.kernels = {1};
+  second.configurations = {"x"};
+  second.logSpeedups = {0.0};
+  second.costs = {0};
+  EXPECT_FALSE(beats(first, second));
+}
+
 TEST(OutcomeTableTest, RejectsMalformedTables) {
   auto error = [](const char *text) {
     llvm::Expected<OutcomeTable> table = parseOutcomeTable(text);

@@ -133,6 +133,19 @@ std::vector<TreeEdit> enumerateEdits(TreeOp tree, const OutcomeTable &table,
                                      llvm::ArrayRef<size_t> kernels,
                                      const LearnOptions &options);
 
+/// Whether `better` reaches more than `worse` beyond the timing noise, on
+/// the kernels both scored, costs aside: each kernel's difference of log
+/// speedups, taken as none within `options.timingNoise`, has the 1 -
+/// `options.confidence` quantile of its bootstrapped mean
+/// (bootstrapMeanQuantile, `options.bootstrapSamples` draws from a
+/// generator seeded with `options.seed`) above zero, and the mean of the
+/// differences as measured is not below zero. The rule by which the learner
+/// accepts an edit, without its cost term: what the held-out comparison
+/// (evaluationToJSON, "beats") judges rows by.
+bool reachesMoreBeyondNoise(const TreeScore &better, const TreeScore &worse,
+                            const OutcomeTable &table,
+                            const LearnOptions &options);
+
 /// The `quantile` of the bootstrapped mean of `differences` (kernel index
 /// into `table` -> score difference), resampling programs rather than
 /// kernels: the variants of one program (its mappings) are near copies of
@@ -199,11 +212,13 @@ std::vector<HeldOutRow> compareHeldOut(const LearnResult &result,
                                        const LearnOptions &options);
 
 /// The evaluation of a learning run as JSON (`autoprof-learn
-/// --evaluation`): the options that decided it, the search budget of the
+/// --evaluation`): the options that decided it (the timing noise and the
+/// confidence that judge "beats" among them), the search budget of the
 /// outcomes and each configuration's cost at it, the training and held-out
 /// kernels by name, the training score and compareHeldOut's rows, each
-/// with its score, mean log speedup, mean cost, the kernels it scored and
-/// those it left out with the reason.
+/// with its score, mean log speedup, mean cost, the kernels it scored,
+/// those it left out with the reason and the rows it reaches more than
+/// beyond the noise ("beats", their indices; reachesMoreBeyondNoise).
 llvm::json::Object evaluationToJSON(const LearnResult &result,
                                     const OutcomeTable &table,
                                     const LearnOptions &options);
