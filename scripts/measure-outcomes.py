@@ -257,13 +257,14 @@ def runs_on(configuration, module_stem):
     return module_stem in configuration.get("modules", [module_stem])
 
 
-def table_configuration(configuration):
-    """What a table records of a configuration it measured."""
+def table_configuration(configuration, ran_on):
+    """What a table records of a configuration it measured on the modules
+    `ran_on`: those, where it is not meant for every module."""
     entry = {"name": configuration["name"],
              "groups": configuration.get("groups", []),
              "metrics": configuration.get("metrics", [])}
     if "modules" in configuration:
-        entry["modules"] = sorted(configuration["modules"])
+        entry["modules"] = sorted(ran_on)
     return entry
 
 
@@ -497,12 +498,13 @@ def main():
     configurations = (json.loads(pathlib.Path(args.configurations).read_text())
                       if args.configurations else DEFAULT_CONFIGURATIONS)
     for c in configurations:
-        modules = c.get("modules", [])
-        if not isinstance(modules, list) or \
+        modules = c.get("modules", ["any"])
+        if not isinstance(modules, list) or not modules or \
                 not all(isinstance(m, str) for m in modules):
             parser.error(f"--configurations {args.configurations}: "
                          f"configuration '{c.get('name')}': \"modules\" is "
-                         f"a list of module names (file stems)")
+                         f"a list of module names (file stems), left out "
+                         f"for every module")
     if args.names:
         known = {c["name"]: c for c in DEFAULT_CONFIGURATIONS}
         unknown = [n for n in args.names if n not in known]
@@ -777,7 +779,10 @@ def measure(args, configurations, work, commit, old=None,
                       f"time budget {args.time_budget} s")
         ran = [c for c in configurations
                if any(r[2]["name"] == c["name"] for r in runs)]
-        table_configurations = [table_configuration(c) for c in ran]
+        table_configurations = [
+            table_configuration(c, {r[0].stem for r in runs
+                                    if r[2]["name"] == c["name"]})
+            for c in ran]
         if old is not None:
             # The old table's kernels keep their features and outcomes and gain
             # the new measurements; kernels only the new runs saw come after

@@ -155,7 +155,7 @@ static bool isCollectable(const ProfileConfiguration &configuration) {
 
 const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
     const OutcomeTable &table, ArrayRef<size_t> kernels,
-    const LearnOptions &options, bool collectableOnly) {
+    const LearnOptions &options, bool collectableOnly, bool everyModuleOnly) {
   // The configurations measured on the most of `kernels` compete, by their
   // mean score there: a configuration is not preferred for the kernels
   // whose runs failed under it.
@@ -163,7 +163,8 @@ const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
   size_t bestCoverage = 0;
   double bestMean = 0;
   for (const ProfileConfiguration &configuration : table.configurations) {
-    if (collectableOnly && !isCollectable(configuration))
+    if ((collectableOnly && !isCollectable(configuration)) ||
+        (everyModuleOnly && !configuration.modules.empty()))
       continue;
     TreeScore score =
         scoreConfiguration(configuration, table, kernels, options);
@@ -293,28 +294,39 @@ std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
   // The modules whose kernels reach each leaf: a configuration one step from
   // a leaf can only change what those kernels collect.
   std::map<int64_t, std::set<std::string>> leafModules;
-  for (const KernelOutcomes &kernel : table.kernels)
+  std::set<std::string> allModules;
+  for (const KernelOutcomes &kernel : table.kernels) {
+    allModules.insert(kernel.module);
     if (CollectOp leaf = evaluateOnKernel(tree, kernel).leaf)
       leafModules[leaf.getId()].insert(kernel.module);
+  }
   std::vector<ProfileConfiguration> wanted;
   auto same = [](const std::vector<std::string> &a,
                  const std::vector<std::string> &b) {
     return std::set<std::string>(a.begin(), a.end()) ==
            std::set<std::string>(b.begin(), b.end());
   };
-  // Wants the configuration of these groups and metrics on `modules`,
-  // unless the table has it; one already wanted from another leaf is
-  // wanted on the modules of both.
+  // Wants the configuration of these groups and metrics on `modules`, but
+  // for those the table measured it on (under the table's name where it
+  // has it on some); one already wanted from another leaf is wanted on the
+  // modules of both.
   auto want = [&](std::string name, std::vector<std::string> g,
-                  std::vector<std::string> m,
-                  const std::set<std::string> &modules) {
-    if ((g.empty() && m.empty()) || modules.empty() || table.find(g, m))
+                  std::vector<std::string> m, std::set<std::string> modules) {
+    if ((g.empty() && m.empty()) || modules.empty())
       return;
+    if (const ProfileConfiguration *found = table.find(g, m)) {
+      if (found->modules.empty())
+        return;
+      for (const std::string &module : found->modules)
+        modules.erase(module);
+      if (modules.empty())
+        return;
+      name = found->name;
+    }
     for (ProfileConfiguration &known : wanted)
       if (same(known.groups, g) && same(known.metrics, m)) {
-        std::set<std::string> all(known.modules.begin(), known.modules.end());
-        all.insert(modules.begin(), modules.end());
-        known.modules.assign(all.begin(), all.end());
+        modules.insert(known.modules.begin(), known.modules.end());
+        known.modules.assign(modules.begin(), modules.end());
         return;
       }
     ProfileConfiguration configuration;
@@ -325,7 +337,7 @@ std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
     wanted.push_back(std::move(configuration));
   };
   tree.walk([&](CollectOp leaf) {
-    const std::set<std::string> &modules = leafModules[leaf.getId()];
+    std::set<std::string> modules = leafModules[leaf.getId()];
     std::vector<std::string> leafGroups = toStrings(leaf.getGroups());
     std::vector<std::string> leafMetrics = toStrings(leaf.getMetrics());
     const ProfileConfiguration *current = getLeafConfiguration(leaf, table);
@@ -348,6 +360,11 @@ std::vector<ProfileConfiguration> mlir::autoprof::learn::wantedConfigurations(
       want(base + "-" + group, std::move(fewer), leafMetrics, modules);
     }
   });
+  // Wanted on every module: no list.
+  for (ProfileConfiguration &configuration : wanted)
+    if (std::set<std::string>(configuration.modules.begin(),
+                              configuration.modules.end()) == allModules)
+      configuration.modules.clear();
   return wanted;
 }
 
@@ -499,6 +516,12 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
   IRRewriter rewriter(start.getContext());
   TreeScore current =
       scoreTree(result.tree, table, result.split.train, options);
+  // The held-out kernels the current tree has a measured outcome for: an
+  // edit must not leave one of them without (a configuration measured on
+  // some modules only; wantedConfigurations). Only whether an outcome was
+  // measured is read here, never what it is.
+  TreeScore currentHeldOut =
+      scoreTree(result.tree, table, result.split.heldOut, options);
   for (unsigned round = 0; round < options.maxEdits; ++round) {
     Array proposals;
     // The best proposal so far: what it is, its tree and its score.
@@ -520,6 +543,20 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
             std::to_string(lost.size()) + " training kernel" +
             (lost.size() == 1 ? "" : "s") +
             " the current tree scores would have no measured outcome (" +
+            table.kernels[lost.front()].name +
+            (lost.size() == 1 ? "" : ", ...") +
+            "): measure the configurations it collects for them first";
+        proposals.push_back(std::move(entry));
+        return;
+      }
+      TreeScore heldOut =
+          scoreTree(trialTree, table, result.split.heldOut, options);
+      if (std::vector<size_t> lost = unscoredAfter(currentHeldOut, heldOut);
+          !lost.empty()) {
+        entry["rejected"] =
+            std::to_string(lost.size()) + " held-out kernel" +
+            (lost.size() == 1 ? "" : "s") +
+            " would reach a configuration not measured for it (" +
             table.kernels[lost.front()].name +
             (lost.size() == 1 ? "" : ", ...") +
             "): measure the configurations it collects for them first";
@@ -618,6 +655,8 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     entry["decision"] = "accepted " + bestName;
     result.log.push_back(std::move(entry));
     current = std::move(bestScore);
+    currentHeldOut =
+        scoreTree(result.tree, table, result.split.heldOut, options);
   }
   result.train = current;
   result.heldOut = scoreTree(result.tree, table, result.split.heldOut, options);
@@ -654,7 +693,8 @@ mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
           {HeldOutKind::Fixed, configuration.name,
            scoreConfiguration(configuration, table, heldOut, options)});
   if (const ProfileConfiguration *best = bestFixedConfiguration(
-          table, result.split.train, options, /*collectableOnly=*/false))
+          table, result.split.train, options, /*collectableOnly=*/false,
+          /*everyModuleOnly=*/true))
     rows.push_back({HeldOutKind::BestFixed, best->name,
                     scoreConfiguration(*best, table, heldOut, options)});
   rows.push_back({HeldOutKind::Learned, "", result.heldOut});

@@ -62,6 +62,11 @@ static bool fromJSON(const llvm::json::Value &value,
     path.field("name").report("a configuration needs a name");
     return false;
   }
+  if (configuration.modules.empty() && value.getAsObject()->get("modules")) {
+    path.field("modules").report(
+        "a configuration measured on every module names no modules");
+    return false;
+  }
   if (configuration.costPasses < 0 || configuration.costSeconds < 0) {
     path.report("a profiling cost cannot be negative");
     return false;

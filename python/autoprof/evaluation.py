@@ -210,8 +210,8 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
     fixed = [r for r in evaluation.rows if r.kind == "fixed"
              and counts.get(r.configuration) is not None]
     noise = (f"beyond the noise: by more than "
-             f"{math.expm1(evaluation.timing_noise):.0%} on a kernel, in a "
-             f"bootstrap over the held-out programs, "
+             f"{100 * math.expm1(evaluation.timing_noise):.3g}% on a kernel, "
+             f"in a bootstrap over the held-out programs, "
              f"{evaluation.confidence:.0%}")
     if len(fixed) >= 2:
         # Every pair where more metrics reached less, and those of them

@@ -146,6 +146,9 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
                                  f"{source}: {where}.cost_seconds"),
             modules=(names_of(entry, "modules", where)
                      if "modules" in entry else None)))
+        if configurations[-1].modules == []:
+            raise ReportError(f"{source}: {where}.modules: empty (a "
+                              f"configuration of every module names none)")
     names = set()
     for i, configuration in enumerate(configurations):
         if configuration.name in names:

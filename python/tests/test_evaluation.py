@@ -150,9 +150,9 @@ def test_evaluate_at_a_smaller_budget(tmp_path, learn_tool):
 
 
 def test_what_is_beyond_the_noise_is_the_learner_s_verdict():
-    # Two rows that reach the same mean: whether one is ahead of the other
-    # beyond the noise is what autoprof-learn wrote ("beats"), not
-    # recomputed here.
+    # The best fixed row is ahead of the learned one (0.6 against 0.5 in
+    # mean log speedup): whether beyond the noise is what autoprof-learn
+    # wrote ("beats"), not recomputed here.
     def evaluation(beats):
         def row(kind, name, index):
             return {"kind": kind, "configuration": name, "score": 0.0,

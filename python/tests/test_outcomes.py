@@ -74,6 +74,10 @@ def test_a_configuration_of_some_modules_does_not_narrow_the_common_kernels():
     document["configurations"][-1]["modules"] = "p.v0"
     with pytest.raises(ReportError, match=r"configurations\[3\]\.modules"):
         parse_outcomes(document)
+    document["configurations"][-1]["modules"] = []
+    with pytest.raises(ReportError, match=r"configurations\[3\]\.modules: "
+                                          r"empty"):
+        parse_outcomes(document)
 
 
 def test_metric_counts_need_the_catalog_for_groups():

@@ -65,10 +65,11 @@ static cl::opt<std::string> wantedPath(
              "scripts/measure-outcomes.py --configurations ... --extend)"));
 static cl::opt<std::string> evaluationPath(
     cl::cat(learnCategory), "evaluation",
-    cl::desc("Write the held-out comparison here (JSON: every fixed "
-             "configuration, the best one on the training kernels, the "
-             "learned tree and the per-kernel oracle, with the kernels each "
-             "scored)"));
+    cl::desc("Write the held-out comparison here (JSON: every configuration "
+             "measured on every module, the best one on the training "
+             "kernels, the learned tree and the per-kernel oracle, with the "
+             "kernels each scored and the rows each reaches more than "
+             "beyond the timing noise)"));
 static cl::opt<uint64_t> seed(cl::cat(learnCategory), "seed", cl::init(1),
                               cl::desc("Seed of the split and bootstrap"));
 static cl::opt<int64_t> searchBudget(
@@ -83,7 +84,8 @@ static cl::opt<double> timingNoise(
              "differ by no more than this reach the same (default "
              "log(1.01): the timing's 1%); an edit is accepted when the "
              "bootstrap lower bound of its mean gain is above zero and "
-             "the training score as measured does not fall"));
+             "the training score as measured does not fall; the held-out "
+             "comparison's verdicts on the noise use the same band"));
 static cl::opt<double> heldOut(cl::cat(learnCategory), "held-out",
                                cl::init(0.3),
                                cl::desc("Fraction of programs held out"));
@@ -319,7 +321,9 @@ int main(int argc, char **argv) {
   } else {
     DataSplit split = splitByProgram(*table, seed, heldOut);
     const ProfileConfiguration *best =
-        bestFixedConfiguration(*table, split.train, options);
+        bestFixedConfiguration(*table, split.train, options,
+                               /*collectableOnly=*/true,
+                               /*everyModuleOnly=*/true);
     if (!best) {
       llvm::errs() << "autoprof-learn: no configuration a leaf can collect "
                       "was measured on any training kernel; give a starting "
@@ -391,10 +395,12 @@ int main(int argc, char **argv) {
         metricNames.push_back(metric);
       for (const std::string &module : configuration.modules)
         modules.push_back(module);
-      list.push_back(llvm::json::Object{{"name", configuration.name},
-                                        {"groups", std::move(groupNames)},
-                                        {"metrics", std::move(metricNames)},
-                                        {"modules", std::move(modules)}});
+      llvm::json::Object entry{{"name", configuration.name},
+                               {"groups", std::move(groupNames)},
+                               {"metrics", std::move(metricNames)}};
+      if (!modules.empty())
+        entry["modules"] = std::move(modules);
+      list.push_back(std::move(entry));
     }
     auto file = openOutputFile(wantedPath, &openError);
     if (!file) {

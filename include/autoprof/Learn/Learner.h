@@ -120,12 +120,15 @@ TreeScore scoreConfiguration(const ProfileConfiguration &configuration,
 /// `kernels`: among those measured on the most of them, the best mean score
 /// there (earlier in the table on ties); null when none was measured on any.
 /// With `collectableOnly`, only configurations a leaf can collect compete
-/// (not "none", which collects nothing).
+/// (not "none", which collects nothing); with `everyModuleOnly`, only those
+/// measured on every module (not one with `modules`, which a kernel outside
+/// them would reach without an outcome: what a fixed configuration for the
+/// whole corpus, or a starting tree's one leaf, must not be).
 const ProfileConfiguration *
 bestFixedConfiguration(const OutcomeTable &table,
                        llvm::ArrayRef<size_t> kernels,
-                       const LearnOptions &options,
-                       bool collectableOnly = true);
+                       const LearnOptions &options, bool collectableOnly = true,
+                       bool everyModuleOnly = false);
 
 /// The edits worth trying on `tree` given the training kernels, in a
 /// deterministic order.
@@ -238,9 +241,11 @@ std::string summarizeHeldOut(const LearnResult &result,
 /// left). Named after the leaf's configuration
 /// ("MemoryWorkloadAnalysis+Occupancy", "all-sections-InstructionStats");
 /// in leaf order, then group order, each once. Each is wanted only on the
-/// modules whose kernels of `table` reach its leaf (`modules`; one wanted
-/// from several leaves, on all of theirs), and a leaf no kernel reaches
-/// wants nothing: the kernels of other leaves would not collect it.
+/// modules whose kernels of `table` reach its leaf (`modules`, left empty
+/// where that is every module; one wanted from several leaves, on all of
+/// theirs), and a leaf no kernel reaches wants nothing: the kernels of
+/// other leaves would not collect it. A configuration the table measured
+/// on some modules only is wanted, under its name, on the leaf's others.
 /// Measuring them (scripts/measure-outcomes.py --extend) lets the next
 /// round of learning try them.
 std::vector<ProfileConfiguration>
