@@ -189,8 +189,7 @@ void OptimizePass::runOnOperation() {
   }
   // Without a tree file, the built-in proposer's search collects what the
   // tree learned for it asks for; a chat model gets the starting tree's
-  // metrics: no outcome table has been measured with a chat model to learn
-  // one from.
+  // metrics, which no table has yet been measured with it to learn from.
   FailureOr<LoadedTree> tree = loadProfilingTree(
       &getContext(), treeFile, treeName, module.getLoc(),
       proposer == ProposerKind::Builtin ? ShippedTree::LearnedForSearch
