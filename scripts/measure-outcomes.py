@@ -48,8 +48,8 @@ collects nothing runs autoprof-optimize with no-profile=true: no counters
 at all), each optionally with "modules", the module names (file stems) it
 runs on where not every one (what `autoprof-learn --wanted` writes: the
 modules whose kernels reach the leaf a configuration is one step from; the
-table records them with the configuration); the default is "none" (that), one configuration per Nsight Compute
-section, all sections together,
+table records them with the configuration); the default is "none" (that),
+one configuration per Nsight Compute section, all sections together,
 "launch-only" (driver-derived launch metrics: no counters, no replay) and
 the two published fixed metric lists "cudaforge-24" and "kernelagent-29",
 restricted to the metrics of the sm_90 catalog (docs/fixed-metric-lists.md

@@ -537,26 +537,21 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       // A tree that sends a kernel the current one scores to a
       // configuration never measured for it would gain by dropping that
       // kernel from its mean: such a proposal is refused.
-      if (std::vector<size_t> lost = unscoredAfter(current, score);
-          !lost.empty()) {
+      // The same holds for the held-out kernels, of which only whether an
+      // outcome was measured is read.
+      std::vector<size_t> lost = unscoredAfter(current, score);
+      StringRef which = "training";
+      if (lost.empty()) {
+        lost = unscoredAfter(
+            currentHeldOut,
+            scoreTree(trialTree, table, result.split.heldOut, options));
+        which = "held-out";
+      }
+      if (!lost.empty()) {
         entry["rejected"] =
-            std::to_string(lost.size()) + " training kernel" +
+            std::to_string(lost.size()) + " " + which.str() + " kernel" +
             (lost.size() == 1 ? "" : "s") +
             " the current tree scores would have no measured outcome (" +
-            table.kernels[lost.front()].name +
-            (lost.size() == 1 ? "" : ", ...") +
-            "): measure the configurations it collects for them first";
-        proposals.push_back(std::move(entry));
-        return;
-      }
-      TreeScore heldOut =
-          scoreTree(trialTree, table, result.split.heldOut, options);
-      if (std::vector<size_t> lost = unscoredAfter(currentHeldOut, heldOut);
-          !lost.empty()) {
-        entry["rejected"] =
-            std::to_string(lost.size()) + " held-out kernel" +
-            (lost.size() == 1 ? "" : "s") +
-            " would reach a configuration not measured for it (" +
             table.kernels[lost.front()].name +
             (lost.size() == 1 ? "" : ", ...") +
             "): measure the configurations it collects for them first";

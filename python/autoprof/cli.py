@@ -154,24 +154,32 @@ def _outcomes(args) -> int:
     return 0
 
 
+def _learned(produce, errors, wrote: str) -> int:
+    """Prints the page `produce()` returns, and on stderr what was written
+    beside it; an error of `errors` is said and is exit status 1."""
+    try:
+        text = produce()
+    except errors as error:
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
+    print(text)
+    print(f"autoprof: wrote {wrote}", file=sys.stderr)
+    return 0
+
+
 def _evaluate(args) -> int:
     from .evaluation import evaluate
 
     catalog = _catalog(args, "the chart of outcome vs metrics")
     if catalog is False:
         return 1
-    try:
-        text = evaluate(args.table, args.out_dir, learn_tool=args.learn_tool,
-                        seed=args.seed, held_out=args.held_out,
-                        lam=args.lam, cost=args.cost, catalog=catalog,
-                        title=args.title, budget=args.budget)
-    except (ReportError, ToolError, CatalogError) as error:
-        print(f"autoprof: {error}", file=sys.stderr)
-        return 1
-    print(text)
-    print(f"autoprof: wrote {pathlib.Path(args.out_dir) / 'evaluation.md'} "
-          "and its charts", file=sys.stderr)
-    return 0
+    return _learned(
+        lambda: evaluate(args.table, args.out_dir, learn_tool=args.learn_tool,
+                         seed=args.seed, held_out=args.held_out,
+                         lam=args.lam, cost=args.cost, catalog=catalog,
+                         title=args.title, budget=args.budget),
+        (ReportError, ToolError, CatalogError),
+        f"{pathlib.Path(args.out_dir) / 'evaluation.md'} and its charts")
 
 
 def _sweep(args) -> int:
@@ -184,19 +192,15 @@ def _sweep(args) -> int:
         print("autoprof: a lambda is a finite number, not negative",
               file=sys.stderr)
         return 1
-    try:
-        text = sweep(args.table, args.out_dir,
-                     range(args.first_seed, args.first_seed + args.seeds),
-                     args.lambdas, learn_tool=args.learn_tool,
-                     held_out=args.held_out, cost=args.cost,
-                     budget=args.budget)
-    except (ReportError, ToolError) as error:
-        print(f"autoprof: {error}", file=sys.stderr)
-        return 1
-    print(text)
-    print(f"autoprof: wrote {pathlib.Path(args.out_dir) / 'sweep.md'}, "
-          "sweep.json and sweep.png", file=sys.stderr)
-    return 0
+    return _learned(
+        lambda: sweep(args.table, args.out_dir,
+                      range(args.first_seed, args.first_seed + args.seeds),
+                      args.lambdas, learn_tool=args.learn_tool,
+                      held_out=args.held_out, cost=args.cost,
+                      budget=args.budget),
+        (ReportError, ToolError),
+        f"{pathlib.Path(args.out_dir) / 'sweep.md'}, sweep.json and "
+        f"sweep.png")
 
 
 def _learning_arguments(command) -> None:
