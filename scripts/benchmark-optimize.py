@@ -533,6 +533,7 @@ def far_from_floor(kernels, reasons, peaks=None):
 # The parts of an evaluation's wall time the reports record ("seconds" of
 # the baseline and of each candidate), in the order they happen.
 TIME_PARTS = [("lower", "lowering to PTX"), ("setup", "worker setup"),
+              ("gpu_wait", "waiting for the GPU's turn"),
               ("verify_inputs", "verification: inputs generated"),
               ("verify_transfers", "verification: host-device copies"),
               ("verify_kernels", "verification: kernel runs"),

@@ -10,11 +10,15 @@ For each job it
      out), the worker executable's contents and the name of the GPUs it may
      run on; a result stored under that key is the answer (a candidate's
      verification and timing do not depend on which search asked for them);
-  2. otherwise takes a free GPU: one lock file per GPU (fcntl.flock), so
-     that however many optimizer processes share the host, one worker runs
-     per GPU at a time (profiling and timing need the GPU to themselves);
+  2. otherwise takes a free place on a GPU: AUTOPROF_POOL_SLOTS lock files
+     per GPU (fcntl.flock), so that however many optimizer processes share
+     the host, that many workers run per GPU;
   3. runs the real worker on that GPU alone (CUDA_VISIBLE_DEVICES, the job's
-     device set to 0);
+     device set to 0) with the GPU's lock file in AUTOPROF_GPU_LOCK: the
+     workers of one GPU start, create their contexts and load their kernels
+     side by side and run on the GPU in turns, one at a time (verification,
+     timing and profiling need the GPU to themselves;
+     include/autoprof/Runtime/GpuTurn.h);
   4. when the worker dies without a result (killed by a signal, or exits
      without writing one) or reports an error (a lost device, a driver that
      does not answer), runs the job again on another GPU, up to
@@ -35,6 +39,9 @@ Configuration (environment, so that the optimizer need not know):
                          this repository's build, then on PATH)
   AUTOPROF_POOL_GPUS     GPU indices, comma-separated (default: every GPU
                          nvidia-smi lists, else 0)
+  AUTOPROF_POOL_SLOTS    workers per GPU at once, one of them on the GPU
+                         (default 3; 1: each worker has the GPU from its
+                         start to its exit)
   AUTOPROF_POOL_DIR      lock and cache folder (default:
                          $TMPDIR/autoprof-pool)
   AUTOPROF_POOL_CACHE    0 to leave the cache out (default 1)
@@ -144,22 +151,32 @@ def suspect(folder, index):
     return (folder / f"gpu{index}.suspect").exists()
 
 
-def acquire(folder, gpus, avoid):
-    """Blocks until one of `gpus` is free, preferring those not in `avoid`
-    and, among them, those not suspect; returns (index, open lock file)."""
+def slots_per_gpu():
+    wanted = os.environ.get("AUTOPROF_POOL_SLOTS", "3")
+    if not wanted.isdigit() or int(wanted) < 1:
+        fail(f"AUTOPROF_POOL_SLOTS '{wanted}' is not a positive number")
+    return int(wanted)
+
+
+def acquire(folder, gpus, avoid, slots):
+    """Blocks until one of `gpus` has a free place of its `slots`,
+    preferring GPUs not in `avoid` and, among them, those not suspect, and
+    a GPU's first free place to another's second (the jobs spread over the
+    GPUs); returns (index, open lock file of the place)."""
     order = [g for g in gpus if g[0] not in avoid and
              not suspect(folder, g[0])] + \
             [g for g in gpus if g[0] not in avoid and
              suspect(folder, g[0])] + \
             [g for g in gpus if g[0] in avoid]
     while True:
-        for index, _ in order:
-            lock = open(folder / f"gpu{index}.lock", "w")
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return index, lock
-            except BlockingIOError:
-                lock.close()
+        for slot in range(slots):
+            for index, _ in order:
+                lock = open(folder / f"gpu{index}.slot{slot}.lock", "w")
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return index, lock
+                except BlockingIOError:
+                    lock.close()
         time.sleep(0.05)
 
 
@@ -180,9 +197,10 @@ def die_with_parent(parent):
     return arm
 
 
-def run_once(worker, job, gpu, watchdog, scratch):
-    """Runs `job` on GPU `gpu` alone; the result, or None when the worker
-    died without one."""
+def run_once(worker, job, gpu, watchdog, scratch, turn_lock=None):
+    """Runs `job` on GPU `gpu` alone, in its turns on the lock file
+    `turn_lock` where given; the result, or None when the worker died
+    without one."""
     job = dict(job, device=0)
     job_path = scratch / "job.json"
     result_path = scratch / "result.json"
@@ -190,6 +208,9 @@ def run_once(worker, job, gpu, watchdog, scratch):
     if result_path.exists():
         result_path.unlink()
     env = dict(os.environ, CUDA_VISIBLE_DEVICES=str(gpu))
+    env.pop("AUTOPROF_GPU_LOCK", None)
+    if turn_lock:
+        env["AUTOPROF_GPU_LOCK"] = str(turn_lock)
     command = [worker, "--job", str(job_path), "--result", str(result_path)]
     if watchdog:
         command.append(watchdog)
@@ -435,6 +456,7 @@ def main(argv):
     except (OSError, json.JSONDecodeError) as error:
         fail(f"cannot read the job {job_path}: {error}")
     attempts = attempts_allowed()
+    slots = slots_per_gpu()
     coordinator = os.environ.get("AUTOPROF_POOL_SOCKET")
     worker = find_worker()
     gpus = list_gpus()
@@ -465,11 +487,12 @@ def main(argv):
     else:
         with tempfile.TemporaryDirectory(dir=folder) as scratch:
             for _ in range(attempts):
-                gpu, lock = acquire(folder, gpus, set(tried))
+                gpu, lock = acquire(folder, gpus, set(tried), slots)
                 try:
                     tried.append(gpu)
                     result = run_once(worker, job, gpu, watchdog,
-                                      pathlib.Path(scratch))
+                                      pathlib.Path(scratch),
+                                      folder / f"gpu{gpu}.lock")
                 finally:
                     lock.close()
                 if result is not None and result.get("status") != "error":

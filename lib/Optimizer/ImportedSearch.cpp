@@ -70,8 +70,8 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   result.baselineSeconds = {0, baselineWorker, baseline->seconds};
   if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile.get("leaf")))
     result.profileLeaf = leaf.getInt();
-  if (auto name = dyn_cast_or_null<StringAttr>(profile.get("tree")))
-    result.profileTree = name.getValue().str();
+  if (auto treeName = dyn_cast_or_null<StringAttr>(profile.get("tree")))
+    result.profileTree = treeName.getValue().str();
   result.bestMedianUs = *baseline->medianUs;
 
   ImportedSearchState state;

@@ -189,7 +189,8 @@ void OptimizePass::runOnOperation() {
   }
   // Without a tree file, the built-in proposer's search collects what the
   // tree learned for it asks for; a chat model gets the starting tree's
-  // metrics, which no table has yet been measured with it to learn from.
+  // metrics: no outcome table has been measured with a chat model to learn
+  // one from.
   FailureOr<LoadedTree> tree = loadProfilingTree(
       &getContext(), treeFile, treeName, module.getLoc(),
       proposer == ProposerKind::Builtin ? ShippedTree::LearnedForSearch

@@ -121,6 +121,7 @@ mlir::autoprof::measureBaseline(const rt::JobKernel &kernel,
   timed->replayPasses = profiled->replayPasses;
   timed->profileSeconds = profiled->profileSeconds;
   timed->seconds.setup += profiled->seconds.setup;
+  timed->seconds.gpuWait += profiled->seconds.gpuWait;
   timed->seconds.profile += profiled->seconds.profile;
   return timed;
 }

@@ -144,6 +144,7 @@ Value autoprof::runtime::toJSON(const MetricResult &metric) {
 
 Value autoprof::runtime::toJSON(const JobSeconds &seconds) {
   return Object{{"setup", seconds.setup},
+                {"gpu_wait", seconds.gpuWait},
                 {"verify", seconds.verify},
                 {"verify_inputs", seconds.verifyInputs},
                 {"verify_transfers", seconds.verifyTransfers},
@@ -181,6 +182,7 @@ bool autoprof::runtime::fromJSON(const Value &value, JobSeconds &seconds,
                                  llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
   return mapper && mapper.mapOptional("setup", seconds.setup) &&
+         mapper.mapOptional("gpu_wait", seconds.gpuWait) &&
          mapper.mapOptional("verify", seconds.verify) &&
          mapper.mapOptional("verify_inputs", seconds.verifyInputs) &&
          mapper.mapOptional("verify_transfers", seconds.verifyTransfers) &&

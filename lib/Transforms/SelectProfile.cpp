@@ -86,7 +86,10 @@ mlir::autoprof::loadProfilingTree(MLIRContext *context, StringRef treeFile,
         trees, [&](TreeOp t) { return t.getSymName() == treeName; });
     if (it == trees.end()) {
       emitError(loc, "no profiling tree named @")
-          << treeName << " in '" << treeFile << "'";
+          << treeName << " in '"
+          << (treeFile.empty() ? StringRef("<shipped tree>")
+                               : StringRef(treeFile))
+          << "'";
       return failure();
     }
     loaded.tree = *it;

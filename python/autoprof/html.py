@@ -43,6 +43,7 @@ def _timing(timing) -> str:
 
 # The parts of an evaluation the page names, in the order they happen.
 _TIME_PARTS = [("lower", "lowering to PTX"), ("setup", "worker setup"),
+               ("gpu_wait", "waiting for the GPU"),
                ("verify", "verification"), ("time", "timing"),
                ("profile", "profiling")]
 

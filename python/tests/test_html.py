@@ -119,7 +119,7 @@ def test_page_says_where_the_evaluation_time_went(seconds_report_path,
     page = render(load_report(seconds_report_path))
     assert re.search(r'<p class="seconds">Evaluations took [0-9.]+ s: '
                      r'lowering to PTX [0-9.]+ s, worker setup [0-9.]+ s, '
-                     r'verification [0-9.]+ s, timing [0-9.]+ s, profiling '
+                     r'waiting for the GPU [0-9.]+ s, verification [0-9.]+ s, timing [0-9.]+ s, profiling '
                      r'[0-9.]+ s\.</p>', page)
     assert "<th>evaluation s</th>" in page
     # Without the record there is no such line, and the column says '-'.

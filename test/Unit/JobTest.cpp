@@ -429,6 +429,7 @@ TEST(Result, WhereTheTimeWentRoundTrips) {
   result.status = "ok";
   result.gpuName = "NVIDIA H200";
   result.seconds.setup = 0.25;
+  result.seconds.gpuWait = 2.5;
   result.seconds.verify = 3.5;
   result.seconds.verifyInputs = 1.25;
   result.seconds.verifyTransfers = 1.5;
@@ -444,6 +445,7 @@ TEST(Result, WhereTheTimeWentRoundTrips) {
       parseDocument<EvaluationResult>(text, "result");
   ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
   EXPECT_EQ(parsed->seconds.setup, 0.25);
+  EXPECT_EQ(parsed->seconds.gpuWait, 2.5);
   EXPECT_EQ(parsed->seconds.verify, 3.5);
   EXPECT_EQ(parsed->seconds.verifyInputs, 1.25);
   EXPECT_EQ(parsed->seconds.verifyTransfers, 1.5);

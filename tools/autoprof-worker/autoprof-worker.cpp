@@ -9,13 +9,17 @@
 // reference, time it and profile it, and write the JSON result. It runs
 // untrusted kernels, so the compiler starts it as a disposable child process
 // with a deadline: a kernel that faults ends the job as "rejected" with the
-// driver's reason, a hang is killed by the caller.
+// driver's reason, a hang is killed by the caller. Where AUTOPROF_GPU_LOCK
+// names the GPU's lock file (the worker pool runs several workers per GPU),
+// it prepares beside the other workers and runs on the GPU in its turn
+// (autoprof/Runtime/GpuTurn.h).
 //
 // Exit status: 0 when a result was written (whatever its status), 1 when even
 // the result could not be written.
 //
 //===----------------------------------------------------------------------===//
 
+#include "autoprof/Runtime/GpuTurn.h"
 #include "autoprof/Runtime/Job.h"
 #include "autoprof/Runtime/Runtime.h"
 
@@ -48,7 +52,8 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<unsigned> watchdogSeconds(
     "watchdog",
     llvm::cl::desc("Give up on the job after this many seconds (a hanging "
-                   "kernel): write a rejected result and exit (0: never)"),
+                   "kernel; waiting for the GPU's turn not counted): write "
+                   "a rejected result and exit (0: never)"),
     llvm::cl::value_desc("seconds"), llvm::cl::init(0),
     llvm::cl::cat(workerCategory));
 static llvm::cl::opt<std::string>
@@ -69,6 +74,39 @@ struct Job {
       autoprof_kernel_unload(kernel);
     if (session)
       autoprof_session_destroy(session);
+  }
+};
+
+/// The watchdog's clock: the job's time less what it spent waiting for its
+/// turn on the GPU (a kernel that hangs there is another worker's).
+struct JobClock {
+  using Clock = std::chrono::steady_clock;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool finished = false;
+  bool waiting = false;
+  Clock::duration waited{};
+  Clock::time_point waitStart;
+
+  void startWaiting() {
+    std::lock_guard<std::mutex> lock(mutex);
+    waiting = true;
+    waitStart = Clock::now();
+  }
+  void stopWaiting() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      waiting = false;
+      waited += Clock::now() - waitStart;
+    }
+    changed.notify_all();
+  }
+  void finish() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      finished = true;
+    }
+    changed.notify_all();
   }
 };
 
@@ -145,11 +183,27 @@ static autoprof_code_format toFormat(llvm::StringRef format) {
 
 /// Runs the job; fills `result` and returns when done or at the first
 /// failure (whose status and reason are in `result`).
-static void runJob(const EvaluationJob &job, EvaluationResult &result) {
+static void runJob(const EvaluationJob &job, EvaluationResult &result,
+                   JobClock &clock) {
   Job owned;
+  // Given back before the session's teardown (declared after it).
+  GpuTurn turn = GpuTurn::fromEnvironment();
   auto fail = [&](const char *status, const llvm::Twine &reason) {
     result.status = status;
     result.reason = reason.str();
+  };
+  // Everything from verification on runs on the GPU: it waits for the
+  // worker's turn, which the watchdog does not count.
+  auto takeTurn = [&]() -> bool {
+    clock.startWaiting();
+    llvm::Expected<double> waited = turn.take();
+    clock.stopWaiting();
+    if (!waited) {
+      fail("error", llvm::toString(waited.takeError()));
+      return false;
+    }
+    result.seconds.gpuWait = *waited;
+    return true;
   };
 
   // Compiling needs NVRTC only, not a GPU.
@@ -254,6 +308,8 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     }
     autoprof_verify_result verdict = {};
     result.seconds.setup = since(setupStart);
+    if (!takeTurn())
+      return;
     auto verifyStart = now();
     autoprof_status s =
         autoprof_verify(session, reference, &referenceSpec->spec, candidate,
@@ -282,6 +338,8 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result) {
     measuredSpec = candidateSpec.get();
   } else {
     result.seconds.setup = since(setupStart);
+    if (!takeTurn())
+      return;
   }
 
   autoprof_kernel_attributes attributes;
@@ -428,13 +486,24 @@ static bool writeResultOnce(const EvaluationResult &result);
 
 /// Waits for the job; if it is not done in time (a kernel that never ends
 /// blocks the driver call that waits for it), writes a rejected result and
-/// ends the process, which releases the GPU context.
-static void watchdog(unsigned seconds, std::condition_variable &done,
-                     std::mutex &doneMutex, bool &finished) {
-  std::unique_lock<std::mutex> lock(doneMutex);
-  if (done.wait_for(lock, std::chrono::seconds(seconds),
-                    [&] { return finished; }))
-    return;
+/// ends the process, which releases the GPU context and the GPU's turn. The
+/// time spent waiting for the turn does not count.
+static void watchdog(unsigned seconds, JobClock &clock) {
+  JobClock::Clock::time_point start = JobClock::Clock::now();
+  std::unique_lock<std::mutex> lock(clock.mutex);
+  for (;;) {
+    if (clock.finished)
+      return;
+    if (clock.waiting) {
+      clock.changed.wait(lock);
+      continue;
+    }
+    JobClock::Clock::time_point deadline =
+        start + std::chrono::seconds(seconds) + clock.waited;
+    if (JobClock::Clock::now() >= deadline)
+      break;
+    clock.changed.wait_until(lock, deadline);
+  }
   EvaluationResult result;
   result.status = "rejected";
   result.reason = "the job did not finish within the watchdog's " +
@@ -485,20 +554,13 @@ int main(int argc, char **argv) {
     return writeResultOnce(result) ? 0 : 1;
   }
 
-  std::condition_variable done;
-  std::mutex doneMutex;
-  bool finished = false;
+  JobClock clock;
   std::thread guard;
   if (watchdogSeconds > 0)
-    guard =
-        std::thread(watchdog, static_cast<unsigned>(watchdogSeconds),
-                    std::ref(done), std::ref(doneMutex), std::ref(finished));
-  runJob(*job, result);
-  {
-    std::lock_guard<std::mutex> lock(doneMutex);
-    finished = true;
-  }
-  done.notify_all();
+    guard = std::thread(watchdog, static_cast<unsigned>(watchdogSeconds),
+                        std::ref(clock));
+  runJob(*job, result, clock);
+  clock.finish();
   if (guard.joinable())
     guard.join();
   return writeResultOnce(result) ? 0 : 1;

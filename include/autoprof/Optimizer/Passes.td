@@ -87,9 +87,11 @@ def ProposeRewritesPass : Pass<"autoprof-propose-rewrites", "ModuleOp"> {
 def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
   let summary = "Replace every launched kernel by its fastest verified variant";
   let description = [{
-    For every launched kernel: measure a baseline (time and the metrics the
-    profiling tree selects) in `autoprof-worker`; rank the built-in rewrites
-    whose preconditions hold by those metrics and the kernel's features (or,
+    For every launched kernel: measure a baseline (its time, then the
+    metrics the profiling tree selects: by default, with the built-in
+    proposer, the tree learned for its search,
+    lib/Transforms/LearnedTree.mlir) in `autoprof-worker`; rank the
+    built-in rewrites whose preconditions hold by those metrics and the kernel's features (or,
     with `proposer=llm`, ask a chat model for a replacement gpu.func, given the
     kernel, the device, the metrics with their meanings and the history of
     tried variants); for up to `budget` candidates, lower the variant to PTX, verify it against the

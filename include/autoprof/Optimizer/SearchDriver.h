@@ -106,8 +106,9 @@ getPhysicalFloor(const ::autoprof::runtime::JobLaunch &launch,
 /// kernel once for every profiling configuration, and the timing is never
 /// taken in a process that profiles. The result has the timing job's
 /// statistics and device facts with the profile's metrics, replay passes
-/// and profile seconds; its `seconds` add up both jobs. A failed job's
-/// result (status not "ok") is returned as it came.
+/// and profile seconds; of its `seconds`, setup, the wait for the GPU and
+/// profile add up both jobs' (a profile job spends on nothing else). A failed
+/// job's result (status not "ok") is returned as it came.
 llvm::Expected<::autoprof::runtime::EvaluationResult>
 measureBaseline(const ::autoprof::runtime::JobKernel &kernel,
                 llvm::ArrayRef<std::string> metrics,

@@ -150,6 +150,8 @@ struct MetricResult {
 struct JobSeconds {
   /// Session creation, kernel loads and launch checks.
   double setup = 0;
+  /// Waiting for the GPU while another worker ran on it (GpuTurn.h).
+  double gpuWait = 0;
   /// The whole verification, and its parts (autoprof_verify_result).
   double verify = 0;
   double verifyInputs = 0, verifyTransfers = 0, verifyKernels = 0,

@@ -246,7 +246,8 @@ def SelectProfilePass : Pass<"autoprof-select-profile", "ModuleOp"> {
 
     The tree comes from `tree-file` (an MLIR file holding `autoprof.tree`
     ops; `tree` picks one by name when it holds several) or, by default,
-    from the tree shipped with AutoProf.
+    from the starting tree shipped with AutoProf
+    (lib/Transforms/StartingTree.mlir).
 
     ```mlir
     gpu.func @scale(...) kernel attributes {autoprof.profile = {
@@ -256,7 +257,8 @@ def SelectProfilePass : Pass<"autoprof-select-profile", "ModuleOp"> {
   }];
   let options = [
     Option<"treeFile", "tree-file", "std::string", /*default=*/"\"\"",
-           "MLIR file holding the profiling tree (default: the shipped tree)">,
+           "MLIR file holding the profiling tree (default: the shipped "
+           "starting tree)">,
     Option<"treeName", "tree", "std::string", /*default=*/"\"\"",
            "Name of the tree to use when the file holds several">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
@@ -278,8 +280,8 @@ def ProfilePass : Pass<"autoprof-profile", "ModuleOp"> {
     flush before every timed launch, CUDA events, median and spread, SM
     clock) and collect its metrics with CUPTI. The metrics are the ones the
     profiling tree selects (the kernel's `autoprof.profile`, or the tree of
-    `tree-file`/the shipped tree), or the explicit `metrics` list. Results
-    are attached as `autoprof.measurement`; a metric that could not be
+    `tree-file`/the shipped starting tree), or the explicit `metrics` list.
+    Results are attached as `autoprof.measurement`; a metric that could not be
     collected is listed under `missing` with the reason, never as 0. The
     kernel's `autoprof.features` gain the dynamic features `duration_us`,
     `dram_bandwidth_fraction` (the static byte estimate over the measured time,
