@@ -17,7 +17,8 @@
 # SECONDS + 70 at the latest (give a 10-minute command SECONDS <= 480).
 # Prints measure-outcomes.py's summary.
 # AUTOPROF_POOL_WORKER, when set, is the worker the pool runs (default: the
-# bundle's autoprof-worker).
+# bundle's autoprof-worker); AUTOPROF_POOL_SLOTS, the workers per GPU (default
+# 3), four searches run at once for each.
 set -euo pipefail
 [ $# -ge 3 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 state=$1 seconds=$2
@@ -25,6 +26,13 @@ shift 2
 modules=() options=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do modules+=("$1"); shift; done
 [ $# -gt 0 ] && { shift; options=("$@"); }
+# Workers per GPU (scripts/worker-pool.py), checked before anything runs.
+places=${AUTOPROF_POOL_SLOTS:-3}
+if [[ ! $places =~ ^[0-9]+$ ]] || (( 10#$places < 1 )); then
+  echo "gpu-host-outcomes: AUTOPROF_POOL_SLOTS '$places' is not a positive number" >&2
+  exit 2
+fi
+places=$(( 10#$places ))
 mkdir -p "$state"
 state=$(cd "$state" && pwd)
 
@@ -56,7 +64,9 @@ fi
 
 extend=()
 [ -f "$state/outcomes.json" ] && extend=(--extend "$state/outcomes.json")
-# Searches compile on the CPU while others hold the GPUs: four per GPU.
+# Searches compile on the CPU while others hold the GPUs, and each runs one
+# job at a time: four per place of the pool (AUTOPROF_POOL_SLOTS workers per
+# GPU take turns on it; docs/results/gpu-turns-h100.md).
 gpus=$(python3 scripts/worker-pool.py --list-gpus | wc -l)
 export AUTOPROF_POOL_DIR=$work/pool
 export AUTOPROF_POOL_WORKER=${AUTOPROF_POOL_WORKER:-$bin/autoprof-worker}
@@ -66,7 +76,7 @@ status=0
 # stays). The modules come before the options, which may take lists.
 timeout -k 10 $(( seconds + 60 )) \
   python3 scripts/measure-outcomes.py --opt "$bin/autoprof-opt" \
-  --worker scripts/worker-pool.py --jobs $(( 4 * (gpus > 0 ? gpus : 1) )) \
+  --worker scripts/worker-pool.py --jobs $(( 4 * places * (gpus > 0 ? gpus : 1) )) \
   --stop-after "$seconds" "${extend[@]}" --out "$work/outcomes.json" \
   "${modules[@]}" "${options[@]}" || status=$?
 # The table and the verdicts survive a failed or stopped run: what was
