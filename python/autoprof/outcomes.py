@@ -264,6 +264,17 @@ def common_kernels(table: OutcomeTable) -> List[KernelOutcome]:
                    if c.modules is None)]
 
 
+def common_scope(table: OutcomeTable) -> str:
+    """What the kernels of common_kernels are, in words: those every
+    configuration has, or, where some were measured on some modules only,
+    those every configuration of every module has (the others left out)."""
+    some = sum(1 for c in table.configurations if c.modules is not None)
+    if not some:
+        return "every configuration has"
+    return (f"every configuration of every module has ({some} of some "
+            f"modules left out)")
+
+
 def oracle(table: OutcomeTable) -> Optional[float]:
     """The geometric mean over kernels of each kernel's best measured
     speedup: what a tree that knew every kernel's best configuration would
@@ -345,7 +356,7 @@ def markdown(table: OutcomeTable, catalog=None) -> str:
     """The summary as a Markdown table, the oracle last."""
     common = len(common_kernels(table))
     lines = ["| configuration | kernels | geometric mean speedup | "
-             f"on the {common} kernels every configuration has | metrics | "
+             f"on the {common} kernels {common_scope(table)} | metrics | "
              "replay passes | seconds |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
 

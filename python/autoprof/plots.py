@@ -168,9 +168,9 @@ def tree(profiling_tree):
 
 def _outcome_scatter(table, xs, xlabel, title):
     """Each configuration's geometric-mean speedup over the kernels every
-    configuration was measured on, against `xs` (one value per summary, None
+    configuration of every module was measured on, against `xs` (one value per summary, None
     to leave it out), the per-kernel oracle as a line."""
-    from .outcomes import oracle, summarize
+    from .outcomes import common_scope, oracle, summarize
 
     figure, ax = plt.subplots(figsize=(6, 3.8), dpi=100)
     for summary, x in zip(summarize(table), xs):
@@ -185,8 +185,8 @@ def _outcome_scatter(table, xs, xlabel, title):
                    label=f"per-kernel oracle {best:.2f}x")
         ax.legend(fontsize=8, loc="lower right")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("geometric-mean verified speedup\n(kernels every "
-                  "configuration has)", fontsize=8)
+    ax.set_ylabel("geometric-mean verified speedup\n(kernels "
+                  f"{common_scope(table)})", fontsize=8)
     ax.set_title(title, fontsize=9)
     ax.margins(x=0.15)
     figure.tight_layout()

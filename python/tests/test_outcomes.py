@@ -71,6 +71,10 @@ def test_a_configuration_of_some_modules_does_not_narrow_the_common_kernels():
     wanted = summaries["sol+Occupancy"]
     assert (wanted.kernels, wanted.common_mean) == (1, None)
     assert wanted.geometric_mean == pytest.approx(3.0)
+    # The summary says which kernels its common column keeps.
+    header = markdown(table).splitlines()[0]
+    assert ("on the 2 kernels every configuration of every module has (1 "
+            "of some modules left out)") in header
     document["configurations"][-1]["modules"] = "p.v0"
     with pytest.raises(ReportError, match=r"configurations\[3\]\.modules"):
         parse_outcomes(document)
@@ -153,6 +157,7 @@ def test_charts():
         # the oracle's line.
         assert len(ax.collections) == 3
         assert ax.lines[0].get_ydata()[0] == pytest.approx(4.0)
+        assert "(kernels every configuration has)" in ax.get_ylabel()
         assert plots.to_png(figure).startswith(b"\x89PNG")
 
 
