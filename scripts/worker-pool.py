@@ -52,7 +52,8 @@ Across hosts, the pool runs under Open MPI: `mpirun -np N worker-pool.py
 --serve-mpi SOCKET` makes rank 0 the coordinator, which takes the jobs of
 the clients on this host through the Unix socket SOCKET and hands each to an
 idle evaluating rank (ranks 1 .. N-1, one per GPU: the evaluating ranks of a host take the
-GPUs of AUTOPROF_POOL_GPUS, or the host's, in rank order), so that the search
+GPUs of AUTOPROF_POOL_GPUS, or the host's, in rank order; ranks that share
+a GPU take turns on it), so that the search
 and any LLM traffic stay with the optimizer processes next to the
 coordinator and the ranks only evaluate. A client is this script with
 AUTOPROF_POOL_SOCKET=SOCKET set (the cache is still looked up and written on
@@ -151,6 +152,16 @@ def suspect(folder, index):
     return (folder / f"gpu{index}.suspect").exists()
 
 
+def pool_folder():
+    """The folder of the GPUs' lock files and of the cache, made if
+    missing."""
+    folder = pathlib.Path(os.environ.get(
+        "AUTOPROF_POOL_DIR",
+        pathlib.Path(tempfile.gettempdir()) / "autoprof-pool"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def slots_per_gpu():
     wanted = os.environ.get("AUTOPROF_POOL_SLOTS", "3")
     if not wanted.isdigit() or int(wanted) < 1:
@@ -160,23 +171,25 @@ def slots_per_gpu():
 
 def acquire(folder, gpus, avoid, slots):
     """Blocks until one of `gpus` has a free place of its `slots`,
-    preferring GPUs not in `avoid` and, among them, those not suspect, and
-    a GPU's first free place to another's second (the jobs spread over the
+    preferring GPUs not in `avoid` and, among them, those not suspect (any
+    free place of a preferred GPU first), and within each of these groups a
+    GPU's first free place to another's second (the jobs spread over the
     GPUs); returns (index, open lock file of the place)."""
-    order = [g for g in gpus if g[0] not in avoid and
-             not suspect(folder, g[0])] + \
-            [g for g in gpus if g[0] not in avoid and
-             suspect(folder, g[0])] + \
-            [g for g in gpus if g[0] in avoid]
+    groups = [[g for g in gpus if g[0] not in avoid and
+               not suspect(folder, g[0])],
+              [g for g in gpus if g[0] not in avoid and
+               suspect(folder, g[0])],
+              [g for g in gpus if g[0] in avoid]]
     while True:
-        for slot in range(slots):
-            for index, _ in order:
-                lock = open(folder / f"gpu{index}.slot{slot}.lock", "w")
-                try:
-                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    return index, lock
-                except BlockingIOError:
-                    lock.close()
+        for group in groups:
+            for slot in range(slots):
+                for index, _ in group:
+                    lock = open(folder / f"gpu{index}.slot{slot}.lock", "w")
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        return index, lock
+                    except BlockingIOError:
+                        lock.close()
         time.sleep(0.05)
 
 
@@ -397,11 +410,13 @@ def serve_mpi(path):
 
 def evaluate_mpi(comm, rank, position):
     """An evaluating rank, the `position`-th of its host: runs each job it
-    is given on that GPU of the host."""
+    is given on that GPU of the host, in turns with the other ranks of the
+    host that share it (more ranks than GPUs)."""
     from mpi4py import MPI
     worker = find_worker()
     gpus = list_gpus()
     gpu = gpus[position % len(gpus)][0]
+    turn_lock = pool_folder() / f"gpu{gpu}.lock"
     scratch = pathlib.Path(tempfile.mkdtemp(prefix=f"autoprof-rank{rank}-"))
     try:
         while True:
@@ -410,7 +425,8 @@ def evaluate_mpi(comm, rank, position):
             if status.Get_tag() == STOP:
                 return
             watchdog = request.get("watchdog")
-            result = run_once(worker, request["job"], gpu, watchdog, scratch)
+            result = run_once(worker, request["job"], gpu, watchdog, scratch,
+                              turn_lock)
             comm.send({"result": result}, dest=0, tag=RESULT)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -460,10 +476,7 @@ def main(argv):
     coordinator = os.environ.get("AUTOPROF_POOL_SOCKET")
     worker = find_worker()
     gpus = list_gpus()
-    folder = pathlib.Path(os.environ.get(
-        "AUTOPROF_POOL_DIR",
-        pathlib.Path(tempfile.gettempdir()) / "autoprof-pool"))
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = pool_folder()
     use_cache = os.environ.get("AUTOPROF_POOL_CACHE", "1") != "0"
     key = job_key(job, worker, gpus)
     start = time.monotonic()
