@@ -155,7 +155,8 @@ static bool isCollectable(const ProfileConfiguration &configuration) {
 
 const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
     const OutcomeTable &table, ArrayRef<size_t> kernels,
-    const LearnOptions &options, bool collectableOnly, bool everyModuleOnly) {
+    const LearnOptions &options, bool collectableOnly, bool everyModuleOnly,
+    ArrayRef<size_t> mustCover) {
   // The configurations measured on the most of `kernels` compete, by their
   // mean score there: a configuration is not preferred for the kernels
   // whose runs failed under it.
@@ -165,6 +166,10 @@ const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
   for (const ProfileConfiguration &configuration : table.configurations) {
     if ((collectableOnly && !isCollectable(configuration)) ||
         (everyModuleOnly && !configuration.modules.empty()))
+      continue;
+    if (!llvm::all_of(mustCover, [&](size_t index) {
+          return table.kernels[index].speedup.count(configuration.name) != 0;
+        }))
       continue;
     TreeScore score =
         scoreConfiguration(configuration, table, kernels, options);
@@ -198,15 +203,23 @@ static std::vector<double> quantileThresholds(std::vector<double> values) {
   return thresholds;
 }
 
-std::vector<TreeEdit>
-mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
-                                      ArrayRef<size_t> kernels,
-                                      const LearnOptions &options) {
+std::vector<TreeEdit> mlir::autoprof::learn::enumerateEdits(
+    TreeOp tree, const OutcomeTable &table, ArrayRef<size_t> kernels,
+    const LearnOptions &options, ArrayRef<size_t> heldOut) {
   // The training kernels each node sees.
   std::map<int64_t, std::vector<size_t>> atLeaf;
   for (size_t index : kernels)
     if (CollectOp leaf = route(tree, table.kernels[index]))
       atLeaf[leaf.getId()].push_back(index);
+  // The held-out kernels each leaf sees that have an outcome under its
+  // configuration: a split must leave them one.
+  std::map<int64_t, std::vector<size_t>> heldAtLeaf;
+  for (size_t index : heldOut)
+    if (CollectOp leaf = route(tree, table.kernels[index]))
+      if (const ProfileConfiguration *current =
+              getLeafConfiguration(leaf, table);
+          current && table.kernels[index].speedup.count(current->name))
+        heldAtLeaf[leaf.getId()].push_back(index);
 
   std::vector<TreeEdit> edits;
   for (auto &[id, reaching] : atLeaf) {
@@ -236,17 +249,26 @@ mlir::autoprof::learn::enumerateEdits(TreeOp tree, const OutcomeTable &table,
             it != table.kernels[index].features.end())
           values.push_back(it->second);
       for (double threshold : quantileThresholds(values)) {
-        std::vector<size_t> below, rest;
-        for (size_t index : reaching) {
-          auto it = table.kernels[index].features.find(feature);
-          bool holds = it != table.kernels[index].features.end() &&
-                       it->second < threshold;
-          (holds ? below : rest).push_back(index);
-        }
-        const ProfileConfiguration *thenBest =
-            bestFixedConfiguration(table, below, options);
-        const ProfileConfiguration *elseBest =
-            bestFixedConfiguration(table, rest, options);
+        // The split's sides, as the tree would route kernels (a missing
+        // feature goes to the else side).
+        auto side = [&](ArrayRef<size_t> indices, std::vector<size_t> &below,
+                        std::vector<size_t> &rest) {
+          for (size_t index : indices) {
+            auto it = table.kernels[index].features.find(feature);
+            bool holds = it != table.kernels[index].features.end() &&
+                         it->second < threshold;
+            (holds ? below : rest).push_back(index);
+          }
+        };
+        std::vector<size_t> below, rest, heldBelow, heldRest;
+        side(reaching, below, rest);
+        side(heldAtLeaf[id], heldBelow, heldRest);
+        const ProfileConfiguration *thenBest = bestFixedConfiguration(
+            table, below, options, /*collectableOnly=*/true,
+            /*everyModuleOnly=*/false, heldBelow);
+        const ProfileConfiguration *elseBest = bestFixedConfiguration(
+            table, rest, options, /*collectableOnly=*/true,
+            /*everyModuleOnly=*/false, heldRest);
         if (below.empty() || rest.empty() || !thenBest || !elseBest ||
             thenBest == elseBest)
           continue;
@@ -579,7 +601,8 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     };
     if (options.builtinEdits) {
       for (const TreeEdit &edit :
-           enumerateEdits(result.tree, table, result.split.train, options)) {
+           enumerateEdits(result.tree, table, result.split.train, options,
+                          result.split.heldOut)) {
         // Each proposal is tried on a copy of the tree.
         OwningOpRef<ModuleOp> trial = result.module->clone();
         auto trialTree = *trial->getOps<TreeOp>().begin();

@@ -273,6 +273,56 @@ TEST_F(LearnTest, EnumeratorIsDeterministicAndUsesQuantiles) {
   EXPECT_TRUE(movesThreshold);
 }
 
+TEST_F(LearnTest, ASplitSideCollectsWhatItsHeldOutKernelsWereMeasuredWith) {
+  // sol, measured on module a only, is best for the memory-bound training
+  // kernels; the held-out memory-bound kernel b0 has no outcome under it.
+  llvm::Expected<OutcomeTable> parsed = parseOutcomeTable(R"json({
+    "configurations": [
+      {"name": "none"},
+      {"name": "mwa", "groups": ["MemoryWorkloadAnalysis"], "cost_passes": 4},
+      {"name": "occ", "groups": ["LaunchStats", "Occupancy"],
+       "cost_passes": 2},
+      {"name": "sol", "groups": ["SpeedOfLight"], "cost_passes": 10,
+       "modules": ["a"]}
+    ],
+    "kernels": [
+      {"name": "a/k0", "program": "a", "features": {"arith_intensity": 0.5},
+       "speedup": {"none": 1.0, "mwa": 3.0, "occ": 1.5, "sol": 3.5}},
+      {"name": "a/k1", "program": "a", "features": {"arith_intensity": 0.7},
+       "speedup": {"none": 1.0, "mwa": 3.1, "occ": 1.4, "sol": 3.6}},
+      {"name": "b/k0", "program": "b", "features": {"arith_intensity": 0.9},
+       "speedup": {"none": 1.0, "mwa": 2.9, "occ": 1.6}},
+      {"name": "c/k0", "program": "c", "features": {"arith_intensity": 20},
+       "speedup": {"none": 1.0, "mwa": 1.2, "occ": 2.5}},
+      {"name": "d/k0", "program": "d", "features": {"arith_intensity": 30},
+       "speedup": {"none": 1.0, "mwa": 1.1, "occ": 2.6}}
+    ]
+  })json");
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  OwningOpRef<ModuleOp> leafOnly = parseSourceString<ModuleOp>(R"mlir(
+    autoprof.tree @one attributes {chip = "sm_90"} {
+      autoprof.collect id(1) groups ["LaunchStats", "Occupancy"]
+    }
+  )mlir",
+                                                               &context);
+  ASSERT_TRUE(leafOnly);
+  TreeOp one = *leafOnly->getOps<TreeOp>().begin();
+  LearnOptions options;
+  std::vector<size_t> train = {0, 1, 3, 4}, heldOut = {2};
+  // The split between the memory-bound and the compute-bound kernels.
+  auto thenOf = [&](ArrayRef<size_t> held) -> std::string {
+    for (const TreeEdit &edit :
+         enumerateEdits(one, *parsed, train, options, held))
+      if (edit.kind == TreeEditKind::SplitLeaf &&
+          edit.feature == "arith_intensity" && edit.threshold > 0.9 &&
+          edit.threshold < 20)
+        return edit.thenConfiguration + " / " + edit.elseConfiguration;
+    return "no such split";
+  };
+  EXPECT_EQ(thenOf({}), "sol / occ");
+  EXPECT_EQ(thenOf(heldOut), "mwa / occ");
+}
+
 TEST_F(LearnTest, LearnerKeepsAGoodTreeAndIsReproducible) {
   LearnOptions options;
   options.heldOutFraction = 0.5;

@@ -123,18 +123,25 @@ TreeScore scoreConfiguration(const ProfileConfiguration &configuration,
 /// (not "none", which collects nothing); with `everyModuleOnly`, only those
 /// measured on every module (not one with `modules`, which a kernel outside
 /// them would reach without an outcome: what a fixed configuration for the
-/// whole corpus, or a starting tree's one leaf, must not be).
-const ProfileConfiguration *
-bestFixedConfiguration(const OutcomeTable &table,
-                       llvm::ArrayRef<size_t> kernels,
-                       const LearnOptions &options, bool collectableOnly = true,
-                       bool everyModuleOnly = false);
+/// whole corpus, or a starting tree's one leaf, must not be). Only
+/// configurations with a measured outcome for every kernel of `mustCover`
+/// compete; of those kernels, nothing but whether an outcome was measured is
+/// read.
+const ProfileConfiguration *bestFixedConfiguration(
+    const OutcomeTable &table, llvm::ArrayRef<size_t> kernels,
+    const LearnOptions &options, bool collectableOnly = true,
+    bool everyModuleOnly = false, llvm::ArrayRef<size_t> mustCover = {});
 
 /// The edits worth trying on `tree` given the training kernels, in a
-/// deterministic order.
+/// deterministic order. A SPLIT gives each side the best configuration for
+/// its training kernels among those measured for the kernels of `heldOut`
+/// that would reach it and have an outcome under the leaf's configuration
+/// now (whether one was measured is all that is read of them), so that the
+/// edit leaves no held-out kernel without an outcome.
 std::vector<TreeEdit> enumerateEdits(TreeOp tree, const OutcomeTable &table,
                                      llvm::ArrayRef<size_t> kernels,
-                                     const LearnOptions &options);
+                                     const LearnOptions &options,
+                                     llvm::ArrayRef<size_t> heldOut = {});
 
 /// Whether `better` reaches more than `worse` beyond the timing noise, on
 /// the kernels both scored, costs aside: each kernel's difference of log
