@@ -168,7 +168,7 @@ const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
         (everyModuleOnly && !configuration.modules.empty()))
       continue;
     if (!llvm::all_of(mustCover, [&](size_t index) {
-          return table.kernels[index].speedup.count(configuration.name) != 0;
+          return table.kernels[index].isMeasured(configuration.name);
         }))
       continue;
     TreeScore score =
@@ -218,7 +218,7 @@ std::vector<TreeEdit> mlir::autoprof::learn::enumerateEdits(
     if (CollectOp leaf = route(tree, table.kernels[index]))
       if (const ProfileConfiguration *current =
               getLeafConfiguration(leaf, table);
-          current && table.kernels[index].speedup.count(current->name))
+          current && table.kernels[index].isMeasured(current->name))
         heldAtLeaf[leaf.getId()].push_back(index);
 
   std::vector<TreeEdit> edits;

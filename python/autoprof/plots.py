@@ -168,8 +168,8 @@ def tree(profiling_tree):
 
 def _outcome_scatter(table, xs, xlabel, title):
     """Each configuration's geometric-mean speedup over the kernels every
-    configuration of every module was measured on, against `xs` (one value per summary, None
-    to leave it out), the per-kernel oracle as a line."""
+    configuration of every module was measured on, against `xs` (one value
+    per summary, None to leave it out), the per-kernel oracle as a line."""
     from .outcomes import common_scope, oracle, summarize
 
     figure, ax = plt.subplots(figsize=(6, 3.8), dpi=100)

@@ -71,6 +71,11 @@ struct KernelOutcomes {
   llvm::StringMap<double> features;
   /// Verified speedup per configuration name (absent: not measured).
   llvm::StringMap<double> speedup;
+  /// Whether an outcome was measured with `configuration` (all that the
+  /// learner reads of a held-out kernel while it learns).
+  bool isMeasured(llvm::StringRef configuration) const {
+    return speedup.contains(configuration);
+  }
   /// The speedups a search of each smaller budget reached ("speedup_at":
   /// the first candidates of the table's search).
   std::map<int64_t, llvm::StringMap<double>> speedupAt;
