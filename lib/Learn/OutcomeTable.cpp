@@ -48,6 +48,15 @@ OutcomeTable::find(llvm::ArrayRef<std::string> groups,
 
 namespace mlir::autoprof::learn {
 
+llvm::json::Value toJSON(const ProfileConfiguration &configuration) {
+  llvm::json::Object object{{"name", configuration.name},
+                            {"groups", configuration.groups},
+                            {"metrics", configuration.metrics}};
+  if (!configuration.modules.empty())
+    object["modules"] = configuration.modules;
+  return object;
+}
+
 static bool fromJSON(const llvm::json::Value &value,
                      ProfileConfiguration &configuration, Path path) {
   llvm::json::ObjectMapper mapper(value, path);

@@ -674,6 +674,31 @@ TEST(OutcomeTableTest, ReadsModulesOfKernelsAndConfigurations) {
   EXPECT_EQ(table->configurations[1].modules, std::vector<std::string>{"a.v0"});
 }
 
+TEST(OutcomeTableTest, WritesAConfigurationAsATableReadsIt) {
+  // What a configurations file lists for measurement: name, groups,
+  // metrics, and modules only when not every module; never the costs.
+  ProfileConfiguration some{"occ+x", {"Occupancy"}, {"x"}, 8, 0.5,
+                            {},      {"a.v0"}};
+  ProfileConfiguration every{"none", {}, {}, 0, 0, {}, {}};
+  llvm::json::Array list{toJSON(some), toJSON(every)};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(llvm::json::Object{
+      {"configurations", std::move(list)}, {"kernels", llvm::json::Array{}}});
+  EXPECT_EQ(text.find("cost"), std::string::npos) << text;
+  EXPECT_EQ(text.find("modules"), text.rfind("modules")) << text;
+  llvm::Expected<OutcomeTable> table = parseOutcomeTable(text);
+  ASSERT_TRUE(static_cast<bool>(table)) << llvm::toString(table.takeError());
+  ASSERT_EQ(table->configurations.size(), 2u);
+  const ProfileConfiguration &read = table->configurations[0];
+  EXPECT_EQ(read.name, some.name);
+  EXPECT_EQ(read.groups, some.groups);
+  EXPECT_EQ(read.metrics, some.metrics);
+  EXPECT_EQ(read.modules, some.modules);
+  EXPECT_EQ(read.costPasses, 0);
+  EXPECT_TRUE(table->configurations[1].modules.empty());
+}
+
 TEST(OutcomeTableTest, SelectsTheOutcomesOfASmallerBudget) {
   // A search of budget 3 whose first candidate won: at budget 1 the
   // speedup is that candidate's, the cost the baseline's profile alone.

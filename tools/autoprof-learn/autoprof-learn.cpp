@@ -384,24 +384,11 @@ int main(int argc, char **argv) {
     std::vector<std::string> groups;
     for (const MetricGroupInfo &group : catalog->groups())
       groups.push_back(group.name.str());
-    llvm::json::Array list;
     std::vector<ProfileConfiguration> wanted =
         wantedConfigurations(result->tree, *table, groups);
-    for (const ProfileConfiguration &configuration : wanted) {
-      llvm::json::Array groupNames, metricNames, modules;
-      for (const std::string &group : configuration.groups)
-        groupNames.push_back(group);
-      for (const std::string &metric : configuration.metrics)
-        metricNames.push_back(metric);
-      for (const std::string &module : configuration.modules)
-        modules.push_back(module);
-      llvm::json::Object entry{{"name", configuration.name},
-                               {"groups", std::move(groupNames)},
-                               {"metrics", std::move(metricNames)}};
-      if (!modules.empty())
-        entry["modules"] = std::move(modules);
-      list.push_back(std::move(entry));
-    }
+    llvm::json::Array list;
+    for (const ProfileConfiguration &configuration : wanted)
+      list.push_back(toJSON(configuration));
     auto file = openOutputFile(wantedPath, &openError);
     if (!file) {
       llvm::errs() << "autoprof-learn: " << openError << "\n";

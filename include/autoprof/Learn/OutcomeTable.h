@@ -37,6 +37,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <map>
 #include <optional>
@@ -58,6 +59,12 @@ struct ProfileConfiguration {
   /// the modules whose kernels reach that leaf (wantedConfigurations).
   std::vector<std::string> modules;
 };
+
+/// What `configuration` collects and on which modules, as a configurations
+/// file lists it for measurement (`name`, `groups`, `metrics`, and `modules`
+/// when not every module); its measured costs are left out. A table parses
+/// it back into the same configuration.
+llvm::json::Value toJSON(const ProfileConfiguration &configuration);
 
 /// One kernel's features and outcomes.
 struct KernelOutcomes {
