@@ -100,7 +100,8 @@ def main():
                 for chain in chains:
                     if step(args.old, module, kernel, chain) != \
                             step(args.new, module, kernel, chain):
-                        difference = f"{kernel} after {','.join(chain) or 'normalization'}"
+                        after = ",".join(chain) or "normalization"
+                        difference = f"{kernel} after {after}"
                         break
                 if difference:
                     break

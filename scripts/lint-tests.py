@@ -3,7 +3,8 @@
 
 A RUN line without its colon is not run, a misspelled `expected-*` directive
 is ignored by -verify-diagnostics, and a CHECK directive without its colon (or
-with a misspelled suffix) is ignored by FileCheck. Usage: lint-tests.py DIR-OR-FILE...
+with a misspelled suffix) is ignored by FileCheck.
+Usage: lint-tests.py DIR-OR-FILE...
 (files under Inputs/ folders are fixtures and are skipped when a folder is
 scanned).
 Exits 1 and lists every problem with file:line when it finds one.
@@ -25,7 +26,8 @@ TOKEN = re.compile(r"([A-Z][A-Z0-9_-]*)(:?)(?=\s|$)")
 
 def prefixes(text):
     found = {"CHECK"}
-    for match in re.finditer(r"--check-prefix(?:es)?[= ]([A-Za-z0-9_,-]+)", text):
+    option = r"--check-prefix(?:es)?[= ]([A-Za-z0-9_,-]+)"
+    for match in re.finditer(option, text):
         found.update(match.group(1).split(","))
     return found
 

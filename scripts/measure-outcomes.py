@@ -845,10 +845,10 @@ def measure(args, configurations, work, commit, old=None,
                      ] + notes
         # Each note once.
         notes = list(dict.fromkeys(notes))
-        # Each configuration's cost: the median over the kernels measured with
-        # it (a table written before kernels carried their costs keeps its own),
-        # the upper one of an even count, so that a cost in passes is one a
-        # kernel paid; per budget too.
+        # Each configuration's cost: the median over the kernels measured
+        # with it (a table written before kernels carried their costs keeps
+        # its own), the upper one of an even count, so that a cost in passes
+        # is one a kernel paid; per budget too.
         def median(values):
             values = sorted(values)
             return values[len(values) // 2]
@@ -865,7 +865,8 @@ def measure(args, configurations, work, commit, old=None,
             at = {}
             for k in sorted({k for kernel in kernels.values()
                              for k in kernel.get("costs_at", {})}, key=int):
-                costs = [kernel["costs_at"][k][name] for kernel in kernels.values()
+                costs = [kernel["costs_at"][k][name]
+                         for kernel in kernels.values()
                          if name in kernel.get("costs_at", {}).get(k, {})]
                 if costs:
                     at[k] = {"passes": median(c["passes"] for c in costs),

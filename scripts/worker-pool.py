@@ -51,9 +51,9 @@ Configuration (environment, so that the optimizer need not know):
 Across hosts, the pool runs under Open MPI: `mpirun -np N worker-pool.py
 --serve-mpi SOCKET` makes rank 0 the coordinator, which takes the jobs of
 the clients on this host through the Unix socket SOCKET and hands each to an
-idle evaluating rank (ranks 1 .. N-1, one per GPU: the evaluating ranks of a host take the
-GPUs of AUTOPROF_POOL_GPUS, or the host's, in rank order; ranks that share
-a GPU take turns on it), so that the search
+idle evaluating rank (ranks 1 .. N-1, one per GPU: the evaluating ranks
+of a host take the GPUs of AUTOPROF_POOL_GPUS, or the host's, in rank
+order; ranks that share a GPU take turns on it), so that the search
 and any LLM traffic stay with the optimizer processes next to the
 coordinator and the ranks only evaluate. A client is this script with
 AUTOPROF_POOL_SOCKET=SOCKET set (the cache is still looked up and written on
@@ -316,7 +316,8 @@ def serve_mpi(path):
     idle = collections.deque(range(1, size))
     dead = set()
     queue = collections.deque()   # (connection, request, ranks tried)
-    running = {}                  # rank -> (connection, request, tried, deadline)
+    # rank -> (connection, request, tried, deadline)
+    running = {}
     buffers = {}
     stopping = False
     while not stopping or running:

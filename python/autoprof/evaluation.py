@@ -99,8 +99,8 @@ def parse_evaluation(document, source: str = "<evaluation>") -> Evaluation:
                 not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, kind):
-            raise ReportError(f"{source}: {where}.{key} is not "
-                              f"{'a number' if kind is float else kind.__name__}")
+            wanted = "a number" if kind is float else kind.__name__
+            raise ReportError(f"{source}: {where}.{key} is not {wanted}")
         return value
 
     rows = []
@@ -297,8 +297,8 @@ def answers(evaluation: Evaluation, table, catalog=None) -> List[str]:
                 f"score {oracle.score:.4f}; the learned tree scores "
                 f"{learned.score:.4f}")
         if evaluation.lam == 0 and oracle.mean_log_speedup > 0:
-            line += (f", {learned.mean_log_speedup / oracle.mean_log_speedup:.0%}"
-                     f" of its mean log speedup")
+            share = learned.mean_log_speedup / oracle.mean_log_speedup
+            line += f", {share:.0%} of its mean log speedup"
         lines.append(line + ".")
     return lines
 
@@ -368,7 +368,8 @@ def outcome_chart(evaluation: Evaluation, table, catalog=None,
     ax.set_xlabel(f"mean profiling cost ({unit})" if x == "cost"
                   else "metrics collected")
     ax.set_ylabel("held-out speedup (geometric mean)")
-    ax.set_title(f"outcome vs {'profiling cost' if x == 'cost' else 'number of metrics'}"
+    against = "profiling cost" if x == "cost" else "number of metrics"
+    ax.set_title(f"outcome vs {against}"
                  f" on {len(evaluation.held_out_kernels)} held-out kernels",
                  fontsize=9)
     ax.margins(x=0.15)

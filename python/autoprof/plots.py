@@ -17,7 +17,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .reports import H200_FP32_PEAK_FLOPS, KernelResult, OptimizeReport  # noqa: E402
+from .reports import (  # noqa: E402
+    H200_FP32_PEAK_FLOPS, KernelResult, OptimizeReport)
 
 
 def roofline(kernel: KernelResult, peak_flops: float = H200_FP32_PEAK_FLOPS,

@@ -349,8 +349,9 @@ def parse_report(document: Dict[str, Any],
     reader = _Reader(source, document, "")
     return OptimizeReport(
         kernels=[_kernel(k) for k in reader.items("kernels")],
-        failed_kernels=[FailedKernel(f.get("kernel", str), f.get("reason", str))
-                        for f in reader.items("failed_kernels", False)])
+        failed_kernels=[
+            FailedKernel(f.get("kernel", str), f.get("reason", str))
+            for f in reader.items("failed_kernels", False)])
 
 
 def read_json(path):

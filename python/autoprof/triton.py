@@ -96,7 +96,8 @@ def _ptx_params(ptx: str, entry: str) -> List[str]:
         if not words:
             continue
         if words[0] != ".param" or len(words) < 3:
-            raise TritonError(f"cannot read the PTX parameter '{param.strip()}'")
+            raise TritonError(
+                f"cannot read the PTX parameter '{param.strip()}'")
         types.append(words[1])
     return types
 
@@ -222,7 +223,8 @@ def rank_configurations(candidates: Sequence[Configuration],
     wants = [0, 0, 0]
     if "too-few-waves" in holds or "tail-effect" in holds:
         wants[0] -= 1  # smaller blocks: more of them
-        reasons.append(f"{'too-few-waves' if 'too-few-waves' in holds else 'tail-effect'}"
+        fact = "too-few-waves" if "too-few-waves" in holds else "tail-effect"
+        reasons.append(f"{fact}"
                        f" ({grid_blocks} programs on {multiprocessors} SMs): "
                        "smaller blocks first")
     if "register-spills" in holds or ("low-occupancy" in holds and
