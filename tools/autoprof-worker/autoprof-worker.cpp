@@ -185,14 +185,16 @@ static autoprof_code_format toFormat(llvm::StringRef format) {
 /// failure (whose status and reason are in `result`).
 static void runJob(const EvaluationJob &job, EvaluationResult &result,
                    JobClock &clock) {
-  Job owned;
-  // Given back before the session's teardown (declared after it).
+  // Held through the session's teardown (declared before it): freeing the
+  // buffers and destroying the context do not overlap another worker's
+  // measurement.
   GpuTurn turn = GpuTurn::fromEnvironment();
+  Job owned;
   auto fail = [&](const char *status, const llvm::Twine &reason) {
     result.status = status;
     result.reason = reason.str();
   };
-  // Everything from verification on runs on the GPU: it waits for the
+  // Everything from the launch checks on runs on the GPU: it waits for the
   // worker's turn, which the watchdog does not count.
   auto takeTurn = [&]() -> bool {
     clock.startWaiting();
@@ -264,33 +266,72 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     return loaded;
   };
 
+  // Compiling and loading run before the turn, beside the other workers of
+  // the GPU.
   autoprof_kernel *reference = load(job.kernel, "kernel", "error");
   if (!reference)
     return;
+  autoprof_kernel *candidate = nullptr;
+  autoprof_kernel *measured = reference;
+  if (job.candidate) {
+    candidate = load(*job.candidate, "candidate", "rejected");
+    if (!candidate)
+      return;
+    // Timing and profiling run a load of the candidate of their own:
+    // nothing its verification runs leave in device memory survives into
+    // them.
+    measured = load(*job.candidate, "candidate", "rejected");
+    if (!measured)
+      return;
+  }
+  // The kernel timed alongside, when the job names one: loaded and checked
+  // like the measured kernel, a failure is the job's error.
+  autoprof_kernel *alongside = nullptr;
+  if (job.time && job.interleavedWith) {
+    alongside = load(*job.interleavedWith, "interleaved kernel", "error");
+    if (!alongside)
+      return;
+  }
+  double setupBeforeTurn = since(setupStart);
+  if (!takeTurn())
+    return;
+
+  // The launch checks weigh the buffers against the GPU's free memory: in
+  // the turn, when no other worker of the GPU holds buffers.
+  auto checkStart = now();
   std::unique_ptr<LaunchSpec> referenceSpec = toLaunchSpec(job.kernel.launch);
   if (autoprof_launch_spec_check(session, reference, &referenceSpec->spec) !=
       AUTOPROF_OK)
     return fail("error", llvm::Twine("the launch does not fit: ") +
                              autoprof_last_error(session));
-
-  autoprof_kernel *measured = reference;
   LaunchSpec *measuredSpec = referenceSpec.get();
   std::unique_ptr<LaunchSpec> candidateSpec;
-  // Verification's options, kept for the check after timing.
-  std::vector<autoprof_distribution> distributions;
-  autoprof_verify_options options = {};
-  std::vector<size_t> parameterMap;
-  static const size_t noParameters = 0;
   if (job.candidate) {
-    autoprof_kernel *candidate = load(*job.candidate, "candidate", "rejected");
-    if (!candidate)
-      return;
     candidateSpec = toLaunchSpec(job.candidate->launch);
     if (autoprof_launch_spec_check(session, candidate, &candidateSpec->spec) !=
         AUTOPROF_OK)
       return fail("rejected", llvm::Twine("the candidate's launch does not "
                                           "fit: ") +
                                   autoprof_last_error(session));
+    measuredSpec = candidateSpec.get();
+  }
+  std::unique_ptr<LaunchSpec> alongsideSpec;
+  if (alongside) {
+    alongsideSpec = toLaunchSpec(job.interleavedWith->launch);
+    if (autoprof_launch_spec_check(session, alongside, &alongsideSpec->spec) !=
+        AUTOPROF_OK)
+      return fail("error", llvm::Twine("the interleaved kernel's launch "
+                                       "does not fit: ") +
+                               autoprof_last_error(session));
+  }
+  result.seconds.setup = setupBeforeTurn + since(checkStart);
+
+  // Verification's options, kept for the check after timing.
+  std::vector<autoprof_distribution> distributions;
+  autoprof_verify_options options = {};
+  std::vector<size_t> parameterMap;
+  static const size_t noParameters = 0;
+  if (job.candidate) {
     for (const std::string &name : job.verifyDistributions)
       distributions.push_back(toDistribution(name));
     options.seeds = job.verifySeeds.data();
@@ -307,9 +348,6 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
       options.candidate_param_map_size = parameterMap.size();
     }
     autoprof_verify_result verdict = {};
-    result.seconds.setup = since(setupStart);
-    if (!takeTurn())
-      return;
     auto verifyStart = now();
     autoprof_status s =
         autoprof_verify(session, reference, &referenceSpec->spec, candidate,
@@ -330,16 +368,6 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     result.verified = verdict.passed != 0;
     if (!verdict.passed)
       return fail("rejected", verdict.reason);
-    // Timing and profiling load the candidate afresh: nothing its
-    // verification runs left in device memory survives into them.
-    measured = load(*job.candidate, "candidate", "rejected");
-    if (!measured)
-      return;
-    measuredSpec = candidateSpec.get();
-  } else {
-    result.seconds.setup = since(setupStart);
-    if (!takeTurn())
-      return;
   }
 
   autoprof_kernel_attributes attributes;
@@ -364,29 +392,14 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     timingOptions.flush_l2 = job.flushL2;
     timingOptions.seed = job.seed;
     timingOptions.distribution = AUTOPROF_DIST_NORMAL;
-    // The kernel timed alongside, when the job names one: loaded and
-    // checked like the measured kernel, a failure is the job's error.
-    autoprof_kernel *kernels[2] = {measured, nullptr};
-    const autoprof_launch_spec *specs[2] = {&measuredSpec->spec, nullptr};
-    std::unique_ptr<LaunchSpec> alongsideSpec;
-    if (job.interleavedWith) {
-      kernels[1] = load(*job.interleavedWith, "interleaved kernel", "error");
-      if (!kernels[1])
-        return;
-      alongsideSpec = toLaunchSpec(job.interleavedWith->launch);
-      if (autoprof_launch_spec_check(session, kernels[1],
-                                     &alongsideSpec->spec) != AUTOPROF_OK)
-        return fail("error", llvm::Twine("the interleaved kernel's launch "
-                                         "does not fit: ") +
-                                 autoprof_last_error(session));
-      specs[1] = &alongsideSpec->spec;
-    }
+    autoprof_kernel *kernels[2] = {measured, alongside};
+    const autoprof_launch_spec *specs[2] = {
+        &measuredSpec->spec, alongside ? &alongsideSpec->spec : nullptr};
     autoprof_timing timings[2] = {};
     const autoprof_timing &timing = timings[0];
     auto timeStart = now();
     autoprof_status s = autoprof_time_interleaved(
-        session, job.interleavedWith ? 2 : 1, kernels, specs, &timingOptions,
-        timings);
+        session, alongside ? 2 : 1, kernels, specs, &timingOptions, timings);
     result.seconds.time = since(timeStart);
     if (s != AUTOPROF_OK)
       return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
