@@ -194,7 +194,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     result.status = status;
     result.reason = reason.str();
   };
-  // Everything from the launch checks on runs on the GPU: it waits for the
+  // Everything from verification on runs on the GPU: it waits for the
   // worker's turn, which the watchdog does not count.
   auto takeTurn = [&]() -> bool {
     clock.startWaiting();
@@ -267,64 +267,81 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   };
 
   // Compiling and loading run before the turn, beside the other workers of
-  // the GPU.
+  // the GPU, in the order of the job's checks: the reference, its launch,
+  // the candidate, its launch.
+  bool turnTaken = false, turnFailed = false;
+  double setupBeforeTurn = 0;
+  auto ensureTurn = [&]() -> bool {
+    if (!turnTaken) {
+      setupBeforeTurn = since(setupStart);
+      turnTaken = true;
+      turnFailed = !takeTurn();
+    }
+    return !turnFailed;
+  };
+  // A launch check weighs the buffers against the GPU's free memory, which
+  // other workers' buffers lessen outside the turn: a launch that does not
+  // fit before the turn is checked again in it. False when it does not fit
+  // or the turn could not be taken (the job's status says which).
+  auto launchFits = [&](autoprof_kernel *kernel, LaunchSpec &spec,
+                        const char *status, const llvm::Twine &what) {
+    if (autoprof_launch_spec_check(session, kernel, &spec.spec) == AUTOPROF_OK)
+      return true;
+    if (!turnTaken) {
+      if (!ensureTurn())
+        return false;
+      if (autoprof_launch_spec_check(session, kernel, &spec.spec) ==
+          AUTOPROF_OK)
+        return true;
+    }
+    fail(status, what + autoprof_last_error(session));
+    return false;
+  };
+
   autoprof_kernel *reference = load(job.kernel, "kernel", "error");
   if (!reference)
     return;
+  std::unique_ptr<LaunchSpec> referenceSpec = toLaunchSpec(job.kernel.launch);
+  if (!launchFits(reference, *referenceSpec, "error",
+                  "the launch does not fit: "))
+    return;
   autoprof_kernel *candidate = nullptr;
   autoprof_kernel *measured = reference;
+  LaunchSpec *measuredSpec = referenceSpec.get();
+  std::unique_ptr<LaunchSpec> candidateSpec;
   if (job.candidate) {
     candidate = load(*job.candidate, "candidate", "rejected");
     if (!candidate)
       return;
+    candidateSpec = toLaunchSpec(job.candidate->launch);
+    if (!launchFits(candidate, *candidateSpec, "rejected",
+                    "the candidate's launch does not fit: "))
+      return;
+    measuredSpec = candidateSpec.get();
     // Timing and profiling run a load of the candidate of their own:
     // nothing its verification runs leave in device memory survives into
-    // them.
-    measured = load(*job.candidate, "candidate", "rejected");
-    if (!measured)
-      return;
+    // them. A job that only verifies needs none.
+    if (job.time || !job.metrics.empty()) {
+      measured = load(*job.candidate, "candidate", "rejected");
+      if (!measured)
+        return;
+    }
   }
-  // The kernel timed alongside, when the job names one: loaded and checked
-  // like the measured kernel, a failure is the job's error.
+  // The kernel timed alongside, when the job names one: loaded here, a
+  // failure reported where the timing starts (a candidate that does not
+  // verify is rejected first).
   autoprof_kernel *alongside = nullptr;
+  std::string alongsideFailure;
   if (job.time && job.interleavedWith) {
     alongside = load(*job.interleavedWith, "interleaved kernel", "error");
-    if (!alongside)
-      return;
+    if (!alongside) {
+      alongsideFailure = std::move(result.reason);
+      result.reason.clear();
+    }
   }
-  double setupBeforeTurn = since(setupStart);
-  if (!takeTurn())
+  if (!ensureTurn())
     return;
-
-  // The launch checks weigh the buffers against the GPU's free memory: in
-  // the turn, when no other worker of the GPU holds buffers.
-  auto checkStart = now();
-  std::unique_ptr<LaunchSpec> referenceSpec = toLaunchSpec(job.kernel.launch);
-  if (autoprof_launch_spec_check(session, reference, &referenceSpec->spec) !=
-      AUTOPROF_OK)
-    return fail("error", llvm::Twine("the launch does not fit: ") +
-                             autoprof_last_error(session));
-  LaunchSpec *measuredSpec = referenceSpec.get();
-  std::unique_ptr<LaunchSpec> candidateSpec;
-  if (job.candidate) {
-    candidateSpec = toLaunchSpec(job.candidate->launch);
-    if (autoprof_launch_spec_check(session, candidate, &candidateSpec->spec) !=
-        AUTOPROF_OK)
-      return fail("rejected", llvm::Twine("the candidate's launch does not "
-                                          "fit: ") +
-                                  autoprof_last_error(session));
-    measuredSpec = candidateSpec.get();
-  }
-  std::unique_ptr<LaunchSpec> alongsideSpec;
-  if (alongside) {
-    alongsideSpec = toLaunchSpec(job.interleavedWith->launch);
-    if (autoprof_launch_spec_check(session, alongside, &alongsideSpec->spec) !=
-        AUTOPROF_OK)
-      return fail("error", llvm::Twine("the interleaved kernel's launch "
-                                       "does not fit: ") +
-                               autoprof_last_error(session));
-  }
-  result.seconds.setup = setupBeforeTurn + since(checkStart);
+  result.seconds.setup = setupBeforeTurn;
 
   // Verification's options, kept for the check after timing.
   std::vector<autoprof_distribution> distributions;
@@ -392,6 +409,17 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     timingOptions.flush_l2 = job.flushL2;
     timingOptions.seed = job.seed;
     timingOptions.distribution = AUTOPROF_DIST_NORMAL;
+    if (!alongsideFailure.empty())
+      return fail("error", alongsideFailure);
+    std::unique_ptr<LaunchSpec> alongsideSpec;
+    if (alongside) {
+      alongsideSpec = toLaunchSpec(job.interleavedWith->launch);
+      if (autoprof_launch_spec_check(session, alongside,
+                                     &alongsideSpec->spec) != AUTOPROF_OK)
+        return fail("error", llvm::Twine("the interleaved kernel's launch "
+                                         "does not fit: ") +
+                                 autoprof_last_error(session));
+    }
     autoprof_kernel *kernels[2] = {measured, alongside};
     const autoprof_launch_spec *specs[2] = {
         &measuredSpec->spec, alongside ? &alongsideSpec->spec : nullptr};

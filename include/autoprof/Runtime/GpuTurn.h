@@ -7,10 +7,11 @@
 // Workers that share a GPU (the worker pool, scripts/worker-pool.py, starts
 // several per GPU) take turns on it: each prepares beside the others (process
 // start, GPU context, kernel loads and JIT compilation, which run on the CPU)
-// and holds the GPU's lock file for everything it runs on the GPU (launch
-// checks against the free memory, verification, timing, profiling, teardown),
-// so that no measurement overlaps another worker's kernels or copies. The lock is flock(2)'s, taken on a file the pool
-// names in AUTOPROF_GPU_LOCK; the kernel releases it when a worker dies.
+// and holds the GPU's lock file for everything it runs on the GPU
+// (verification, timing, profiling, teardown), so that no measurement
+// overlaps another worker's kernels or copies. The lock is flock(2)'s, taken
+// on a file the pool names in AUTOPROF_GPU_LOCK; the kernel releases it when
+// a worker dies.
 //
 //===----------------------------------------------------------------------===//
 
