@@ -320,7 +320,9 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     measuredSpec = candidateSpec.get();
     // Timing and profiling run a load of the candidate of their own:
     // nothing its verification runs leave in device memory survives into
-    // them. A job that only verifies needs none.
+    // them. A job that only verifies needs none (its result's attributes
+    // are the verified load's).
+    measured = candidate;
     if (job.time || !job.metrics.empty()) {
       measured = load(*job.candidate, "candidate", "rejected");
       if (!measured)
