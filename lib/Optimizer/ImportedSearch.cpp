@@ -38,13 +38,9 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   if (failed(selected))
     return failure();
   DictionaryAttr profile = *selected;
-  std::vector<std::string> wanted;
-  if (!options.noProfile)
-    for (Attribute metric : cast<ArrayAttr>(profile.get("metrics")))
-      wanted.push_back(cast<StringAttr>(metric).getValue().str());
   auto baselineStart = std::chrono::steady_clock::now();
   llvm::Expected<rt::EvaluationResult> baseline =
-      measureBaseline(reference, wanted, options);
+      measureBaseline(reference, getProfileMetrics(profile, options), options);
   double baselineWorker = secondsSince(baselineStart);
   if (!baseline)
     return binary.emitError("cannot measure @")
@@ -68,10 +64,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   result.baselineReplayPasses = baseline->replayPasses;
   result.baselineProfileSeconds = baseline->profileSeconds;
   result.baselineSeconds = {0, baselineWorker, baseline->seconds};
-  if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile.get("leaf")))
-    result.profileLeaf = leaf.getInt();
-  if (auto treeName = dyn_cast_or_null<StringAttr>(profile.get("tree")))
-    result.profileTree = treeName.getValue().str();
+  recordProfileChoice(profile, result);
   result.bestMedianUs = *baseline->medianUs;
 
   ImportedSearchState state;

@@ -96,6 +96,36 @@ mlir::autoprof::getPhysicalFloor(const rt::JobLaunch &launch,
   return floor;
 }
 
+std::vector<std::string>
+mlir::autoprof::getProfileMetrics(DictionaryAttr profile,
+                                  const SearchOptions &options) {
+  std::vector<std::string> metrics;
+  if (!options.noProfile)
+    for (Attribute name : cast<ArrayAttr>(profile.get("metrics")))
+      metrics.push_back(cast<StringAttr>(name).getValue().str());
+  return metrics;
+}
+
+void mlir::autoprof::recordProfileChoice(DictionaryAttr profile,
+                                         KernelSearchResult &result) {
+  if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile.get("leaf")))
+    result.profileLeaf = leaf.getInt();
+  if (auto tree = dyn_cast_or_null<StringAttr>(profile.get("tree")))
+    result.profileTree = tree.getValue().str();
+}
+
+/// Profiles `kernel` in a job of its own, timing nothing.
+static llvm::Expected<rt::EvaluationResult>
+runProfileJob(const rt::JobKernel &kernel, llvm::ArrayRef<std::string> metrics,
+              const SearchOptions &options) {
+  rt::EvaluationJob job;
+  job.device = options.device;
+  job.kernel = kernel;
+  job.time = false;
+  job.metrics.assign(metrics.begin(), metrics.end());
+  return rt::runWorker(job, options.worker);
+}
+
 llvm::Expected<rt::EvaluationResult>
 mlir::autoprof::measureBaseline(const rt::JobKernel &kernel,
                                 llvm::ArrayRef<std::string> metrics,
@@ -108,13 +138,8 @@ mlir::autoprof::measureBaseline(const rt::JobKernel &kernel,
       rt::runWorker(timingJob, options.worker);
   if (!timed || timed->status != "ok" || metrics.empty())
     return timed;
-  rt::EvaluationJob profileJob;
-  profileJob.device = options.device;
-  profileJob.kernel = kernel;
-  profileJob.time = false;
-  profileJob.metrics.assign(metrics.begin(), metrics.end());
   llvm::Expected<rt::EvaluationResult> profiled =
-      rt::runWorker(profileJob, options.worker);
+      runProfileJob(kernel, metrics, options);
   if (!profiled || profiled->status != "ok")
     return profiled;
   timed->metrics = std::move(profiled->metrics);
@@ -335,10 +360,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       getOrSelectProfile(original.kernel, original.launch, tree);
   if (failed(profile))
     return failure();
-  std::vector<std::string> metrics;
-  if (!options.noProfile)
-    for (Attribute name : cast<ArrayAttr>(profile->get("metrics")))
-      metrics.push_back(cast<StringAttr>(name).getValue().str());
+  std::vector<std::string> metrics = getProfileMetrics(*profile, options);
   auto baselineStart = std::chrono::steady_clock::now();
   llvm::Expected<rt::EvaluationResult> baseline =
       measureBaseline(*reference, metrics, options);
@@ -371,10 +393,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   result.baselineReplayPasses = baseline->replayPasses;
   result.baselineProfileSeconds = baseline->profileSeconds;
   result.baselineSeconds = {baselineLower, baselineWorker, baseline->seconds};
-  if (auto leaf = dyn_cast_or_null<IntegerAttr>(profile->get("leaf")))
-    result.profileLeaf = leaf.getInt();
-  if (auto name = dyn_cast_or_null<StringAttr>(profile->get("tree")))
-    result.profileTree = name.getValue().str();
+  recordProfileChoice(*profile, result);
   result.bestMedianUs = *baseline->medianUs;
 
   OwningOpRef<ModuleOp> start = incumbent->clone();
@@ -651,13 +670,8 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
         result.candidates.push_back(std::move(record));
         continue;
       }
-      rt::EvaluationJob profileJob;
-      profileJob.device = options.device;
-      profileJob.kernel = *winnerJob;
-      profileJob.time = false;
-      profileJob.metrics = metrics;
       llvm::Expected<rt::EvaluationResult> profiled =
-          rt::runWorker(profileJob, options.worker);
+          runProfileJob(*winnerJob, metrics, options);
       if (!profiled || profiled->status != "ok") {
         record.reprofileError =
             profiled ? profiled->reason : llvm::toString(profiled.takeError());

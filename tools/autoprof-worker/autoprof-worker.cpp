@@ -185,9 +185,11 @@ static autoprof_code_format toFormat(llvm::StringRef format) {
 /// failure (whose status and reason are in `result`).
 static void runJob(const EvaluationJob &job, EvaluationResult &result,
                    JobClock &clock) {
-  Job owned;
-  // Given back before the session's teardown (declared after it).
+  // Held through the session's teardown (declared before it): freeing the
+  // buffers and destroying the context do not overlap another worker's
+  // measurement.
   GpuTurn turn = GpuTurn::fromEnvironment();
+  Job owned;
   auto fail = [&](const char *status, const llvm::Twine &reason) {
     result.status = status;
     result.reason = reason.str();
@@ -264,33 +266,91 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     return loaded;
   };
 
+  // Compiling and loading run before the turn, beside the other workers of
+  // the GPU, in the order of the job's checks: the reference, its launch,
+  // the candidate, its launch.
+  bool turnTaken = false, turnFailed = false;
+  double setupBeforeTurn = 0;
+  auto ensureTurn = [&]() -> bool {
+    if (!turnTaken) {
+      setupBeforeTurn = since(setupStart);
+      turnTaken = true;
+      turnFailed = !takeTurn();
+    }
+    return !turnFailed;
+  };
+  // A launch check weighs the buffers against the GPU's free memory, which
+  // other workers' buffers lessen outside the turn: a launch that does not
+  // fit before the turn is checked again in it. False when it does not fit
+  // or the turn could not be taken (the job's status says which).
+  auto launchFits = [&](autoprof_kernel *kernel, LaunchSpec &spec,
+                        const char *status, const llvm::Twine &what) {
+    if (autoprof_launch_spec_check(session, kernel, &spec.spec) == AUTOPROF_OK)
+      return true;
+    if (!turnTaken) {
+      if (!ensureTurn())
+        return false;
+      if (autoprof_launch_spec_check(session, kernel, &spec.spec) ==
+          AUTOPROF_OK)
+        return true;
+    }
+    fail(status, what + autoprof_last_error(session));
+    return false;
+  };
+
   autoprof_kernel *reference = load(job.kernel, "kernel", "error");
   if (!reference)
     return;
   std::unique_ptr<LaunchSpec> referenceSpec = toLaunchSpec(job.kernel.launch);
-  if (autoprof_launch_spec_check(session, reference, &referenceSpec->spec) !=
-      AUTOPROF_OK)
-    return fail("error", llvm::Twine("the launch does not fit: ") +
-                             autoprof_last_error(session));
-
+  if (!launchFits(reference, *referenceSpec, "error",
+                  "the launch does not fit: "))
+    return;
+  autoprof_kernel *candidate = nullptr;
   autoprof_kernel *measured = reference;
   LaunchSpec *measuredSpec = referenceSpec.get();
   std::unique_ptr<LaunchSpec> candidateSpec;
+  if (job.candidate) {
+    candidate = load(*job.candidate, "candidate", "rejected");
+    if (!candidate)
+      return;
+    candidateSpec = toLaunchSpec(job.candidate->launch);
+    if (!launchFits(candidate, *candidateSpec, "rejected",
+                    "the candidate's launch does not fit: "))
+      return;
+    measuredSpec = candidateSpec.get();
+    // Timing and profiling run a load of the candidate of their own:
+    // nothing its verification runs leave in device memory survives into
+    // them. A job that only verifies needs none (its result's attributes
+    // are the verified load's).
+    measured = candidate;
+    if (job.time || !job.metrics.empty()) {
+      measured = load(*job.candidate, "candidate", "rejected");
+      if (!measured)
+        return;
+    }
+  }
+  // The kernel timed alongside, when the job names one: loaded here, a
+  // failure reported where the timing starts (a candidate that does not
+  // verify is rejected first).
+  autoprof_kernel *alongside = nullptr;
+  std::string alongsideFailure;
+  if (job.time && job.interleavedWith) {
+    alongside = load(*job.interleavedWith, "interleaved kernel", "error");
+    if (!alongside) {
+      alongsideFailure = std::move(result.reason);
+      result.reason.clear();
+    }
+  }
+  if (!ensureTurn())
+    return;
+  result.seconds.setup = setupBeforeTurn;
+
   // Verification's options, kept for the check after timing.
   std::vector<autoprof_distribution> distributions;
   autoprof_verify_options options = {};
   std::vector<size_t> parameterMap;
   static const size_t noParameters = 0;
   if (job.candidate) {
-    autoprof_kernel *candidate = load(*job.candidate, "candidate", "rejected");
-    if (!candidate)
-      return;
-    candidateSpec = toLaunchSpec(job.candidate->launch);
-    if (autoprof_launch_spec_check(session, candidate, &candidateSpec->spec) !=
-        AUTOPROF_OK)
-      return fail("rejected", llvm::Twine("the candidate's launch does not "
-                                          "fit: ") +
-                                  autoprof_last_error(session));
     for (const std::string &name : job.verifyDistributions)
       distributions.push_back(toDistribution(name));
     options.seeds = job.verifySeeds.data();
@@ -307,9 +367,6 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
       options.candidate_param_map_size = parameterMap.size();
     }
     autoprof_verify_result verdict = {};
-    result.seconds.setup = since(setupStart);
-    if (!takeTurn())
-      return;
     auto verifyStart = now();
     autoprof_status s =
         autoprof_verify(session, reference, &referenceSpec->spec, candidate,
@@ -330,16 +387,6 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     result.verified = verdict.passed != 0;
     if (!verdict.passed)
       return fail("rejected", verdict.reason);
-    // Timing and profiling load the candidate afresh: nothing its
-    // verification runs left in device memory survives into them.
-    measured = load(*job.candidate, "candidate", "rejected");
-    if (!measured)
-      return;
-    measuredSpec = candidateSpec.get();
-  } else {
-    result.seconds.setup = since(setupStart);
-    if (!takeTurn())
-      return;
   }
 
   autoprof_kernel_attributes attributes;
@@ -364,29 +411,25 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     timingOptions.flush_l2 = job.flushL2;
     timingOptions.seed = job.seed;
     timingOptions.distribution = AUTOPROF_DIST_NORMAL;
-    // The kernel timed alongside, when the job names one: loaded and
-    // checked like the measured kernel, a failure is the job's error.
-    autoprof_kernel *kernels[2] = {measured, nullptr};
-    const autoprof_launch_spec *specs[2] = {&measuredSpec->spec, nullptr};
+    if (!alongsideFailure.empty())
+      return fail("error", alongsideFailure);
     std::unique_ptr<LaunchSpec> alongsideSpec;
-    if (job.interleavedWith) {
-      kernels[1] = load(*job.interleavedWith, "interleaved kernel", "error");
-      if (!kernels[1])
-        return;
+    if (alongside) {
       alongsideSpec = toLaunchSpec(job.interleavedWith->launch);
-      if (autoprof_launch_spec_check(session, kernels[1],
+      if (autoprof_launch_spec_check(session, alongside,
                                      &alongsideSpec->spec) != AUTOPROF_OK)
         return fail("error", llvm::Twine("the interleaved kernel's launch "
                                          "does not fit: ") +
                                  autoprof_last_error(session));
-      specs[1] = &alongsideSpec->spec;
     }
+    autoprof_kernel *kernels[2] = {measured, alongside};
+    const autoprof_launch_spec *specs[2] = {
+        &measuredSpec->spec, alongside ? &alongsideSpec->spec : nullptr};
     autoprof_timing timings[2] = {};
     const autoprof_timing &timing = timings[0];
     auto timeStart = now();
     autoprof_status s = autoprof_time_interleaved(
-        session, job.interleavedWith ? 2 : 1, kernels, specs, &timingOptions,
-        timings);
+        session, alongside ? 2 : 1, kernels, specs, &timingOptions, timings);
     result.seconds.time = since(timeStart);
     if (s != AUTOPROF_OK)
       return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",

@@ -99,6 +99,15 @@ PhysicalFloor
 getPhysicalFloor(const ::autoprof::runtime::JobLaunch &launch,
                  const ::autoprof::runtime::EvaluationResult &measured);
 
+/// The metrics a search collects for a kernel whose `autoprof.profile` is
+/// `profile`: the ones it lists, none with `no-profile`.
+std::vector<std::string> getProfileMetrics(DictionaryAttr profile,
+                                           const SearchOptions &options);
+
+/// Records in `result` the profiling tree and leaf that chose the
+/// baseline's metrics (`profile`'s "tree" and "leaf", where it names them).
+void recordProfileChoice(DictionaryAttr profile, KernelSearchResult &result);
+
 /// Measures a search's baseline: its timing in a job of its own, and then,
 /// when `metrics` is not empty, its profile in a second one (no timing).
 /// The timing job is then the same whatever the profiling tree chose, so a

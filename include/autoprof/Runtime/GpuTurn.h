@@ -8,9 +8,10 @@
 // several per GPU) take turns on it: each prepares beside the others (process
 // start, GPU context, kernel loads and JIT compilation, which run on the CPU)
 // and holds the GPU's lock file for everything it runs on the GPU
-// (verification, timing, profiling), so that no measurement overlaps another
-// worker's kernels or copies. The lock is flock(2)'s, taken on a file the pool
-// names in AUTOPROF_GPU_LOCK; the kernel releases it when a worker dies.
+// (verification, timing, profiling, teardown), so that no measurement
+// overlaps another worker's kernels or copies. The lock is flock(2)'s, taken
+// on a file the pool names in AUTOPROF_GPU_LOCK; the kernel releases it when
+// a worker dies.
 //
 //===----------------------------------------------------------------------===//
 

@@ -390,6 +390,18 @@ autoprof_status autoprof_profile_collect(autoprof_session *session,
                                          autoprof_profile **out);
 void autoprof_profile_free(autoprof_profile *profile);
 
+/// The replay passes CUPTI's Range Profiler takes to collect `metric_names`
+/// together on `chip` (a CUPTI chip name, "GH100" for the H100 and H200),
+/// asked of the profiler host alone: no GPU or driver is needed. No metrics:
+/// 0 passes, once the host initializes for the chip. A name the host does
+/// not take is AUTOPROF_ERROR_INVALID_ARGUMENT, no CUPTI or a host that does
+/// not initialize AUTOPROF_ERROR_PROFILER, each with CUPTI's reason in
+/// autoprof_last_error(NULL).
+autoprof_status autoprof_metrics_host_passes(const char *chip,
+                                             const char *const *metric_names,
+                                             size_t num_metrics,
+                                             size_t *passes);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

@@ -303,6 +303,41 @@ private:
   size_t added = 0;
 };
 
+/// The configuration image of the metrics added to `host` and the replay
+/// passes it takes; on a failure, the CUPTI call that failed in `failed`.
+CUptiResult configureHost(const CuptiApi &api, const HostObject &host,
+                          std::vector<uint8_t> &image, size_t &passes,
+                          const char *&failed) {
+  auto sizeParams = makeParams<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  sizeParams.pHostObject = host.get();
+  failed = "cuptiProfilerHostGetConfigImageSize";
+  CUptiResult result = api.cuptiProfilerHostGetConfigImageSize(&sizeParams);
+  if (result != CUPTI_SUCCESS)
+    return result;
+  image.assign(sizeParams.configImageSize, 0);
+  auto imageParams = makeParams<CUpti_Profiler_Host_GetConfigImage_Params>(
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+  imageParams.pHostObject = host.get();
+  imageParams.configImageSize = image.size();
+  imageParams.pConfigImage = image.data();
+  failed = "cuptiProfilerHostGetConfigImage";
+  result = api.cuptiProfilerHostGetConfigImage(&imageParams);
+  if (result != CUPTI_SUCCESS)
+    return result;
+  auto passParams = makeParams<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+  passParams.configImageSize = image.size();
+  passParams.pConfigImage = image.data();
+  failed = "cuptiProfilerHostGetNumOfPasses";
+  result = api.cuptiProfilerHostGetNumOfPasses(&passParams);
+  if (result != CUPTI_SUCCESS)
+    return result;
+  passes = passParams.numOfPasses;
+  failed = nullptr;
+  return CUPTI_SUCCESS;
+}
+
 /// The range profiler of one context: enabled, started and stopped through
 /// this object, stopped and disabled on destruction.
 class RangeProfiler {
@@ -1022,31 +1057,14 @@ autoprof_status CuptiCollection::collect(
     return fail("cuptiProfilerHostConfigAddMetrics (validated metrics)",
                 result);
 
-  auto sizeParams = makeParams<CUpti_Profiler_Host_GetConfigImageSize_Params>(
-      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-  sizeParams.pHostObject = host.get();
-  result = api->cuptiProfilerHostGetConfigImageSize(&sizeParams);
+  // The configuration image, and the cost, known before anything runs.
+  std::vector<uint8_t> configImage;
+  size_t numPasses = 0;
+  const char *failedCall = nullptr;
+  result = configureHost(*api, host, configImage, numPasses, failedCall);
   if (result != CUPTI_SUCCESS)
-    return fail("cuptiProfilerHostGetConfigImageSize", result);
-  std::vector<uint8_t> configImage(sizeParams.configImageSize);
-  auto imageParams = makeParams<CUpti_Profiler_Host_GetConfigImage_Params>(
-      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-  imageParams.pHostObject = host.get();
-  imageParams.configImageSize = configImage.size();
-  imageParams.pConfigImage = configImage.data();
-  result = api->cuptiProfilerHostGetConfigImage(&imageParams);
-  if (result != CUPTI_SUCCESS)
-    return fail("cuptiProfilerHostGetConfigImage", result);
-
-  // The cost, known before anything runs.
-  auto passParams = makeParams<CUpti_Profiler_Host_GetNumOfPasses_Params>(
-      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
-  passParams.configImageSize = configImage.size();
-  passParams.pConfigImage = configImage.data();
-  result = api->cuptiProfilerHostGetNumOfPasses(&passParams);
-  if (result != CUPTI_SUCCESS)
-    return fail("cuptiProfilerHostGetNumOfPasses", result);
-  passes = static_cast<int>(passParams.numOfPasses);
+    return fail(failedCall, result);
+  passes = static_cast<int>(numPasses);
   trace.mark("config image");
 
   // Inputs first, outside the profiled range.
@@ -1407,4 +1425,43 @@ autoprof_status autoprof_profile_collect(autoprof_session *session,
 
 void autoprof_profile_free(autoprof_profile *profile) {
   delete static_cast<ProfileResult *>(profile);
+}
+
+autoprof_status autoprof_metrics_host_passes(const char *chip,
+                                             const char *const *metric_names,
+                                             size_t num_metrics,
+                                             size_t *passes) {
+  if (passes)
+    *passes = 0;
+  if (!chip || !passes || (num_metrics && !metric_names))
+    return setError(nullptr, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "autoprof_metrics_host_passes: %s is null",
+                    !chip     ? "chip"
+                    : !passes ? "passes"
+                              : "metric_names");
+  const CuptiLoadState &load = loadCupti();
+  if (!load.ok)
+    return setError(nullptr, AUTOPROF_ERROR_PROFILER, "%s", load.error.c_str());
+  HostObject host(load.api);
+  CUptiResult result = host.initialize(chip, {});
+  if (result != CUPTI_SUCCESS)
+    return setError(nullptr, AUTOPROF_ERROR_PROFILER,
+                    "CUPTI's profiler host does not initialize for %s: %s",
+                    chip, describeCupti(load.api, result).c_str());
+  if (num_metrics == 0)
+    return AUTOPROF_OK;
+  std::vector<const char *> names(metric_names, metric_names + num_metrics);
+  result = host.addMetrics(names);
+  if (result != CUPTI_SUCCESS)
+    return setError(nullptr, AUTOPROF_ERROR_INVALID_ARGUMENT,
+                    "CUPTI's profiler host for %s does not take %s%s: %s", chip,
+                    num_metrics == 1 ? "" : "these metrics, e.g. ",
+                    names.front(), describeCupti(load.api, result).c_str());
+  std::vector<uint8_t> image;
+  const char *failed = nullptr;
+  result = configureHost(load.api, host, image, *passes, failed);
+  if (result != CUPTI_SUCCESS)
+    return setError(nullptr, AUTOPROF_ERROR_PROFILER, "%s failed: %s", failed,
+                    describeCupti(load.api, result).c_str());
+  return AUTOPROF_OK;
 }
