@@ -5,6 +5,7 @@
   autoprof optimize MODULE.mlir -o OUT.mlir [--report R.json] [--budget N]
                     [--option key=value ...]
   autoprof outcomes TABLE.json [--png-dir DIR] [--catalog FILE]
+  autoprof outcomes TABLE.json --against AGAIN.json [--noise F]
   autoprof evaluate TABLE.json --out-dir DIR [--seed N] [--held-out F]
                     [--lambda L] [--cost passes|seconds] [--title T]
   autoprof sweep TABLE.json --out-dir DIR [--seeds N] [--lambdas L ...]
@@ -13,7 +14,9 @@
 `autoprof-learn --print-catalog`, or from a catalog file); `optimize` runs
 `autoprof-opt --autoprof-optimize` on a module and prints the summary;
 `outcomes` summarizes an outcome table per profiling configuration and draws
-outcome against cost and against the number of metrics; `evaluate` learns a
+outcome against cost and against the number of metrics, or with `--against`
+compares two measurements of the same kernels (kept variants, replay passes,
+speedups and seconds, pair by pair); `evaluate` learns a
 tree from a table and writes its evaluation on held-out programs (a Markdown
 page, its charts, the tree; `docs/profiling-tree.md`); `sweep` does that
 for many seeded splits and cost weights and says how often the learned tree
@@ -31,7 +34,7 @@ from typing import Optional
 from . import html
 from .catalog import CatalogError, load_catalog
 from .learning import load_learner_log
-from .outcomes import load_outcomes, markdown
+from .outcomes import compare, load_outcomes, markdown
 from .trees import load_tree
 from .reports import (H200_FP32_PEAK_FLOPS, ReportError, load_report,
                       read_json)
@@ -129,9 +132,13 @@ def _optimize(args) -> int:
 def _outcomes(args) -> int:
     try:
         table = load_outcomes(args.table)
+        again = load_outcomes(args.against) if args.against else None
     except ReportError as error:
         print(f"autoprof: {error}", file=sys.stderr)
         return 1
+    if again is not None:
+        print(compare(table, again, args.noise))
+        return 0
     catalog = _catalog(args, "metric counts")
     if catalog is False:
         return 1
@@ -255,6 +262,13 @@ def main(argv=None) -> int:
                           "of metrics of each group)")
     outcomes.add_argument("--chip", default="sm_90")
     outcomes.add_argument("--learn-tool", help="the autoprof-learn to ask")
+    outcomes.add_argument("--against", metavar="AGAIN",
+                          help="compare with another table's measurements "
+                               "of the same kernels instead")
+    outcomes.add_argument("--noise", type=float, default=0.01,
+                          help="with --against, list the kernels whose "
+                               "speedup moved by more than this fraction "
+                               "(default 0.01, the timing's 1%%)")
     outcomes.set_defaults(run=_outcomes)
     evaluation = commands.add_parser(
         "evaluate", help="learn a tree from an outcome table and evaluate it "
@@ -284,6 +298,9 @@ def main(argv=None) -> int:
     _learning_arguments(many)
     many.set_defaults(run=_sweep)
     args = parser.parse_args(argv)
+    if args.command == "outcomes" and not args.noise >= 0:
+        parser.error(f"--noise must be a fraction of at least 0, got "
+                     f"{args.noise}")
     if args.command in ("evaluate", "sweep") and args.budget is not None \
             and args.budget < 1:
         parser.error(f"--budget must be at least 1, got {args.budget}")

@@ -58,6 +58,9 @@ class KernelOutcome:
     # Per configuration, the candidates its search tried in order, each as
     # (rewrite, whether it won), where the table records them.
     paths: Dict[str, List[Tuple[str, bool]]] = field(default_factory=dict)
+    # Per configuration, what this kernel's profiles cost as (replay
+    # passes, seconds), where the table records it.
+    costs: Dict[str, Tuple[float, float]] = field(default_factory=dict)
 
     def speedup_with(self, configuration: str,
                      budget: Optional[int] = None) -> Optional[float]:
@@ -207,6 +210,19 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
                                   f"a list of {{\"rewrite\", \"accepted\"}}")
             paths[name] = [(step["rewrite"], step["accepted"])
                            for step in steps]
+        costs = {}
+        recorded = entry.get("costs", {})
+        if not isinstance(recorded, dict):
+            raise ReportError(f"{source}: {where}.costs: expected an object")
+        for name, cost in recorded.items():
+            if name not in names:
+                raise ReportError(f"{source}: {where}.costs: '{name}' is not "
+                                  f"one of the configurations")
+            passes = need(cost, "passes", f"{where}.costs.{name}")
+            seconds = need(cost, "seconds", f"{where}.costs.{name}")
+            costs[name] = (
+                _number(passes, f"{source}: {where}.costs.{name}.passes"),
+                _number(seconds, f"{source}: {where}.costs.{name}.seconds"))
         kernel_name = str(need(entry, "name", where))
         if any(k.name == kernel_name for k in kernels):
             raise ReportError(f"{source}: {where}: kernel '{kernel_name}' "
@@ -216,7 +232,7 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             program=str(need(entry, "program", where)),
             features=numbers_of(entry, "features", where),
             speedup={k: float(v) for k, v in speedups.items()},
-            speedup_at=speedup_at, paths=paths))
+            speedup_at=speedup_at, paths=paths, costs=costs))
     budget = document.get("budget", 0)
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 0:
         raise ReportError(f"{source}: budget: expected a whole number of "
@@ -374,4 +390,88 @@ def markdown(table: OutcomeTable, catalog=None) -> str:
     paths = path_summary(table)
     if paths:
         lines += [""] + [f"- {line}" for line in paths]
+    return "\n".join(lines)
+
+
+def _spread(ratios: List[float]) -> str:
+    """The median (min-max) of `ratios`, or '-' when there are none."""
+    if not ratios:
+        return "-"
+    ordered = sorted(ratios)
+    middle = len(ordered) // 2
+    median = (ordered[middle] if len(ordered) % 2
+              else (ordered[middle - 1] + ordered[middle]) / 2)
+    return f"{median:.3f} ({ordered[0]:.3f}-{ordered[-1]:.3f})"
+
+
+def compare(first: OutcomeTable, again: OutcomeTable,
+            noise: float = 0.01) -> str:
+    """How `again` measured the (kernel, configuration) pairs both tables
+    hold against `first` (the same kernels measured twice: another run,
+    another host, other tools), as Markdown: on how many pairs the search
+    kept the same variant (its accepted rewrites) and tried the same
+    candidates, on how many the replay passes are equal, and the ratios
+    again / first of the verified speedups and of the profiling seconds
+    (over the pairs that profile in both), then each kernel whose speedup
+    moved by more than `noise` (a fraction) under some configuration."""
+    by_name = {k.name: k for k in first.kernels}
+    pairs = []
+    for kernel in again.kernels:
+        before = by_name.get(kernel.name)
+        if before is None:
+            continue
+        for name in kernel.speedup:
+            if name in before.speedup:
+                pairs.append((before, kernel, name))
+    if not pairs:
+        return "No (kernel, configuration) pair is measured in both tables."
+
+    def kept(kernel, name):
+        return [rewrite for rewrite, won in kernel.paths.get(name, []) if won]
+
+    with_paths = [(a, b, n) for a, b, n in pairs
+                  if n in a.paths and n in b.paths]
+    with_costs = [(a, b, n) for a, b, n in pairs
+                  if n in a.costs and n in b.costs]
+    speedups = [b.speedup[n] / a.speedup[n] for a, b, n in pairs]
+    seconds = [b.costs[n][1] / a.costs[n][1] for a, b, n in with_costs
+               if a.costs[n][0] > 0 and b.costs[n][0] > 0
+               and a.costs[n][1] > 0]
+    kernels = len({a.name for a, _, _ in pairs})
+    lines = [f"{len(pairs)} (kernel, configuration) pairs of {kernels} "
+             f"kernels are measured in both tables.", "",
+             "| | again / first |", "| --- | --- |"]
+    if with_paths:
+        same_kept = sum(1 for a, b, n in with_paths
+                        if kept(a, n) == kept(b, n))
+        same_tried = sum(1 for a, b, n in with_paths
+                         if a.paths[n] == b.paths[n])
+        lines.append(f"| kept variant (the accepted rewrites) | the same on "
+                     f"{same_kept} of {len(with_paths)} |")
+        lines.append(f"| candidates tried, in order, and which won | the "
+                     f"same on {same_tried} of {len(with_paths)} |")
+    if with_costs:
+        equal = sum(1 for a, b, n in with_costs
+                    if a.costs[n][0] == b.costs[n][0])
+        lines.append(f"| replay passes | equal on {equal} of "
+                     f"{len(with_costs)} |")
+    lines.append(f"| verified speedup, median (min-max) | "
+                 f"{_spread(speedups)} |")
+    if with_costs:
+        lines.append(f"| profiling seconds, median (min-max), {len(seconds)} "
+                     f"pairs that profile | {_spread(seconds)} |")
+    moved = {}
+    for a, b, n in pairs:
+        ratio = b.speedup[n] / a.speedup[n]
+        if abs(math.log(ratio)) > math.log1p(noise):
+            moved.setdefault(a.name, []).append(ratio)
+    if moved:
+        lines.append("")
+        lines.append(f"Speedups that moved by more than {noise:.0%}:")
+        for name, ratios in moved.items():
+            lines.append(f"- {name}: {_spread(ratios)} on {len(ratios)} "
+                         f"configuration(s)")
+    else:
+        lines.append("")
+        lines.append(f"No speedup moved by more than {noise:.0%}.")
     return "\n".join(lines)

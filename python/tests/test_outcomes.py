@@ -6,9 +6,9 @@ import pytest
 from autoprof import plots
 from autoprof.catalog import Catalog
 from autoprof.cli import main
-from autoprof.outcomes import (common_kernels, load_outcomes, markdown,
-                               oracle, parse_outcomes, path_summary,
-                               summarize)
+from autoprof.outcomes import (common_kernels, compare, load_outcomes,
+                               markdown, oracle, parse_outcomes,
+                               path_summary, summarize)
 from autoprof.reports import ReportError
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -134,6 +134,10 @@ def test_the_synthetic_table_of_the_learner_tests():
      "kernels[0].features.x: expected a number"),
     (lambda t: t.update(budget="ten"),
      "budget: expected a whole number of candidates"),
+    (lambda t: t["kernels"][0].update(costs={"sol": {"passes": 3}}),
+     "kernels[0].costs.sol: missing 'seconds'"),
+    (lambda t: t["kernels"][0].update(costs={"x": {}}),
+     "kernels[0].costs: 'x' is not one of the configurations"),
 ])
 def test_errors_name_the_file_and_the_field(tmp_path, edit, message):
     document = small_table()
@@ -245,3 +249,70 @@ def test_malformed_paths_are_named(paths, message):
     table["kernels"][0]["paths"] = paths
     with pytest.raises(ReportError, match=message):
         parse_outcomes(table, "t.json")
+
+
+def measured_twice():
+    """with_paths() and the same kernels measured again: k1 kept the same
+    variant everywhere, 3% slower under sol; k2 under none tried another
+    second candidate and its sol profile took one more replay pass; k3 is
+    not in the second table."""
+    first = with_paths()
+    for kernel in first["kernels"][:2]:
+        kernel["costs"] = {"none": {"passes": 0, "seconds": 0.0},
+                           "sol": {"passes": 10, "seconds": 0.5},
+                           "two": {"passes": 12, "seconds": 0.4}}
+    again = json.loads(json.dumps(first))
+    del again["kernels"][2]
+    again["kernels"][0]["speedup"]["sol"] = 2.0 * 0.97
+    again["kernels"][1]["paths"]["none"][1]["rewrite"] = "vectorize=4"
+    again["kernels"][1]["costs"]["sol"] = {"passes": 11, "seconds": 0.6}
+    return parse_outcomes(first), parse_outcomes(again)
+
+
+def test_two_measurements_of_the_same_kernels_compare_pair_by_pair():
+    first, again = measured_twice()
+    text = compare(first, again)
+    assert text.startswith("6 (kernel, configuration) pairs of 2 kernels")
+    # k2 under none kept coalesce=32 alone both times, after another
+    # second candidate.
+    assert "| kept variant (the accepted rewrites) | the same on 6 of 6 |" \
+        in text
+    assert "| candidates tried, in order, and which won | the same on 5 " \
+        "of 6 |" in text
+    assert "| replay passes | equal on 5 of 6 |" in text
+    assert "| verified speedup, median (min-max) | 1.000 (0.970-1.000) |" \
+        in text
+    # Seconds of the 4 pairs that profile: 1, 1, 1.2 and 1.
+    assert "| profiling seconds, median (min-max), 4 pairs that profile | " \
+        "1.000 (1.000-1.200) |" in text
+    assert "- p.v0/k1: 0.970 (0.970-0.970) on 1 configuration(s)" in text
+    assert "p.v1/k2:" not in text
+    assert "No speedup moved" in compare(first, again, noise=0.05)
+
+
+def test_tables_without_common_pairs_say_so(tmp_path, capsys):
+    first, again = measured_twice()
+    again.kernels = [k for k in again.kernels if k.name == "nothing"]
+    assert compare(first, again).startswith("No (kernel, configuration)")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(small_table()))
+    b.write_text("[]")
+    assert main(["outcomes", str(a), "--against", str(b)]) == 1
+    assert f"autoprof: {b}: " in capsys.readouterr().err
+
+
+def test_command_compares_two_tables(tmp_path, capsys):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(small_table()))
+    document = small_table()
+    document["kernels"][1]["speedup"]["two"] = 1.5
+    b.write_text(json.dumps(document))
+    assert main(["outcomes", str(a), "--against", str(b),
+                 "--noise", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "8 (kernel, configuration) pairs of 3 kernels" in out
+    assert "- p.v1/k2: 1.500 (1.500-1.500) on 1 configuration(s)" in out
+    # Without paths and costs, only the speedups are compared.
+    assert "kept variant" not in out and "replay passes" not in out
+    with pytest.raises(SystemExit):
+        main(["outcomes", str(a), "--against", str(b), "--noise", "-1"])
