@@ -136,6 +136,18 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
         return {k: _number(v, f"{source}: {where}.{key}.{k}")
                 for k, v in value.items()}
 
+    def per_configuration(entry, key, where):
+        """The (configuration, value) items of an object keyed by
+        configuration name (paths, costs), or an error naming it."""
+        value = entry.get(key, {})
+        if not isinstance(value, dict):
+            raise ReportError(f"{source}: {where}.{key}: expected an object")
+        for name in value:
+            if name not in names:
+                raise ReportError(f"{source}: {where}.{key}: '{name}' is not "
+                                  f"one of the configurations")
+        return value.items()
+
     configurations = []
     for i, entry in enumerate(listed("configurations")):
         where = f"configurations[{i}]"
@@ -194,13 +206,7 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             speedup_at[int(budget_name)] = {k: float(v)
                                             for k, v in values.items()}
         paths = {}
-        recorded = entry.get("paths", {})
-        if not isinstance(recorded, dict):
-            raise ReportError(f"{source}: {where}.paths: expected an object")
-        for name, steps in recorded.items():
-            if name not in names:
-                raise ReportError(f"{source}: {where}.paths: '{name}' is not "
-                                  f"one of the configurations")
+        for name, steps in per_configuration(entry, "paths", where):
             if not isinstance(steps, list) or not all(
                     isinstance(step, dict)
                     and isinstance(step.get("rewrite"), str)
@@ -211,18 +217,12 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
             paths[name] = [(step["rewrite"], step["accepted"])
                            for step in steps]
         costs = {}
-        recorded = entry.get("costs", {})
-        if not isinstance(recorded, dict):
-            raise ReportError(f"{source}: {where}.costs: expected an object")
-        for name, cost in recorded.items():
-            if name not in names:
-                raise ReportError(f"{source}: {where}.costs: '{name}' is not "
-                                  f"one of the configurations")
-            passes = need(cost, "passes", f"{where}.costs.{name}")
-            seconds = need(cost, "seconds", f"{where}.costs.{name}")
-            costs[name] = (
-                _number(passes, f"{source}: {where}.costs.{name}.passes"),
-                _number(seconds, f"{source}: {where}.costs.{name}.seconds"))
+        for name, cost in per_configuration(entry, "costs", where):
+            field_of = f"{where}.costs.{name}"
+            costs[name] = tuple(
+                _number(need(cost, key, field_of),
+                        f"{source}: {field_of}.{key}")
+                for key in ("passes", "seconds"))
         kernel_name = str(need(entry, "name", where))
         if any(k.name == kernel_name for k in kernels):
             raise ReportError(f"{source}: {where}: kernel '{kernel_name}' "
