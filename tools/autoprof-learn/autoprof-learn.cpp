@@ -334,6 +334,35 @@ int main(int argc, char **argv) {
     start = *startModule->getOps<TreeOp>().begin();
   }
 
+  // Every output is opened before learning, which can take long (a model
+  // asked round after round): a path that cannot be written fails first.
+  // A file is kept only once written; on failure none is left behind.
+  std::string openError;
+  bool unopened = false;
+  auto open = [&](StringRef path) -> std::unique_ptr<llvm::ToolOutputFile> {
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(path, &openError);
+    if (!file) {
+      llvm::errs() << "autoprof-learn: " << openError << "\n";
+      unopened = true;
+    }
+    return file;
+  };
+  auto openOptional = [&](StringRef path) {
+    return path.empty() ? nullptr : open(path);
+  };
+  std::unique_ptr<llvm::ToolOutputFile> output = open(outputPath),
+                                        wantedFile = openOptional(wantedPath),
+                                        evaluationFile =
+                                            openOptional(evaluationPath),
+                                        logFile = openOptional(logPath);
+  // --wanted lists configurations by the groups of the tree's chip.
+  const MetricCatalog *wantedCatalog =
+      wantedFile ? findCatalog(start.getChip(), " (--wanted needs its groups)")
+                 : nullptr;
+  if (unopened || (wantedFile && !wantedCatalog))
+    return 1;
+
   std::string error;
   FailureOr<LearnResult> result = learnTree(start, *table, options, error);
   if (failed(result)) {
@@ -366,63 +395,40 @@ int main(int argc, char **argv) {
     llvm::errs() << "excluded: " << note << "\n";
   llvm::errs() << summarizeHeldOut(*result, *table, options);
 
-  std::string openError;
-  auto output = openOutputFile(outputPath, &openError);
-  if (!output) {
-    llvm::errs() << "autoprof-learn: " << openError << "\n";
-    return 1;
-  }
   result->tree.print(output->os());
   output->os() << "\n";
   output->keep();
 
-  if (!wantedPath.empty()) {
-    const MetricCatalog *catalog =
-        findCatalog(result->tree.getChip(), " (--wanted needs its groups)");
-    if (!catalog)
-      return 1;
+  if (wantedFile) {
     std::vector<std::string> groups;
-    for (const MetricGroupInfo &group : catalog->groups())
+    for (const MetricGroupInfo &group : wantedCatalog->groups())
       groups.push_back(group.name.str());
     std::vector<ProfileConfiguration> wanted =
         wantedConfigurations(result->tree, *table, groups);
     llvm::json::Array list;
     for (const ProfileConfiguration &configuration : wanted)
       list.push_back(toJSON(configuration));
-    auto file = openOutputFile(wantedPath, &openError);
-    if (!file) {
-      llvm::errs() << "autoprof-learn: " << openError << "\n";
-      return 1;
-    }
-    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(list)))
-               << "\n";
-    file->keep();
+    wantedFile->os() << llvm::formatv("{0:2}",
+                                      llvm::json::Value(std::move(list)))
+                     << "\n";
+    wantedFile->keep();
     llvm::errs() << wanted.size()
                  << " configurations one step from the learned tree's leaves "
                     "are not in the table; written to "
                  << wantedPath << "\n";
   }
-  if (!evaluationPath.empty()) {
-    auto file = openOutputFile(evaluationPath, &openError);
-    if (!file) {
-      llvm::errs() << "autoprof-learn: " << openError << "\n";
-      return 1;
-    }
-    file->os() << llvm::formatv("{0:2}", llvm::json::Value(evaluationToJSON(
-                                             *result, *table, options)))
-               << "\n";
-    file->keep();
+  if (evaluationFile) {
+    evaluationFile->os() << llvm::formatv("{0:2}",
+                                          llvm::json::Value(evaluationToJSON(
+                                              *result, *table, options)))
+                         << "\n";
+    evaluationFile->keep();
   }
-  if (!logPath.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream log(logPath, ec);
-    if (ec) {
-      llvm::errs() << "autoprof-learn: cannot write '" << logPath
-                   << "': " << ec.message() << "\n";
-      return 1;
-    }
-    log << llvm::formatv("{0:2}", llvm::json::Value(std::move(result->log)))
-        << "\n";
+  if (logFile) {
+    logFile->os() << llvm::formatv("{0:2}",
+                                   llvm::json::Value(std::move(result->log)))
+                  << "\n";
+    logFile->keep();
   }
   return 0;
 }
