@@ -56,7 +56,10 @@ restricted to the metrics of the sm_90 catalog (docs/fixed-metric-lists.md
 gives their sources and which of their metrics are left out). --names picks
 built-in configurations by name; --list-configurations prints them;
 --write-trees writes the one-leaf tree of each configuration and measures
-nothing.
+nothing. A SPEC.json that cannot be read or is not such a list, a
+configuration whose tree does not verify (an unknown group or metric), a
+budget below 1 and a --out in a folder that cannot be written are refused
+before any run.
 
 --extend OLD.json measures only what OLD.json lacks and writes OLD.json's
 table with it added: the configurations it does not have (by name, and not
@@ -272,6 +275,62 @@ def collects_nothing(configuration):
     """Whether `configuration` is no profiling at all (autoprof-optimize's
     no-profile), which no tree's leaf can express."""
     return not configuration.get("groups") and not configuration.get("metrics")
+
+
+def read_configurations(parser, path):
+    """The configurations of --configurations SPEC.json, or an error naming
+    the file and what is wrong."""
+    try:
+        configurations = json.loads(pathlib.Path(path).read_text())
+    except OSError as error:
+        parser.error(f"--configurations {path}: cannot read it: "
+                     f"{error.strerror}")
+    except ValueError as error:
+        parser.error(f"--configurations {path}: not JSON ({error})")
+    if not isinstance(configurations, list) or not configurations:
+        parser.error(f"--configurations {path}: expected a list of "
+                     f"{{\"name\", \"groups\", \"metrics\"}}")
+    names = set()
+    for i, c in enumerate(configurations):
+        lists = [c.get(key, []) for key in ("groups", "metrics")] \
+            if isinstance(c, dict) else []
+        if not isinstance(c, dict) or not isinstance(c.get("name"), str) \
+                or not c["name"] or not all(
+                    isinstance(names_of, list) and
+                    all(isinstance(n, str) for n in names_of)
+                    for names_of in lists):
+            parser.error(f"--configurations {path}: entry {i}: expected "
+                         f"a \"name\" and lists of \"groups\" and "
+                         f"\"metrics\" names")
+        if c["name"] in names:
+            parser.error(f"--configurations {path}: '{c['name']}' is named "
+                         f"twice")
+        names.add(c["name"])
+    return configurations
+
+
+def check_trees(parser, opt, configurations):
+    """Refuses, with autoprof-opt's diagnostic, a configuration whose
+    one-leaf tree does not verify (an unknown group or metric), which
+    would otherwise fail every run it has."""
+    with tempfile.TemporaryDirectory(prefix="autoprof-trees-") as tmp:
+        for configuration in configurations:
+            if collects_nothing(configuration):
+                continue
+            tree = pathlib.Path(tmp) / "tree.mlir"
+            tree.write_text(leaf_tree(configuration))
+            try:
+                proc = subprocess.run([opt, str(tree), "-o", os.devnull],
+                                      capture_output=True, text=True)
+            except OSError as error:
+                parser.error(f"--opt {opt}: cannot run it: {error.strerror}")
+            if proc.returncode != 0:
+                lines = proc.stderr.strip().splitlines()
+                # The first diagnostic, without the temporary file's name.
+                reason = re.sub(r"^.*?:\d+:\d+: error: ", "",
+                                lines[0]) if lines else "no reason given"
+                parser.error(f"configuration '{configuration['name']}' "
+                             f"does not make a tree that verifies: {reason}")
 
 
 def write_trees(configurations, directory):
@@ -495,7 +554,7 @@ def main():
         return 0
     if args.configurations and args.names:
         parser.error("--configurations and --names exclude each other")
-    configurations = (json.loads(pathlib.Path(args.configurations).read_text())
+    configurations = (read_configurations(parser, args.configurations)
                       if args.configurations else DEFAULT_CONFIGURATIONS)
     for c in configurations:
         modules = c.get("modules", ["any"])
@@ -532,6 +591,11 @@ def main():
         return 0
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.budget < 1:
+        parser.error(f"--budget must be at least 1, got {args.budget}")
+    if not args.time_budget > 0:
+        parser.error(f"--time-budget must be positive, got "
+                     f"{args.time_budget}")
     missing = [option for option, value in
                (("--opt", args.opt), ("--out", args.out),
                 ("MODULE_OR_DIR", args.modules)) if not value]
@@ -540,6 +604,12 @@ def main():
                      f"{', '.join(missing)}")
     if args.stop_after is not None and args.stop_after <= 0:
         parser.error("--stop-after must be positive")
+    # Refused before any run, not after them: a table that could not be
+    # written.
+    out_folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(out_folder) or not os.access(out_folder, os.W_OK):
+        parser.error(f"cannot write {args.out}: {out_folder} is not a "
+                     f"writable folder")
     old = None
     skip = set()
     # The tools' commit: what an extended table must have been measured
@@ -601,6 +671,9 @@ def main():
                 f"include tools ':!lib/Learn' ':!include/autoprof/Learn' "
                 f"':!tools/autoprof-learn'` is empty (the learner, which no "
                 f"measurement runs, may differ), pass --allow-other-tools")
+    # A configuration whose tree does not verify would fail every run it
+    # has: refused before the first (where something is to run at all).
+    check_trees(parser, args.opt, configurations)
     with tempfile.TemporaryDirectory(prefix="autoprof-outcomes-") as tmp:
         return measure(args, configurations, pathlib.Path(tmp), commit, old,
                        skip)
