@@ -10,9 +10,9 @@
 #
 # Usage: scripts/gpu-host-outcomes.sh STATE_DIR SECONDS MODULE_OR_DIR...
 #            [-- MEASURE-OUTCOMES OPTIONS...]
-# STATE_DIR/outcomes.json is the table; STATE_DIR/pool.tar.gz the verdicts;
-# STATE_DIR/gpu the GPUs the table is measured on (a host with others is
-# refused); the options (e.g. --only tile16x16, --names ..., --budget 3) go
+# STATE_DIR must exist (an empty one starts a new table); its outcomes.json
+# is the table, its pool.tar.gz the verdicts, its gpu the GPUs the table is
+# measured on (a host with others is refused); the options (e.g. --only tile16x16, --names ..., --budget 3) go
 # to measure-outcomes.py. No run starts after SECONDS and the sitting ends by
 # SECONDS + 70 at the latest (give a 10-minute command SECONDS <= 480).
 # Prints measure-outcomes.py's summary.
@@ -33,7 +33,15 @@ if [[ ! $places =~ ^[0-9]+$ ]] || (( 10#$places < 1 )); then
   exit 2
 fi
 places=$(( 10#$places ))
-mkdir -p "$state"
+# A new table starts in a folder made for it: a STATE_DIR that does not
+# exist is a mistyped or lost one, whose sitting would otherwise start a
+# new table and measure again what the old one has.
+if [ ! -d "$state" ]; then
+  echo "gpu-host-outcomes: STATE_DIR '$state' does not exist: make it" \
+    "(mkdir) to start a new table; to go on with a table, give the folder" \
+    "of its last sitting" >&2
+  exit 2
+fi
 state=$(cd "$state" && pwd)
 
 # One table, one kind of GPU: STATE_DIR/gpu names the GPUs of its first
