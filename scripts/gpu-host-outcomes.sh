@@ -12,15 +12,16 @@
 #            [-- MEASURE-OUTCOMES OPTIONS...]
 # STATE_DIR must exist (an empty one starts a new table); its outcomes.json
 # is the table, its pool.tar.gz the verdicts, its gpu the GPUs the table is
-# measured on (a host with others is refused); the options (e.g. --only tile16x16, --names ..., --budget 3) go
-# to measure-outcomes.py. No run starts after SECONDS and the sitting ends by
-# SECONDS + 70 at the latest (give a 10-minute command SECONDS <= 480).
+# measured on (a host with others is refused); the options (e.g. --only
+# tile16x16, --names ..., --budget 3) go to measure-outcomes.py. No run
+# starts after SECONDS and the sitting ends by SECONDS + 70 at the latest
+# (give a 10-minute command SECONDS <= 480).
 # Prints measure-outcomes.py's summary.
 # AUTOPROF_POOL_WORKER, when set, is the worker the pool runs (default: the
 # bundle's autoprof-worker); AUTOPROF_POOL_SLOTS, the workers per GPU (default
 # 3), four searches run at once for each.
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
 state=$1 seconds=$2
 shift 2
 modules=() options=()
@@ -37,7 +38,7 @@ places=$(( 10#$places ))
 # exist is a mistyped or lost one, whose sitting would otherwise start a
 # new table and measure again what the old one has.
 if [ ! -d "$state" ]; then
-  echo "gpu-host-outcomes: STATE_DIR '$state' does not exist: make it" \
+  echo "gpu-host-outcomes: STATE_DIR '$state' is not a folder: make it" \
     "(mkdir) to start a new table; to go on with a table, give the folder" \
     "of its last sitting" >&2
   exit 2

@@ -56,10 +56,11 @@ restricted to the metrics of the sm_90 catalog (docs/fixed-metric-lists.md
 gives their sources and which of their metrics are left out). --names picks
 built-in configurations by name; --list-configurations prints them;
 --write-trees writes the one-leaf tree of each configuration and measures
-nothing. A SPEC.json that cannot be read or is not such a list, a
-configuration whose tree does not verify (an unknown group or metric), a
-budget below 1 and a --out in a folder that cannot be written are refused
-before any run.
+nothing. A SPEC.json that cannot be read or is not such a list (an empty
+one is: nothing to measure), a name given twice, a configuration whose tree
+does not verify (an unknown group or metric), a budget below 1, a time
+budget not above 0 and a --out that is a folder or in one that cannot be
+written are refused before any run.
 
 --extend OLD.json measures only what OLD.json lacks and writes OLD.json's
 table with it added: the configurations it does not have (by name, and not
@@ -287,7 +288,9 @@ def read_configurations(parser, path):
                      f"{error.strerror}")
     except ValueError as error:
         parser.error(f"--configurations {path}: not JSON ({error})")
-    if not isinstance(configurations, list) or not configurations:
+    # An empty list is one: autoprof-learn --wanted writes it when the
+    # table has every configuration one step from the learned tree.
+    if not isinstance(configurations, list):
         parser.error(f"--configurations {path}: expected a list of "
                      f"{{\"name\", \"groups\", \"metrics\"}}")
     names = set()
@@ -610,6 +613,8 @@ def main():
     if not os.path.isdir(out_folder) or not os.access(out_folder, os.W_OK):
         parser.error(f"cannot write {args.out}: {out_folder} is not a "
                      f"writable folder")
+    if os.path.isdir(args.out):
+        parser.error(f"cannot write {args.out}: it is a folder")
     old = None
     skip = set()
     # The tools' commit: what an extended table must have been measured

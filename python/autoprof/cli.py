@@ -267,8 +267,9 @@ def main(argv=None) -> int:
                                "of the same kernels instead")
     outcomes.add_argument("--noise", type=float, default=0.01,
                           help="with --against, list the kernels whose "
-                               "speedup moved by more than this fraction "
-                               "(default 0.01, the timing's 1%%)")
+                               "speedup moved by more than a factor 1 + F "
+                               "either way (default 0.01, the learner's "
+                               "timing noise)")
     outcomes.set_defaults(run=_outcomes)
     evaluation = commands.add_parser(
         "evaluate", help="learn a tree from an outcome table and evaluate it "

@@ -219,10 +219,16 @@ def parse_outcomes(document, source: str = "<table>") -> OutcomeTable:
         costs = {}
         for name, cost in per_configuration(entry, "costs", where):
             field_of = f"{where}.costs.{name}"
+            if not isinstance(cost, dict):
+                raise ReportError(f"{source}: {field_of}: expected an "
+                                  f"object")
             costs[name] = tuple(
                 _number(need(cost, key, field_of),
                         f"{source}: {field_of}.{key}")
                 for key in ("passes", "seconds"))
+            if not all(math.isfinite(c) and c >= 0 for c in costs[name]):
+                raise ReportError(f"{source}: {field_of}: a profiling cost "
+                                  f"is a finite number, not negative")
         kernel_name = str(need(entry, "name", where))
         if any(k.name == kernel_name for k in kernels):
             raise ReportError(f"{source}: {where}: kernel '{kernel_name}' "
@@ -413,7 +419,20 @@ def compare(first: OutcomeTable, again: OutcomeTable,
     candidates, on how many the replay passes are equal, and the ratios
     again / first of the verified speedups and of the profiling seconds
     (over the pairs that profile in both), then each kernel whose speedup
-    moved by more than `noise` (a fraction) under some configuration."""
+    moved beyond the noise under some configuration: a ratio above
+    1 + `noise` or below 1 / (1 + `noise`), the learner's band. Tables
+    whose budgets differ, or whose configurations of one name collect
+    different things, are compared all the same, with a warning first."""
+    warnings = []
+    if first.budget != again.budget:
+        warnings.append(f"Warning: the searches had budgets {first.budget} "
+                        f"and {again.budget}.")
+    for configuration in first.configurations:
+        other = again.configuration(configuration.name)
+        if other and (set(other.groups), set(other.metrics)) != \
+                (set(configuration.groups), set(configuration.metrics)):
+            warnings.append(f"Warning: '{configuration.name}' collects "
+                            f"different metrics in the two tables.")
     by_name = {k.name: k for k in first.kernels}
     pairs = []
     for kernel in again.kernels:
@@ -424,7 +443,8 @@ def compare(first: OutcomeTable, again: OutcomeTable,
             if name in before.speedup:
                 pairs.append((before, kernel, name))
     if not pairs:
-        return "No (kernel, configuration) pair is measured in both tables."
+        return "\n".join(warnings + ["No (kernel, configuration) pair is "
+                                     "measured in both tables."])
 
     def kept(kernel, name):
         return [rewrite for rewrite, won in kernel.paths.get(name, []) if won]
@@ -438,9 +458,10 @@ def compare(first: OutcomeTable, again: OutcomeTable,
                if a.costs[n][0] > 0 and b.costs[n][0] > 0
                and a.costs[n][1] > 0]
     kernels = len({a.name for a, _, _ in pairs})
-    lines = [f"{len(pairs)} (kernel, configuration) pairs of {kernels} "
-             f"kernels are measured in both tables.", "",
-             "| | again / first |", "| --- | --- |"]
+    lines = warnings + [
+        f"{len(pairs)} (kernel, configuration) pairs of {kernels} kernels "
+        f"are measured in both tables.", "",
+        "| | again / first |", "| --- | --- |"]
     if with_paths:
         same_kept = sum(1 for a, b, n in with_paths
                         if kept(a, n) == kept(b, n))
@@ -465,13 +486,14 @@ def compare(first: OutcomeTable, again: OutcomeTable,
         ratio = b.speedup[n] / a.speedup[n]
         if abs(math.log(ratio)) > math.log1p(noise):
             moved.setdefault(a.name, []).append(ratio)
+    band = f"a factor {1 + noise:g}"
     if moved:
         lines.append("")
-        lines.append(f"Speedups that moved by more than {noise:.0%}:")
+        lines.append(f"Speedups that moved by more than {band}:")
         for name, ratios in moved.items():
             lines.append(f"- {name}: {_spread(ratios)} on {len(ratios)} "
                          f"configuration(s)")
     else:
         lines.append("")
-        lines.append(f"No speedup moved by more than {noise:.0%}.")
+        lines.append(f"No speedup moved by more than {band}.")
     return "\n".join(lines)

@@ -138,6 +138,12 @@ def test_the_synthetic_table_of_the_learner_tests():
      "kernels[0].costs.sol: missing 'seconds'"),
     (lambda t: t["kernels"][0].update(costs={"x": {}}),
      "kernels[0].costs: 'x' is not one of the configurations"),
+    (lambda t: t["kernels"][0].update(costs={"sol": 3}),
+     "kernels[0].costs.sol: expected an object"),
+    (lambda t: t["kernels"][0].update(
+        costs={"sol": {"passes": -1, "seconds": 0.1}}),
+     "kernels[0].costs.sol: a profiling cost is a finite number, not "
+     "negative"),
 ])
 def test_errors_name_the_file_and_the_field(tmp_path, edit, message):
     document = small_table()
@@ -285,9 +291,35 @@ def test_two_measurements_of_the_same_kernels_compare_pair_by_pair():
     # Seconds of the 4 pairs that profile: 1, 1, 1.2 and 1.
     assert "| profiling seconds, median (min-max), 4 pairs that profile | " \
         "1.000 (1.000-1.200) |" in text
+    assert "Speedups that moved by more than a factor 1.01:" in text
     assert "- p.v0/k1: 0.970 (0.970-0.970) on 1 configuration(s)" in text
     assert "p.v1/k2:" not in text
-    assert "No speedup moved" in compare(first, again, noise=0.05)
+    assert "Warning" not in text
+    assert "No speedup moved by more than a factor 1.05." in compare(
+        first, again, noise=0.05)
+    # A ratio just within 1/1.01 is in the band; just below it is not.
+    again.kernels[0].speedup["sol"] = 2.0 / 1.0099
+    assert "p.v0/k1:" not in compare(first, again)
+    again.kernels[0].speedup["sol"] = 2.0 / 1.0101
+    assert "p.v0/k1:" in compare(first, again)
+
+
+def test_tables_that_do_not_compare_are_compared_with_a_warning():
+    first, again = measured_twice()
+    again.budget = 5
+    again.configuration("sol").groups = ["Occupancy"]
+    text = compare(first, again)
+    assert text.startswith("Warning: the searches had budgets 3 and 5.\n"
+                           "Warning: 'sol' collects different metrics in "
+                           "the two tables.\n6 (kernel, configuration)")
+
+
+def test_a_profile_of_no_seconds_is_left_out_of_the_seconds_ratio():
+    first, again = measured_twice()
+    first.kernels[0].costs["sol"] = (10, 0.0)
+    text = compare(first, again)
+    assert "| profiling seconds, median (min-max), 3 pairs that profile" \
+        in text
 
 
 def test_tables_without_common_pairs_say_so(tmp_path, capsys):
@@ -312,7 +344,11 @@ def test_command_compares_two_tables(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "8 (kernel, configuration) pairs of 3 kernels" in out
     assert "- p.v1/k2: 1.500 (1.500-1.500) on 1 configuration(s)" in out
+    assert "by more than a factor 1.1:" in out
     # Without paths and costs, only the speedups are compared.
     assert "kept variant" not in out and "replay passes" not in out
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exit_:
         main(["outcomes", str(a), "--against", str(b), "--noise", "-1"])
+    assert exit_.value.code == 2
+    assert "--noise must be a fraction of at least 0, got -1.0" in \
+        capsys.readouterr().err

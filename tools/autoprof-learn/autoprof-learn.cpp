@@ -17,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <cmath>
@@ -190,6 +191,26 @@ static const MetricCatalog *findCatalog(StringRef chip, StringRef purpose) {
   return catalog;
 }
 
+/// Why `path` could not be written, or empty when it can: an existing file
+/// must be writable (it is not touched here), a new one needs a writable
+/// folder.
+static std::string whyUnwritable(StringRef path) {
+  namespace fs = llvm::sys::fs;
+  if (fs::exists(path)) {
+    if (fs::is_directory(path))
+      return "it is a folder";
+    return fs::can_write(path) ? "" : "it is not writable";
+  }
+  SmallString<256> folder(path);
+  fs::make_absolute(folder);
+  llvm::sys::path::remove_filename(folder);
+  if (!fs::is_directory(folder))
+    return ("no folder " + folder + " to write it in").str();
+  return fs::can_write(folder)
+             ? ""
+             : ("the folder " + folder + " is not writable").str();
+}
+
 /// Prints the metric catalog of `chip` as JSON to stdout.
 static int printMetricCatalog(StringRef chip) {
   const MetricCatalog *catalog = findCatalog(chip, "");
@@ -334,33 +355,28 @@ int main(int argc, char **argv) {
     start = *startModule->getOps<TreeOp>().begin();
   }
 
-  // Every output is opened before learning, which can take long (a model
-  // asked round after round): a path that cannot be written fails first.
-  // A file is kept only once written; on failure none is left behind.
-  std::string openError;
-  bool unopened = false;
-  auto open = [&](StringRef path) -> std::unique_ptr<llvm::ToolOutputFile> {
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(path, &openError);
-    if (!file) {
-      llvm::errs() << "autoprof-learn: " << openError << "\n";
-      unopened = true;
+  // Every output is checked before learning, which can take long (a model
+  // asked round after round): a path that cannot be written fails first,
+  // and a file that is there stays as it was until its new content is
+  // written (a learning that fails leaves it alone).
+  bool unwritable = false;
+  for (StringRef path : {StringRef(outputPath), StringRef(wantedPath),
+                         StringRef(evaluationPath), StringRef(logPath)}) {
+    if (path.empty() || path == "-")
+      continue;
+    std::string reason = whyUnwritable(path);
+    if (!reason.empty()) {
+      llvm::errs() << "autoprof-learn: cannot write '" << path
+                   << "': " << reason << "\n";
+      unwritable = true;
     }
-    return file;
-  };
-  auto openOptional = [&](StringRef path) {
-    return path.empty() ? nullptr : open(path);
-  };
-  std::unique_ptr<llvm::ToolOutputFile> output = open(outputPath),
-                                        wantedFile = openOptional(wantedPath),
-                                        evaluationFile =
-                                            openOptional(evaluationPath),
-                                        logFile = openOptional(logPath);
+  }
   // --wanted lists configurations by the groups of the tree's chip.
   const MetricCatalog *wantedCatalog =
-      wantedFile ? findCatalog(start.getChip(), " (--wanted needs its groups)")
-                 : nullptr;
-  if (unopened || (wantedFile && !wantedCatalog))
+      wantedPath.empty()
+          ? nullptr
+          : findCatalog(start.getChip(), " (--wanted needs its groups)");
+  if (unwritable || (!wantedPath.empty() && !wantedCatalog))
     return 1;
 
   std::string error;
@@ -395,11 +411,25 @@ int main(int argc, char **argv) {
     llvm::errs() << "excluded: " << note << "\n";
   llvm::errs() << summarizeHeldOut(*result, *table, options);
 
+  std::string openError;
+  auto open = [&](StringRef path) -> std::unique_ptr<llvm::ToolOutputFile> {
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(path, &openError);
+    if (!file)
+      llvm::errs() << "autoprof-learn: " << openError << "\n";
+    return file;
+  };
+  std::unique_ptr<llvm::ToolOutputFile> output = open(outputPath);
+  if (!output)
+    return 1;
   result->tree.print(output->os());
   output->os() << "\n";
   output->keep();
 
-  if (wantedFile) {
+  if (!wantedPath.empty()) {
+    std::unique_ptr<llvm::ToolOutputFile> wantedFile = open(wantedPath);
+    if (!wantedFile)
+      return 1;
     std::vector<std::string> groups;
     for (const MetricGroupInfo &group : wantedCatalog->groups())
       groups.push_back(group.name.str());
@@ -417,14 +447,20 @@ int main(int argc, char **argv) {
                     "are not in the table; written to "
                  << wantedPath << "\n";
   }
-  if (evaluationFile) {
+  if (!evaluationPath.empty()) {
+    std::unique_ptr<llvm::ToolOutputFile> evaluationFile = open(evaluationPath);
+    if (!evaluationFile)
+      return 1;
     evaluationFile->os() << llvm::formatv("{0:2}",
                                           llvm::json::Value(evaluationToJSON(
                                               *result, *table, options)))
                          << "\n";
     evaluationFile->keep();
   }
-  if (logFile) {
+  if (!logPath.empty()) {
+    std::unique_ptr<llvm::ToolOutputFile> logFile = open(logPath);
+    if (!logFile)
+      return 1;
     logFile->os() << llvm::formatv("{0:2}",
                                    llvm::json::Value(std::move(result->log)))
                   << "\n";

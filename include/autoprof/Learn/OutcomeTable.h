@@ -18,8 +18,10 @@
 //                 "features": {"grid_blocks": 4096, ...},
 //                 "speedup": {"none": 1.9, "SpeedOfLight": 2.3, ...}}, ...]}
 // A kernel may also carry "speedup_at" and "costs_at" (the outcomes of
-// smaller budgets) and "paths" (per configuration, the candidates its
-// search tried, [{"rewrite": "coalesce=32", "accepted": true}, ...]) and
+// smaller budgets), "costs" (per configuration, what its own profiles
+// cost, {"passes": 12, "seconds": 0.9}; a configuration's cost is their
+// median), "paths" (per configuration, the candidates its search tried,
+// [{"rewrite": "coalesce=32", "accepted": true}, ...]) and
 // "speedup_measured" / "speedup_at_measured" (each run's own timing, where
 // "speedup" is the median over the configurations that kept one variant:
 // scripts/measure-outcomes.py), which the learner does not read: the
