@@ -309,6 +309,12 @@ def read_configurations(parser, path):
             parser.error(f"--configurations {path}: '{c['name']}' is named "
                          f"twice")
         names.add(c["name"])
+        modules = c.get("modules", ["any"])
+        if not isinstance(modules, list) or not modules or \
+                not all(isinstance(m, str) for m in modules):
+            parser.error(f"--configurations {path}: configuration "
+                         f"'{c['name']}': \"modules\" is a list of module "
+                         f"names (file stems), left out for every module")
     return configurations
 
 
@@ -559,14 +565,6 @@ def main():
         parser.error("--configurations and --names exclude each other")
     configurations = (read_configurations(parser, args.configurations)
                       if args.configurations else DEFAULT_CONFIGURATIONS)
-    for c in configurations:
-        modules = c.get("modules", ["any"])
-        if not isinstance(modules, list) or not modules or \
-                not all(isinstance(m, str) for m in modules):
-            parser.error(f"--configurations {args.configurations}: "
-                         f"configuration '{c.get('name')}': \"modules\" is "
-                         f"a list of module names (file stems), left out "
-                         f"for every module")
     if args.names:
         known = {c["name"]: c for c in DEFAULT_CONFIGURATIONS}
         unknown = [n for n in args.names if n not in known]

@@ -14,6 +14,7 @@ bound no configuration can pass. `autoprof.plots.outcome_vs_cost` and
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -403,11 +404,8 @@ def _spread(ratios: List[float]) -> str:
     """The median (min-max) of `ratios`, or '-' when there are none."""
     if not ratios:
         return "-"
-    ordered = sorted(ratios)
-    middle = len(ordered) // 2
-    median = (ordered[middle] if len(ordered) % 2
-              else (ordered[middle - 1] + ordered[middle]) / 2)
-    return f"{median:.3f} ({ordered[0]:.3f}-{ordered[-1]:.3f})"
+    return (f"{statistics.median(ratios):.3f} "
+            f"({min(ratios):.3f}-{max(ratios):.3f})")
 
 
 def compare(first: OutcomeTable, again: OutcomeTable,
@@ -453,7 +451,8 @@ def compare(first: OutcomeTable, again: OutcomeTable,
                   if n in a.paths and n in b.paths]
     with_costs = [(a, b, n) for a, b, n in pairs
                   if n in a.costs and n in b.costs]
-    speedups = [b.speedup[n] / a.speedup[n] for a, b, n in pairs]
+    speedups = {(a.name, n): b.speedup[n] / a.speedup[n]
+                for a, b, n in pairs}
     seconds = [b.costs[n][1] / a.costs[n][1] for a, b, n in with_costs
                if a.costs[n][0] > 0 and b.costs[n][0] > 0
                and a.costs[n][1] > 0]
@@ -477,15 +476,14 @@ def compare(first: OutcomeTable, again: OutcomeTable,
         lines.append(f"| replay passes | equal on {equal} of "
                      f"{len(with_costs)} |")
     lines.append(f"| verified speedup, median (min-max) | "
-                 f"{_spread(speedups)} |")
+                 f"{_spread(list(speedups.values()))} |")
     if with_costs:
         lines.append(f"| profiling seconds, median (min-max), {len(seconds)} "
                      f"pairs that profile | {_spread(seconds)} |")
     moved = {}
-    for a, b, n in pairs:
-        ratio = b.speedup[n] / a.speedup[n]
+    for (kernel, _), ratio in speedups.items():
         if abs(math.log(ratio)) > math.log1p(noise):
-            moved.setdefault(a.name, []).append(ratio)
+            moved.setdefault(kernel, []).append(ratio)
     band = f"a factor {1 + noise:g}"
     if moved:
         lines.append("")
