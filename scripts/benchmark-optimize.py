@@ -88,9 +88,11 @@ def main():
                              "metrics with (default: its own, "
                              "lib/Transforms/LearnedTree.mlir)")
     parser.add_argument("--worker",
-                        help="the worker the optimizer and the re-verification "
+                        help="the worker the optimizer and "
+                             "the re-verification "
                              "run jobs in (default: autoprof-worker next to "
-                             "--opt); scripts/worker-pool.py spreads them over "
+                             "--opt); scripts/worker-pool.py "
+                             "spreads them over "
                              "the host's GPUs")
     parser.add_argument("--floor-reasons",
                         help="JSON object: program or module name -> why "
@@ -105,7 +107,8 @@ def main():
                              "f16 products on tensor cores)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="modules optimized at once (with "
-                             "scripts/worker-pool.py as --worker: one per GPU)")
+                             "scripts/worker-pool.py as --worker: "
+                             "one per GPU)")
     args = parser.parse_args()
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
@@ -410,7 +413,8 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
             rejected = statuses.count("rejected")
             speedups.append(k["speedup"])
             # The gpu.module's name: it tells apart the kernels of a module
-            # whose functions share one name (softmax_kernel_0::softmax_kernel).
+            # whose functions share one name
+            # (softmax_kernel_0::softmax_kernel).
             name = k["kernel"].split("::")[0]
             cells = [
                 f"{name} ({corpus})",
@@ -570,7 +574,8 @@ def time_summary(kernels):
 
 
 def geometric_mean(values):
-    return math.exp(sum(map(math.log, values)) / len(values)) if values else 0.0
+    return (math.exp(sum(map(math.log, values)) / len(values))
+            if values else 0.0)
 
 
 def torch_summary(torch_times, ratios, compared):

@@ -169,9 +169,11 @@ def main():
                         ours.get("profile", {}).get("metrics", [])}
         timing = ours.get("timing", {})
         lines.append(f"### {kernel} ({kind}, test/Corpus/{corpus}.mlir)\n")
-        lines.append(f"AutoProf timing: median {timing.get('median_us', 0):.2f} us,"
+        lines.append(f"AutoProf timing: median "
+                     f"{timing.get('median_us', 0):.2f} us,"
                      f" MAD {timing.get('mad_us', 0):.2f} us, p10-p90 "
-                     f"{timing.get('p10_us', 0):.2f}-{timing.get('p90_us', 0):.2f}"
+                     f"{timing.get('p10_us', 0):.2f}-"
+                     f"{timing.get('p90_us', 0):.2f}"
                      f" us over {timing.get('samples', 0)} launches; SM clock "
                      f"{timing.get('sm_clock_khz_before', 0)/1000:.0f}/"
                      f"{timing.get('sm_clock_khz_after', 0)/1000:.0f} MHz "
@@ -189,7 +191,9 @@ def main():
             mine = ours_metrics.get(name)
             other = theirs.get(name)
             if not mine or not mine.get("collected"):
-                lines.append(f"| {name} | missing ({mine.get('note', '') if mine else 'absent'}) | "
+                lines.append(f"| {name} | missing ("
+                             f"{mine.get('note', '') if mine else 'absent'}"
+                             ") | "
                              f"{other[0] if other else 'n/a'} | |")
                 continue
             value = mine["value"]
@@ -204,7 +208,8 @@ def main():
         sol_profile = sol.get("profile", {})
         lines.append("")
         cost = (f"Profiling cost: AutoProf collected SpeedOfLight "
-                f"({len(SOL)} metrics) in {sol_profile.get('seconds', 0):.3f} s "
+                f"({len(SOL)} metrics) in "
+                f"{sol_profile.get('seconds', 0):.3f} s "
                 f"({sol_profile.get('replay_passes', '?')} replay passes)")
         if full == full:  # not NaN
             cost += (f"; `ncu --set full` on one launch took {full:.1f} s of "

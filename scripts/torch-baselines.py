@@ -139,7 +139,8 @@ def _shifted_sum(t, x, k, out_shape):
     `(i + d)` indexing maps of linalg.conv_1d and linalg.conv_2d."""
     acc = t.zeros(out_shape, dtype=t.float64, device=x.device)
     for tap in itertools.product(*(range(n) for n in k.shape)):
-        acc += x[tuple(slice(d, d + n) for d, n in zip(tap, out_shape))] * k[tap]
+        acc += x[tuple(slice(d, d + n)
+                       for d, n in zip(tap, out_shape))] * k[tap]
     return acc
 
 
@@ -262,7 +263,8 @@ BASELINES = {
         lambda t, a, out: a,
         "out.copy_(a): a device-to-device copy"),
     "depthwise_conv2d": Baseline(
-        (mat("in", 514, 514, 64), mat("k", 3, 3, 64), mat("out", 512, 512, 64)),
+        (mat("in", 514, 514, 64), mat("k", 3, 3, 64),
+         mat("out", 512, 512, 64)),
         lambda t, F, x, w, out: out.add_(_depthwise(t, F, x, w)),
         _depthwise_reference,
         "out += F.conv2d(groups=64): the program is HWC, so the input is "
@@ -275,7 +277,8 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, x, w, out: _depthwise(t, F, x, w), NO_ACCUMULATION)}),
     "dequant_i8": Baseline(
-        (mat("q", WIDE, WIDE, dtype="i8"), mat("scale", WIDE), mat("out", WIDE, WIDE)),
+        (mat("q", WIDE, WIDE, dtype="i8"), mat("scale", WIDE),
+         mat("out", WIDE, WIDE)),
         lambda t, F, q, scale, out: t.mul(q, scale, out=out),
         lambda t, q, scale, out: q * scale[None, :],
         "torch.mul(q, scale, out=out): int8 promoted to f32 inside one "
@@ -292,13 +295,15 @@ BASELINES = {
         lambda t, out: t.full_like(out, 1.5),
         "out.fill_(1.5): one kernel"),
     "fused_relu_fma": Baseline(
-        (mat("a", WIDE, N), mat("b", WIDE, N), mat("c", WIDE, N), mat("out", WIDE, N)),
+        (mat("a", WIDE, N), mat("b", WIDE, N), mat("c", WIDE, N),
+         mat("out", WIDE, N)),
         lambda t, F, a, b, c, out: t.addcmul(c, a, b, out=out).relu_(),
         lambda t, a, b, c, out: t.clamp(a * b + c, min=0),
         "torch.addcmul(c, a, b, out=out).relu_(): two elementwise kernels "
         "(eager PyTorch does not fuse the max with the multiply-add)"),
     "layernorm": Baseline(
-        (mat("x", ROWS, 1024), mat("sum", ROWS), mat("sq", ROWS), mat("out", ROWS, 1024)),
+        (mat("x", ROWS, 1024), mat("sum", ROWS), mat("sq", ROWS),
+         mat("out", ROWS, 1024)),
         lambda t, F, x, s, sq, out: F.layer_norm(x, (x.shape[1],), eps=1e-5),
         _layernorm_reference,
         "F.layer_norm(x, (1024,), eps=1e-5), no affine, biased variance: "
@@ -331,7 +336,8 @@ BASELINES = {
             "c.add_(a @ b): the f16 GEMM's result rounded to f16 before the "
             "addition (less accurate than the program)")}),
     "matmul_bf16": Baseline(
-        (mat("a", 2048, 2048, dtype="bf16"), mat("b", 2048, 2048, dtype="bf16"),
+        (mat("a", 2048, 2048, dtype="bf16"),
+         mat("b", 2048, 2048, dtype="bf16"),
          mat("c", 2048, 2048)),
         lambda t, F, a, b, c: c.add_(t.mm(a, b, out_dtype=t.float32)),
         lambda t, a, b, c: c + a @ b,
@@ -403,7 +409,8 @@ BASELINES = {
         variants={"no_accumulation": (
             lambda t, F, a, out: t.sum(a, 1, out=out), NO_ACCUMULATION)}),
     "scale_bf16": Baseline(
-        (mat("a", WIDE, WIDE, dtype="bf16"), mat("out", WIDE, WIDE, dtype="bf16")),
+        (mat("a", WIDE, WIDE, dtype="bf16"),
+         mat("out", WIDE, WIDE, dtype="bf16")),
         lambda t, F, a, out: t.add(a * 0.5, 1.0, out=out),
         lambda t, a, out: a * 0.5 + 1,
         "torch.add(a * 0.5, 1.0, out=out) on bf16: two elementwise kernels, "
@@ -414,7 +421,8 @@ BASELINES = {
             "torch.add(torch.tensor(1.0), a, alpha=0.5, out=out): 1 + 0.5 a "
             "in one kernel (a CPU 0-dim tensor is a scalar operand)")}),
     "softmax": Baseline(
-        (mat("x", ROWS, 1024), mat("max", ROWS), mat("sum", ROWS), mat("e", ROWS, 1024),
+        (mat("x", ROWS, 1024), mat("max", ROWS), mat("sum", ROWS),
+         mat("e", ROWS, 1024),
          mat("out", ROWS, 1024)),
         lambda t, F, x, m, s, e, out: t.softmax(x, 1),
         _softmax_reference,
@@ -508,7 +516,8 @@ def check_table(programs_dir, only):
                             f"{_spell(expected)}")
     if not only:
         problems += [f"BASELINES has an entry for {name}, which has no "
-                     f"program" for name in sorted(set(BASELINES) - set(files))]
+                     f"program"
+                     for name in sorted(set(BASELINES) - set(files))]
     return selected, problems
 
 
@@ -766,7 +775,8 @@ def run(args, selected):
         if "error" in entry:
             summary = f"error: {entry['error'][:200]}"
         else:
-            summary = f"{entry['median_us']:.1f} us (MAD {entry['mad_us']:.2f})"
+            summary = (f"{entry['median_us']:.1f} us "
+                       f"(MAD {entry['mad_us']:.2f})")
             if entry.get("verified") is False:
                 summary += f", NOT VERIFIED (error {entry['max_error']:.3g})"
                 failures += 1

@@ -61,7 +61,8 @@ def has_nvrtc():
     homes = [os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"]
     candidates = ["libnvrtc.so.13", "libnvrtc.so"] + [
         os.path.join(home, sub, name) for home in homes if home
-        for sub in ("lib64", "lib") for name in ("libnvrtc.so.13", "libnvrtc.so")]
+        for sub in ("lib64", "lib")
+        for name in ("libnvrtc.so.13", "libnvrtc.so")]
     for candidate in candidates:
         try:
             ctypes.CDLL(candidate)

@@ -66,7 +66,8 @@ def test_more_metrics_reaching_less_within_the_noise_is_said_so(
         "Within the noise, more metrics never lowered the outcome: in 1 "
         "pair of the 5 fixed configurations more metrics reached less, none "
         "of them beyond the noise: by more than 1% on a kernel, in a "
-        "bootstrap over the held-out programs, 90% (the largest: LaunchStats+Occupancy, 18 metrics, 1.97x against "
+        "bootstrap over the held-out programs, 90% (the largest: "
+        "LaunchStats+Occupancy, 18 metrics, 1.97x against "
         "MemoryWorkloadAnalysis, 17, 2.09x).")
     # Without a catalog the groups' metrics are unknown: nothing is said of
     # them.

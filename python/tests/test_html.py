@@ -119,7 +119,8 @@ def test_page_says_where_the_evaluation_time_went(seconds_report_path,
     page = render(load_report(seconds_report_path))
     assert re.search(r'<p class="seconds">Evaluations took [0-9.]+ s: '
                      r'lowering to PTX [0-9.]+ s, worker setup [0-9.]+ s, '
-                     r'waiting for the GPU [0-9.]+ s, verification [0-9.]+ s, timing [0-9.]+ s, profiling '
+                     r'waiting for the GPU [0-9.]+ s, verification [0-9.]+ s, '
+                     r'timing [0-9.]+ s, profiling '
                      r'[0-9.]+ s\.</p>', page)
     assert "<th>evaluation s</th>" in page
     # Without the record there is no such line, and the column says '-'.
@@ -188,7 +189,8 @@ def test_why_a_faster_candidate_was_not_kept_is_shown(tmp_path,
     path.write_text(json.dumps(document))
     page = render(load_report(path))
     assert "re-timing failed: the worker &lt;crashed&gt; &amp; left" in page
-    assert "compute-sanitizer: {&quot;tool&quot;: &quot;racecheck&quot;" in page
+    assert ("compute-sanitizer: {&quot;tool&quot;: &quot;racecheck&quot;"
+            in page)
 
 
 def test_malformed_numbers_and_labels_are_errors(tmp_path, report_path):

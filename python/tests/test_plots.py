@@ -10,7 +10,8 @@ LOG = [
     {"configuration": "BK=64, BM=128, BN=128, num_warps=4, num_stages=4",
      "status": "failed", "reason": "out of resource: shared memory"},
     {"configuration": "BK=32, BM=64, BN=64, num_warps=8, num_stages=4",
-     "status": "rejected", "reason": "outputs differ from the original call's"},
+     "status": "rejected",
+     "reason": "outputs differ from the original call's"},
 ]
 
 

@@ -50,7 +50,8 @@ def compile_add(block=1024, warps=4):
                           options={"num_warps": warps})
 
 
-ARGS = [FakeTensor("torch.float32", 1 << 20), FakeTensor("torch.float32", 1 << 20),
+ARGS = [FakeTensor("torch.float32", 1 << 20),
+        FakeTensor("torch.float32", 1 << 20),
         FakeTensor("torch.float32", 1 << 20), 1 << 20]
 NAMES = ["x_ptr", "y_ptr", "out_ptr", "n"]
 

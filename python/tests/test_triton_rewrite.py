@@ -38,7 +38,8 @@ def test_the_answer_is_one_python_block():
     code, why = extract_python("Faster:\n```python\npass\n```\nDone.")
     assert (code, why) == ("pass\n", None)
     assert extract_python("```\npass\n```")[0] == "pass\n"
-    assert extract_python("no code")[1] == "the answer has no fenced code block"
+    assert (extract_python("no code")[1]
+            == "the answer has no fenced code block")
     assert extract_python("```python\na\n```\n```python\nb\n```")[1] == \
         "the answer has 2 fenced code blocks; one is needed"
     assert "tagged 'cuda'" in extract_python("```cuda\nx\n```")[1]

@@ -11,7 +11,8 @@ import pathlib
 import subprocess
 import sys
 
-opt, corpus, out = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+opt, corpus, out = (sys.argv[1], pathlib.Path(sys.argv[2]),
+                    pathlib.Path(sys.argv[3]))
 budget = sys.argv[4]
 out.mkdir(parents=True, exist_ok=True)
 optimized = failed = 0
@@ -20,7 +21,8 @@ for module in sorted(corpus.glob("*.mlir")):
     result = out / f"{module.stem}.mlir"
     proc = subprocess.run(
         [opt, str(module),
-         f"--autoprof-optimize=budget={budget} time-budget=0.05 report={report}",
+         f"--autoprof-optimize=budget={budget} time-budget=0.05 "
+         f"report={report}",
          "-o", str(result)], capture_output=True, text=True)
     if proc.returncode != 0:
         print(f"FAILED {module.name}: {proc.stderr.strip()[-500:]}")

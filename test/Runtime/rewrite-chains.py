@@ -7,7 +7,8 @@ the shared tiles that those and transpose-tile make; on one-thread blocks
 form-blocks comes first, and a host loop's reduction needs fold-host-loop,
 which keeps the accumulator in a register itself), to every kernel of the
 given corpora where each step of the chain applies, and verifies each result
-against the original module on the GPU (autoprof-verify-kernels, seeds the search does not use). A verifier
+against the original module on the GPU (autoprof-verify-kernels, seeds the
+search does not use). A verifier
 rejection is a compiler bug. Modules run side by side (corpus_args.jobs()).
 Prints one line per kernel and a final
 "N chains applied, N verified, N rejected, N failed" line.
@@ -92,7 +93,8 @@ def check(item):
         results = []
         for number, chain in enumerate(CHAINS):
             rewrites = ",".join(chain)
-            result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{number}.mlir"
+            result = out / (f"{corpus.name}-{module.stem}-"
+                            f"{kernel.replace('::', '.')}-{number}.mlir")
             applied, _ = corpus_args.apply_rewrites(opt, module, kernel,
                                                     rewrites, result)
             if not applied:

@@ -30,7 +30,8 @@ def proposals(module):
             current = m.group(1)
         elif m := re.search(r"gpu\.func @([\w$.-]+)\(.*\bkernel\b", line):
             listed = re.search(r"autoprof\.proposals = \[([^\]]*)\]", line)
-            rewrites = re.findall(r'"([^"]+)"', listed.group(1)) if listed else []
+            rewrites = (re.findall(r'"([^"]+)"', listed.group(1))
+                        if listed else [])
             kernels.append((f"{current}::{m.group(1)}", rewrites))
     return kernels, ""
 
@@ -49,7 +50,8 @@ def check(item):
         name = f"{module.stem}/{kernel.split('::')[1]}"
         tried = []
         for rewrite in rewrites:
-            result = out / f"{corpus.name}-{module.stem}-{kernel.replace('::', '.')}-{rewrite}.mlir"
+            result = out / (f"{corpus.name}-{module.stem}-"
+                            f"{kernel.replace('::', '.')}-{rewrite}.mlir")
             applied, error = corpus_args.apply_rewrites(opt, module, kernel,
                                                         rewrite, result)
             if not applied:

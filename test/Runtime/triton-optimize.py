@@ -33,7 +33,8 @@ def check(name, kernel, args, grid_of, outputs, space, reference, **meta):
         torch.equal(a, b) for a, b in zip(args, before) if hasattr(a, "clone"))
     base = log[0]["us"]
     tried = [e for e in log[1:]]
-    best = min([base] + [e["us"] for e in tried if e.get("status") == "verified"])
+    best = min([base] + [e["us"] for e in tried
+                         if e.get("status") == "verified"])
     print(f"{name}: {'correct' if ok else 'WRONG'}; baseline {base:.1f} us, "
           f"chosen {config.kwargs} warps={config.num_warps} "
           f"stages={config.num_stages} at {best:.1f} us "
@@ -59,7 +60,8 @@ check("softmax", softmax_kernel, [torch.empty_like(s), s, cols],
 M = N = K = 2048
 a = torch.randn(M, K, device="cuda", dtype=torch.float16)
 b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-check("matmul", matmul_kernel, [a, b, torch.empty(M, N, device="cuda"), M, N, K],
+check("matmul", matmul_kernel,
+      [a, b, torch.empty(M, N, device="cuda"), M, N, K],
       lambda m: (M // m["BM"], N // m["BN"]), ["c_ptr"],
       Space(meta={"BM": [64, 128], "BN": [64, 128], "BK": [32, 64]},
             num_warps=[4, 8], num_stages=[2, 3, 4]),

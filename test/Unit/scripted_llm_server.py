@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-# ===- scripted_llm_server.py - A loopback LLM server for unit tests -------===#
+# ===- scripted_llm_server.py - A loopback LLM server for unit tests ------===#
 #
 # Part of the AutoProf project.
 #
-# ===-----------------------------------------------------------------------===#
+# ===----------------------------------------------------------------------===#
 #
 # Plays scripted HTTP responses so that ChatClientTest can exercise the chat
 # client without a model. The script is a JSON list; the n-th request gets the
@@ -21,7 +21,7 @@
 #
 # Python standard library only.
 #
-# ===-----------------------------------------------------------------------===#
+# ===----------------------------------------------------------------------===#
 
 import argparse
 import http.server
@@ -65,7 +65,8 @@ def main():
                                 "method": self.command,
                                 "path": self.path,
                                 "headers": {
-                                    k.lower(): v for k, v in self.headers.items()
+                                    k.lower(): v
+                                    for k, v in self.headers.items()
                                 },
                                 "body": body,
                             }

@@ -39,9 +39,11 @@ for entry in log:
           + (f", {entry['us']:.1f} us" if "us" in entry else
              f" ({entry.get('reason', '')})"))
 torch.cuda.synchronize()
-cublas = triton.testing.do_bench(lambda: torch.mm(a, b, out_dtype=torch.float32)) * 1000
+cublas = triton.testing.do_bench(
+    lambda: torch.mm(a, b, out_dtype=torch.float32)) * 1000
 print(f"torch.mm (cuBLAS), f16 -> f32: {cublas:.1f} us")
 (out / "matmul.log.json").write_text(json.dumps(
     {"log": log, "torch_mm_us": cublas, "shape": [M, N, K]}, indent=1) + "\n")
 (out / "matmul.png").write_bytes(plots.to_png(plots.configurations(
-    log, f"Triton matmul {M}x{N}x{K}, f16 -> f32, on {torch.cuda.get_device_name()}")))
+    log, f"Triton matmul {M}x{N}x{K}, f16 -> f32, on "
+         f"{torch.cuda.get_device_name()}")))

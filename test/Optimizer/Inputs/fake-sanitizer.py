@@ -2,7 +2,8 @@
 # A stand-in for compute-sanitizer in tests of the optimizer's sanitizer runs
 # on machines without a GPU: it runs the command line that follows its own
 # options (--tool T --error-exitcode N --report-api-errors no --log-file L)
-# and writes a log like the tool's. When AUTOPROF_FAKE_SANITIZER_FINDING is "TOOL:ENTRY", a job
+# and writes a log like the tool's. When AUTOPROF_FAKE_SANITIZER_FINDING is
+# "TOOL:ENTRY", a job
 # whose kernel entry is ENTRY, run under TOOL, gets a reported error and the
 # exit status N. Each invocation's tool is appended to the file
 # AUTOPROF_FAKE_SANITIZER_RUNS when that is set.

@@ -5,7 +5,8 @@
 # not name the entry. Every
 # metric reads 1.0 unless the JSON object in
 # AUTOPROF_FAKE_METRICS gives its value (the bytes that global loads or stores
-# request read 32 per sector they fetch: every byte used). With AUTOPROF_FAKE_JOBS set, each job
+# request read 32 per sector they fetch: every byte used). With
+# AUTOPROF_FAKE_JOBS set, each job
 # is appended to that file as one line of JSON. A job for the kernel entry
 # named by AUTOPROF_FAKE_FAIL_ENTRY is an error (the device is lost). The
 # stand-in device moves 400 TB/s, so that its fixed times are physically

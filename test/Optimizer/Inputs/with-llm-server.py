@@ -14,7 +14,8 @@ import time
 
 script, requests = sys.argv[1], sys.argv[2]
 command = sys.argv[sys.argv.index("--") + 1:]
-server = pathlib.Path(__file__).resolve().parents[2] / "Unit" / "scripted_llm_server.py"
+server = (pathlib.Path(__file__).resolve().parents[2] / "Unit"
+          / "scripted_llm_server.py")
 with tempfile.TemporaryDirectory() as tmp:
     port_file = os.path.join(tmp, "port")
     proc = subprocess.Popen([sys.executable, str(server), "--script", script,

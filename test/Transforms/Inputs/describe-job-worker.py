@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # A stand-in for autoprof-worker that runs nothing: it rejects every job with
 # a reason describing the job's verification (the candidate's parameter map,
-# the parameter kinds, repeated launches, the seeds, which sections are present), so that tests
+# the parameter kinds, repeated launches, the seeds, which sections are
+# present), so that tests
 # without a GPU can check what a pass asked for. Usage: describe-job-worker.py
 # --job J --result R [...]
 import json
