@@ -20,7 +20,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${AUTOPROF_FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${AUTOPROF_FUZZ_SECONDS:-60}
-all=(tree-fuzzer job-fuzzer answer-fuzzer ptx-fuzzer cubin-fuzzer spec-fuzzer)
+all=(tree-fuzzer job-fuzzer answer-fuzzer ptx-fuzzer cubin-fuzzer spec-fuzzer
+  table-fuzzer)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
