@@ -186,7 +186,9 @@ const ProfileConfiguration *mlir::autoprof::learn::bestFixedConfiguration(
   return best;
 }
 
-/// Thresholds between the order statistics of `values` at the quartiles.
+/// Thresholds at the quartiles of the distinct `values`: each halfway
+/// between the distinct value at 25%, 50% or 75% of their sorted list and
+/// the next (docs/profiling-tree.md).
 static std::vector<double> quantileThresholds(std::vector<double> values) {
   llvm::sort(values);
   values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -518,6 +520,17 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     error = "the outcome table has no training kernels";
     return failure();
   }
+  // Scores must be numbers: lambda times the largest cost a kernel can be
+  // charged is finite.
+  for (const ProfileConfiguration &configuration : table.configurations) {
+    double charge = options.lambda * costOf(configuration, options);
+    if (!(options.lambda >= 0) || !std::isfinite(charge)) {
+      error = llvm::formatv("lambda {0:e} times the cost of '{1}' is not a "
+                            "finite number",
+                            options.lambda, configuration.name);
+      return failure();
+    }
+  }
   OpBuilder builder(start.getContext());
   result.module = ModuleOp::create(start.getLoc());
   builder.setInsertionPointToStart(result.module->getBody());
@@ -590,7 +603,8 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
       entry["mean_improvement"] = mean;
       entry["measured_improvement"] = measured;
       proposals.push_back(std::move(entry));
-      if (measured < 0)
+      // Written so that a score that is not a number is no improvement.
+      if (!(measured >= 0))
         return;
       if (!bestModule || mean > bestMean) {
         bestName = std::move(name);
@@ -652,7 +666,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     Object entry{{"round", round + 1},
                  {"train_score", current.score},
                  {"proposals", std::move(proposals)}};
-    if (!bestModule || bestMean <= 0) {
+    if (!bestModule || !(bestMean > 0)) {
       entry["decision"] = "stop: no edit improves the training score";
       result.log.push_back(std::move(entry));
       break;
@@ -663,7 +677,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     entry["best"] = bestName;
     entry["bootstrap_lower_bound"] = lower;
     entry["timing_noise"] = options.timingNoise;
-    if (lower <= 0) {
+    if (!(lower > 0)) {
       entry["decision"] = "stop: the best edit is within the noise";
       result.log.push_back(std::move(entry));
       break;
@@ -676,6 +690,20 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     currentHeldOut =
         scoreTree(result.tree, table, result.split.heldOut, options);
   }
+  // Stopped by the limit, not by a decision: said in the log too.
+  const Object *last =
+      result.log.empty() ? nullptr : result.log.back().getAsObject();
+  std::optional<StringRef> decision =
+      last ? last->getString("decision") : std::nullopt;
+  if (!decision || decision->starts_with("accepted"))
+    result.log.push_back(Object{
+        {"round", options.maxEdits + 1},
+        {"train_score", current.score},
+        {"proposals", Array()},
+        {"decision",
+         llvm::formatv("stop: the limit of {0} edit{1} is reached",
+                       options.maxEdits, options.maxEdits == 1 ? "" : "s")
+             .str()}});
   result.train = current;
   result.heldOut = scoreTree(result.tree, table, result.split.heldOut, options);
   return result;
@@ -740,8 +768,12 @@ mlir::autoprof::learn::compareHeldOut(const LearnResult &result,
   // Every row is compared on the kernels all rows scored: a mean over other
   // kernels (those a configuration's failed runs left out) would compare
   // different things.
+  // A row that scored none of them (a configuration measured on no held-out
+  // kernel) is shown with none rather than emptying every other row.
   std::set<size_t> common(heldOut.begin(), heldOut.end());
   for (const HeldOutRow &row : rows) {
+    if (row.score.kernels.empty())
+      continue;
     std::set<size_t> scored(row.score.kernels.begin(), row.score.kernels.end());
     for (auto it = common.begin(); it != common.end();)
       it = scored.count(*it) ? std::next(it) : common.erase(it);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -57,6 +58,22 @@ llvm::json::Value toJSON(const ProfileConfiguration &configuration) {
   return object;
 }
 
+/// A profiling cost is finite and not negative; replay passes also fit the
+/// whole number a tree's leaf records them as.
+static bool isCost(double cost) { return cost >= 0 && cost < 0x1p53; }
+static constexpr llvm::StringLiteral kCostReason =
+    "a profiling cost is a number from 0 to 2^53";
+
+/// Reads a budget written as a JSON key: a positive whole number in decimal
+/// without sign or leading zeros, so that one budget has one spelling.
+static bool parseBudgetKey(llvm::StringRef key, int64_t &budget) {
+  return !key.getAsInteger(10, budget) && budget >= 1 &&
+         key == std::to_string(budget);
+}
+static constexpr llvm::StringLiteral kBudgetReason =
+    "a budget is a positive whole number, written without sign or leading "
+    "zeros";
+
 static bool fromJSON(const llvm::json::Value &value,
                      ProfileConfiguration &configuration, Path path) {
   llvm::json::ObjectMapper mapper(value, path);
@@ -76,8 +93,8 @@ static bool fromJSON(const llvm::json::Value &value,
         "a configuration measured on every module names no modules");
     return false;
   }
-  if (configuration.costPasses < 0 || configuration.costSeconds < 0) {
-    path.report("a profiling cost cannot be negative");
+  if (!isCost(configuration.costPasses) || !isCost(configuration.costSeconds)) {
+    path.report(kCostReason);
     return false;
   }
   if (const llvm::json::Object *at =
@@ -87,9 +104,8 @@ static bool fromJSON(const llvm::json::Value &value,
       Path costsAt = path.field("costs_at");
       Path field = costsAt.field(key);
       int64_t budget = 0;
-      if (key.str().empty() || llvm::StringRef(key).getAsInteger(10, budget) ||
-          budget < 1) {
-        field.report("a budget is a positive whole number");
+      if (!parseBudgetKey(key, budget)) {
+        field.report(kBudgetReason);
         return false;
       }
       double passes = 0, seconds = 0;
@@ -97,8 +113,8 @@ static bool fromJSON(const llvm::json::Value &value,
       if (!costs || !costs.map("passes", passes) ||
           !costs.map("seconds", seconds))
         return false;
-      if (passes < 0 || seconds < 0) {
-        field.report("a profiling cost cannot be negative");
+      if (!isCost(passes) || !isCost(seconds)) {
+        field.report(kCostReason);
         return false;
       }
       configuration.costsAt[budget] = {passes, seconds};
@@ -114,6 +130,12 @@ static bool fromJSON(const llvm::json::Value &value, KernelOutcomes &kernel,
       !mapper.map("program", kernel.program) ||
       !mapper.mapOptional("module", kernel.module))
     return false;
+  if (kernel.program.empty()) {
+    path.field("program").report(
+        "a kernel needs a program (the split keeps a program's kernels on "
+        "one side)");
+    return false;
+  }
   if (kernel.module.empty())
     kernel.module = llvm::StringRef(kernel.name).split('/').first.str();
   const llvm::json::Object *object = value.getAsObject();
@@ -137,13 +159,19 @@ static bool fromJSON(const llvm::json::Value &value, KernelOutcomes &kernel,
   if (!readNumbers("features", kernel.features) ||
       !readNumbers("speedup", kernel.speedup))
     return false;
+  // Features are compared with split thresholds and written into trees.
+  for (const auto &feature : kernel.features)
+    if (!std::isfinite(feature.getValue())) {
+      path.field("features")
+          .field(feature.getKey())
+          .report("a feature is a finite number");
+      return false;
+    }
   if (const llvm::json::Object *at = object->getObject("speedup_at")) {
     for (const auto &entry : *at) {
       int64_t budget = 0;
-      if (llvm::StringRef(entry.first).getAsInteger(10, budget) || budget < 1) {
-        path.field("speedup_at")
-            .field(entry.first)
-            .report("a budget is a positive whole number");
+      if (!parseBudgetKey(entry.first, budget)) {
+        path.field("speedup_at").field(entry.first).report(kBudgetReason);
         return false;
       }
       if (!entry.second.getAsObject()) {
@@ -183,20 +211,58 @@ mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
       !mapper.map("configurations", table.configurations) ||
       !mapper.map("kernels", table.kernels))
     return root.getError();
+  if (value->getAsObject()->get("budget") && table.budget < 1)
+    return llvm::createStringError(
+        "outcome table: the budget is the candidates a search tries, a "
+        "positive whole number; got %lld",
+        static_cast<long long>(table.budget));
   llvm::StringSet<> names;
-  for (const ProfileConfiguration &configuration : table.configurations)
+  // What each configuration collects, in a spelling that ignores order: two
+  // that collect the same would be one leaf, whose outcomes the learner
+  // would look up under the first of them only.
+  std::map<std::pair<std::vector<std::string>, std::vector<std::string>>,
+           std::string>
+      collected;
+  for (const ProfileConfiguration &configuration : table.configurations) {
     if (!names.insert(configuration.name).second)
       return llvm::createStringError(
           "outcome table: configuration '%s' is defined twice",
           configuration.name.c_str());
+    std::vector<std::string> groups = configuration.groups,
+                             metrics = configuration.metrics;
+    llvm::sort(groups);
+    llvm::sort(metrics);
+    auto [it, inserted] = collected.try_emplace(
+        std::make_pair(std::move(groups), std::move(metrics)),
+        configuration.name);
+    if (!inserted)
+      return llvm::createStringError(
+          "outcome table: configurations '%s' and '%s' collect the same "
+          "groups and metrics",
+          it->second.c_str(), configuration.name.c_str());
+    for (const auto &entry : configuration.costsAt)
+      if (table.budget > 0 && entry.first > table.budget)
+        return llvm::createStringError(
+            "outcome table: configuration '%s' records a cost for budget "
+            "%lld, above the table's budget %lld",
+            configuration.name.c_str(), static_cast<long long>(entry.first),
+            static_cast<long long>(table.budget));
+  }
   llvm::StringSet<> kernels;
   for (const KernelOutcomes &kernel : table.kernels) {
     if (!kernels.insert(kernel.name).second)
       return llvm::createStringError("outcome table: kernel '%s' appears twice",
                                      kernel.name.c_str());
     std::vector<const llvm::StringMap<double> *> outcomes = {&kernel.speedup};
-    for (const auto &entry : kernel.speedupAt)
+    for (const auto &entry : kernel.speedupAt) {
+      if (table.budget > 0 && entry.first > table.budget)
+        return llvm::createStringError(
+            "outcome table: kernel '%s' records outcomes for budget %lld, "
+            "above the table's budget %lld",
+            kernel.name.c_str(), static_cast<long long>(entry.first),
+            static_cast<long long>(table.budget));
       outcomes.push_back(&entry.second);
+    }
     for (const llvm::StringMap<double> *speedups : outcomes)
       for (const auto &entry : *speedups) {
         if (!names.contains(entry.getKey()))

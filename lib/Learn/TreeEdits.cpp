@@ -8,11 +8,25 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::learn;
+
+/// `threshold` with two decimals where that is exact, else in the shortest
+/// spelling that reads back as the same number: an edit's name tells one
+/// threshold from another.
+static std::string formatThreshold(double threshold) {
+  std::string fixed = llvm::formatv("{0:F2}", threshold).str();
+  if (std::strtod(fixed.c_str(), nullptr) == threshold)
+    return fixed;
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), threshold);
+  return ec == std::errc() ? std::string(buffer, end) : fixed;
+}
 
 std::string TreeEdit::describe() const {
   switch (kind) {
@@ -21,11 +35,13 @@ std::string TreeEdit::describe() const {
                          configuration);
   case TreeEditKind::RewriteSplit:
     return llvm::formatv("REWRITE split {0} to {1} {2} {3}", node, feature,
-                         getComparisonSpelling(comparison), threshold);
+                         getComparisonSpelling(comparison),
+                         formatThreshold(threshold));
   case TreeEditKind::SplitLeaf:
     return llvm::formatv("SPLIT leaf {0} on {1} {2} {3} into {4} / {5}", node,
-                         feature, getComparisonSpelling(comparison), threshold,
-                         thenConfiguration, elseConfiguration);
+                         feature, getComparisonSpelling(comparison),
+                         formatThreshold(threshold), thenConfiguration,
+                         elseConfiguration);
   }
   return "";
 }

@@ -637,8 +637,48 @@ TEST(OutcomeTableTest, RejectsMalformedTables) {
             "outcome table: no configurations");
   EXPECT_EQ(error(R"({"configurations": [{"name": "x", "cost_passes": -1}],
                       "kernels": []})"),
-            "a profiling cost cannot be negative at "
+            "a profiling cost is a number from 0 to 2^53 at "
             "outcome table.configurations[0]");
+  // Replay passes beyond what a leaf's whole number holds, and numbers JSON
+  // reads as infinite, are no costs or features.
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x", "cost_passes": 1e19}],
+                      "kernels": []})"),
+            "a profiling cost is a number from 0 to 2^53 at "
+            "outcome table.configurations[0]");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
+                      {"name": "k", "program": "p", "features": {"f": 1e400},
+                       "speedup": {"x": 2.0}}]})"),
+            "a feature is a finite number at "
+            "outcome table.kernels[0].features.f");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
+                      {"name": "k", "program": "", "features": {},
+                       "speedup": {"x": 2.0}}]})"),
+            "a kernel needs a program (the split keeps a program's kernels "
+            "on one side) at outcome table.kernels[0].program");
+  // Two configurations that collect the same, in any order, would be one
+  // leaf with two outcomes.
+  EXPECT_EQ(error(R"({"configurations": [
+                      {"name": "a", "groups": ["Occupancy", "LaunchStats"]},
+                      {"name": "b", "groups": ["LaunchStats", "Occupancy"]}],
+                      "kernels": []})"),
+            "outcome table: configurations 'a' and 'b' collect the same "
+            "groups and metrics");
+  // A budget has one spelling and is at most the table's.
+  EXPECT_EQ(error(R"({"budget": 0, "configurations": [{"name": "x"}],
+                      "kernels": []})"),
+            "outcome table: the budget is the candidates a search tries, a "
+            "positive whole number; got 0");
+  EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
+                      {"name": "k", "program": "p", "features": {},
+                       "speedup": {}, "speedup_at": {"01": {"x": 2.0}}}]})"),
+            "a budget is a positive whole number, written without sign or "
+            "leading zeros at outcome table.kernels[0].speedup_at.01");
+  EXPECT_EQ(error(R"({"budget": 3, "configurations": [{"name": "x"}],
+                      "kernels": [
+                      {"name": "k", "program": "p", "features": {},
+                       "speedup": {}, "speedup_at": {"7": {"x": 2.0}}}]})"),
+            "outcome table: kernel 'k' records outcomes for budget 7, above "
+            "the table's budget 3");
   EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
                       {"name": "k", "program": "p", "features": {},
                        "speedup": {"x": "fast"}}]})"),
@@ -646,8 +686,8 @@ TEST(OutcomeTableTest, RejectsMalformedTables) {
   EXPECT_EQ(error(R"({"configurations": [{"name": "x", "costs_at":
                       {"one": {"passes": 1, "seconds": 0.1}}}],
                       "kernels": []})"),
-            "a budget is a positive whole number at "
-            "outcome table.configurations[0].costs_at.one");
+            "a budget is a positive whole number, written without sign or "
+            "leading zeros at outcome table.configurations[0].costs_at.one");
   EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
                       {"name": "k", "program": "p", "features": {},
                        "speedup": {}, "speedup_at": {"1": {"y": 2.0}}}]})"),
@@ -662,7 +702,9 @@ TEST(OutcomeTableTest, ReadsModulesOfKernelsAndConfigurations) {
   // A kernel's module is its "module", else its name up to the '/'; a
   // configuration's "modules" are those it was measured on.
   llvm::Expected<OutcomeTable> table = parseOutcomeTable(R"({
-    "configurations": [{"name": "x"}, {"name": "x+y", "modules": ["a.v0"]}],
+    "configurations": [{"name": "x"},
+                       {"name": "x+y", "groups": ["Occupancy"],
+                        "modules": ["a.v0"]}],
     "kernels": [{"name": "a.v0/k", "program": "a", "features": {},
                  "speedup": {"x": 1.0, "x+y": 2.0}},
                 {"name": "b.v0/k", "program": "b", "module": "b.v0",

@@ -11,6 +11,7 @@
 #include "autoprof/Transforms/ProfileSelection.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -383,6 +384,12 @@ int main(int argc, char **argv) {
   FailureOr<LearnResult> result = learnTree(start, *table, options, error);
   if (failed(result)) {
     llvm::errs() << "autoprof-learn: " << error << "\n";
+    return 1;
+  }
+  // Every edit was verified when it was tried; the tree written is checked
+  // once more as a whole, with the verifier's words on stderr.
+  if (failed(verify(*result->module))) {
+    llvm::errs() << "autoprof-learn: the learned tree does not verify\n";
     return 1;
   }
   for (const llvm::json::Value &round : result->log) {

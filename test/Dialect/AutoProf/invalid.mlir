@@ -162,6 +162,24 @@ autoprof.tree @duplicate_id attributes {chip = "sm_90"} {
 
 // -----
 
+autoprof.tree @negative_id attributes {chip = "sm_90"} {
+  // expected-error @below {{has node id -1; a node id is a whole number from 0 to 9007199254740991}}
+  autoprof.collect id(-1) groups ["SpeedOfLight"]
+}
+
+// -----
+
+autoprof.tree @huge_id attributes {chip = "sm_90"} {
+  // expected-error @below {{has node id 9007199254740992; a node id is a whole number from 0 to 9007199254740991}}
+  autoprof.split id(9007199254740992) "atomics" > 0.0 missing(else) {
+    autoprof.collect id(2) groups ["SpeedOfLight"]
+  } else {
+    autoprof.collect id(3) groups ["Occupancy"]
+  }
+}
+
+// -----
+
 // expected-error @below {{'autoprof.collect' op expects parent op to be one of 'autoprof.tree, autoprof.split'}}
 autoprof.collect id(1) groups ["SpeedOfLight"]
 

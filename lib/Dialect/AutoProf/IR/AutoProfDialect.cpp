@@ -174,6 +174,10 @@ LogicalResult TreeOp::verify() {
   return success();
 }
 
+/// The largest node id: 2^53 - 1, the largest whole number every JSON reader
+/// keeps exactly.
+static constexpr int64_t kMaxNodeId = (int64_t(1) << 53) - 1;
+
 LogicalResult TreeOp::verifyRegions() {
   if (failed(verifySingleNode(*this, getBody(), "tree body")))
     return failure();
@@ -183,11 +187,18 @@ LogicalResult TreeOp::verifyRegions() {
   WalkResult result = getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
     std::optional<int64_t> id;
     if (auto split = dyn_cast<SplitOp>(op))
-      id = split.getId();
+      id = split.getIdAttr().getInt();
     else if (auto leaf = dyn_cast<CollectOp>(op))
-      id = leaf.getId();
+      id = leaf.getIdAttr().getInt();
     if (!id)
       return WalkResult::advance();
+    // Ids are counted up from small numbers: the learner numbers new nodes
+    // after the largest, and reports read them as JSON numbers.
+    if (*id < 0 || *id > kMaxNodeId) {
+      op->emitOpError("has node id ")
+          << *id << "; a node id is a whole number from 0 to " << kMaxNodeId;
+      return WalkResult::interrupt();
+    }
     auto [it, inserted] = seen.try_emplace(*id, op);
     if (inserted)
       return WalkResult::advance();

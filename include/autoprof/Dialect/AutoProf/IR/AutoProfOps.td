@@ -122,7 +122,8 @@ def AutoProf_TreeOp : AutoProf_Op<"tree", [
     `autoprof.collect`. Metric groups and metric names in the leaves must be
     known to the metric catalog of `chip`; features tested by splits must be
     known kernel features. Every node carries an `id` unique within the tree,
-    so edits and evaluation paths can refer to nodes stably.
+    a whole number from 0 to 2^53 - 1, so edits and evaluation paths can
+    refer to nodes stably.
 
     The optional `note` says where the tree comes from (e.g. that it is a
     hand-written starting point that has not been learned yet).
@@ -181,7 +182,7 @@ def AutoProf_SplitOp : AutoProf_Op<"split", [
     ```
   }];
   let arguments = (ins
-    // Stable node id, unique within the tree.
+    // Stable node id, unique within the tree, from 0 to 2^53 - 1.
     I64Attr:$id,
     // Name of the kernel feature to test (see the feature schema).
     StrAttr:$feature,
