@@ -198,6 +198,19 @@ static bool fromJSON(const llvm::json::Value &value, KernelOutcomes &kernel,
 
 } // namespace mlir::autoprof::learn
 
+/// An error naming `what` (e.g. "kernel 'k' records outcomes") when it is
+/// recorded for a budget above the table's: smaller budgets are the first
+/// candidates of the table's searches.
+static llvm::Error checkWithinBudget(const OutcomeTable &table, int64_t budget,
+                                     const std::string &what) {
+  if (table.budget > 0 && budget > table.budget)
+    return llvm::createStringError(
+        "outcome table: %s for budget %lld, above the table's budget %lld",
+        what.c_str(), static_cast<long long>(budget),
+        static_cast<long long>(table.budget));
+  return llvm::Error::success();
+}
+
 llvm::Expected<OutcomeTable>
 mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
   llvm::Expected<llvm::json::Value> value = ::autoprof::parseJson(text);
@@ -241,12 +254,10 @@ mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
           "groups and metrics",
           it->second.c_str(), configuration.name.c_str());
     for (const auto &entry : configuration.costsAt)
-      if (table.budget > 0 && entry.first > table.budget)
-        return llvm::createStringError(
-            "outcome table: configuration '%s' records a cost for budget "
-            "%lld, above the table's budget %lld",
-            configuration.name.c_str(), static_cast<long long>(entry.first),
-            static_cast<long long>(table.budget));
+      if (llvm::Error error = checkWithinBudget(
+              table, entry.first,
+              "configuration '" + configuration.name + "' records a cost"))
+        return error;
   }
   llvm::StringSet<> kernels;
   for (const KernelOutcomes &kernel : table.kernels) {
@@ -255,12 +266,10 @@ mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
                                      kernel.name.c_str());
     std::vector<const llvm::StringMap<double> *> outcomes = {&kernel.speedup};
     for (const auto &entry : kernel.speedupAt) {
-      if (table.budget > 0 && entry.first > table.budget)
-        return llvm::createStringError(
-            "outcome table: kernel '%s' records outcomes for budget %lld, "
-            "above the table's budget %lld",
-            kernel.name.c_str(), static_cast<long long>(entry.first),
-            static_cast<long long>(table.budget));
+      if (llvm::Error error = checkWithinBudget(table, entry.first,
+                                                "kernel '" + kernel.name +
+                                                    "' records outcomes"))
+        return error;
       outcomes.push_back(&entry.second);
     }
     for (const llvm::StringMap<double> *speedups : outcomes)

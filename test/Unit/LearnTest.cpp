@@ -679,6 +679,11 @@ TEST(OutcomeTableTest, RejectsMalformedTables) {
                        "speedup": {}, "speedup_at": {"7": {"x": 2.0}}}]})"),
             "outcome table: kernel 'k' records outcomes for budget 7, above "
             "the table's budget 3");
+  EXPECT_EQ(error(R"({"budget": 3, "configurations": [{"name": "x",
+                      "costs_at": {"4": {"passes": 1, "seconds": 0.1}}}],
+                      "kernels": []})"),
+            "outcome table: configuration 'x' records a cost for budget 4, "
+            "above the table's budget 3");
   EXPECT_EQ(error(R"({"configurations": [{"name": "x"}], "kernels": [
                       {"name": "k", "program": "p", "features": {},
                        "speedup": {"x": "fast"}}]})"),
