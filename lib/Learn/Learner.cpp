@@ -557,6 +557,8 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
   // measured is read here, never what it is.
   TreeScore currentHeldOut =
       scoreTree(result.tree, table, result.split.heldOut, options);
+  // Whether a round decided to stop (else the limit of edits stopped it).
+  bool stopped = false;
   for (unsigned round = 0; round < options.maxEdits; ++round) {
     Array proposals;
     // The best proposal so far: what it is, its tree and its score.
@@ -669,6 +671,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     if (!bestModule || !(bestMean > 0)) {
       entry["decision"] = "stop: no edit improves the training score";
       result.log.push_back(std::move(entry));
+      stopped = true;
       break;
     }
     double lower = bootstrapMeanQuantile(
@@ -680,6 +683,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
     if (!(lower > 0)) {
       entry["decision"] = "stop: the best edit is within the noise";
       result.log.push_back(std::move(entry));
+      stopped = true;
       break;
     }
     result.module = std::move(bestModule);
@@ -691,11 +695,7 @@ mlir::autoprof::learn::learnTree(TreeOp start, const OutcomeTable &table,
         scoreTree(result.tree, table, result.split.heldOut, options);
   }
   // Stopped by the limit, not by a decision: said in the log too.
-  const Object *last =
-      result.log.empty() ? nullptr : result.log.back().getAsObject();
-  std::optional<StringRef> decision =
-      last ? last->getString("decision") : std::nullopt;
-  if (!decision || decision->starts_with("accepted"))
+  if (!stopped)
     result.log.push_back(Object{
         {"round", options.maxEdits + 1},
         {"train_score", current.score},

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 #include <tuple>
 
@@ -230,29 +229,21 @@ mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
         "positive whole number; got %lld",
         static_cast<long long>(table.budget));
   llvm::StringSet<> names;
-  // What each configuration collects, in a spelling that ignores order: two
-  // that collect the same would be one leaf, whose outcomes the learner
-  // would look up under the first of them only.
-  std::map<std::pair<std::vector<std::string>, std::vector<std::string>>,
-           std::string>
-      collected;
   for (const ProfileConfiguration &configuration : table.configurations) {
     if (!names.insert(configuration.name).second)
       return llvm::createStringError(
           "outcome table: configuration '%s' is defined twice",
           configuration.name.c_str());
-    std::vector<std::string> groups = configuration.groups,
-                             metrics = configuration.metrics;
-    llvm::sort(groups);
-    llvm::sort(metrics);
-    auto [it, inserted] = collected.try_emplace(
-        std::make_pair(std::move(groups), std::move(metrics)),
-        configuration.name);
-    if (!inserted)
+    // Two that collect the same would be one leaf, whose outcomes find()
+    // (what the learner looks a leaf's configuration up by) would take from
+    // the first of them only.
+    const ProfileConfiguration *first =
+        table.find(configuration.groups, configuration.metrics);
+    if (first != &configuration)
       return llvm::createStringError(
           "outcome table: configurations '%s' and '%s' collect the same "
           "groups and metrics",
-          it->second.c_str(), configuration.name.c_str());
+          first->name.c_str(), configuration.name.c_str());
     for (const auto &entry : configuration.costsAt)
       if (llvm::Error error = checkWithinBudget(
               table, entry.first,
