@@ -11,6 +11,7 @@
 
 #include "autoprof/Analysis/MemoryAccess.h"
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+#include "autoprof/Raise/IterationSpace.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -167,6 +168,25 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
   evidence.windowShare = std::max(analysis.getWindowShare(gpu::Dimension::y),
                                   analysis.getWindowShare(gpu::Dimension::z));
   evidence.windowShareX = analysis.getWindowShare(gpu::Dimension::x);
+  // The iteration space, where the kernel raises to one.
+  std::string why;
+  if (FailureOr<IterationSpace> space = raiseKernel(target.kernel, why);
+      succeeded(space)) {
+    evidence.raises = true;
+    const SpaceDim &contiguous = space->dims[space->getContiguousDim()];
+    evidence.raisedContiguousOnX =
+        contiguous.hardware == gpu::Dimension::x &&
+        (contiguous.source == SpaceDimSource::Global ||
+         contiguous.source == SpaceDimSource::Thread) &&
+        space->blockSize[0] >= 32;
+    // A reduction of at least a warp's width over an input that some
+    // parallel dimension does not index: several points share its elements.
+    if (space->getReductionPoints() >= 32)
+      for (const SpaceOperand &operand : space->operands)
+        for (unsigned d : space->getParallelDims())
+          evidence.raisedContraction |=
+              !operand.written && !operand.map.isFunctionOfDim(d);
+  }
   // Without the counters, the static analysis estimates the same ratios
   // from each global load's address and width.
   {
@@ -274,6 +294,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createVectorizeFamily(),
       createCoarsenFamily(),
       createPrivatizeAtomicsFamily(),
+      createMapNestFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

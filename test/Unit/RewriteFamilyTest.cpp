@@ -34,6 +34,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "vectorize",
     "coarsen",
     "privatize-atomics",
+    "map-nest",
     "form-blocks",
     "coalesce",
     "transpose-tile",

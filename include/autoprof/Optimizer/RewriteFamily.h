@@ -120,6 +120,14 @@ struct RewriteEvidence {
   /// The same along x (the contiguous dimension, where a window loop walks
   /// neighbouring elements).
   double windowShareX = 0;
+  /// The kernel raised to its iteration space (autoprof/Raise): whether it
+  /// raises; whether the parallel dimension most accesses walk contiguously
+  /// already runs along x in blocks of at least a warp (a new mapping gains
+  /// little there); and whether a reduction reads an input that several
+  /// parallel points share (a contraction: the tile families stage it).
+  bool raises = false;
+  bool raisedContiguousOnX = false;
+  bool raisedContraction = false;
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few

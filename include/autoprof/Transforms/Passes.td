@@ -206,6 +206,39 @@ def AnalyzeMemoryAccessPass
   }];
 }
 
+def RaiseKernelsPass : Pass<"autoprof-raise-kernels", "ModuleOp"> {
+  let summary = "Print each launched kernel raised to its iteration space";
+  let description = [{
+    Normalizes a copy of the module (`autoprof-normalize-kernels`) and
+    raises every launched kernel to its iteration space
+    (`include/autoprof/Raise/IterationSpace.h`): the parallel and reduction
+    dimensions with their extents, each buffer access as an affine map of
+    them, the guards folded into the extents, and the body's computation.
+    A remark on each kernel either lists the dimensions and accesses or says
+    why the kernel does not raise (workgroup memory, atomics, a gather,
+    data-dependent control, ...). For each kernel that raises, a function
+    `@<kernel>_raised` taking the kernel's (normalized) arguments is added
+    to the module; its body is the raised form as an affine nest. This is a
+    test pass: the optimizer raises kernels itself.
+
+    ```mlir
+    // remark: raised: d0 = 16*bid.x + tid.x in [0, 1000) parallel; ...
+    func.func @add_kernel_raised(%a: memref<1000x777xf32>, ...) {
+      affine.parallel (%i, %j) = (0, 0) to (1000, 777) {
+        %x = affine.load %a[%i, %j] : memref<1000x777xf32>
+        ...
+        affine.store %s, %o[%i, %j] : memref<1000x777xf32>
+      }
+      return
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::func::FuncDialect",
+  ];
+}
+
 def DiagnosePass : Pass<"autoprof-diagnose", "ModuleOp"> {
   let summary = "Turn each kernel's collected metrics into bottleneck facts";
   let description = [{

@@ -51,6 +51,9 @@ std::unique_ptr<RewriteFamily> createPrivatizeAtomicsFamily();
 std::unique_ptr<RewriteFamily> createDistributeLoopFamily();
 /// coalesce=P: the contiguous dimension moves to x.
 std::unique_ptr<RewriteFamily> createCoalesceFamily();
+/// map-nest=T: a kernel raised to its iteration space, mapped anew with
+/// the contiguous dimension along the lanes and T threads per block.
+std::unique_ptr<RewriteFamily> createMapNestFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 

@@ -1,0 +1,711 @@
+//===- IterationSpace.cpp - A kernel raised to its iteration space --------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Raise/IterationSpace.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+
+static const char kDims[] = "xyz";
+
+std::string SpaceDim::describe(int64_t blockSize) const {
+  char d = kDims[static_cast<int>(hardware)];
+  switch (source) {
+  case SpaceDimSource::Global:
+    return llvm::formatv("{0}*bid.{1} + tid.{1}", blockSize, d).str();
+  case SpaceDimSource::Thread:
+    return llvm::formatv("tid.{0}", d).str();
+  case SpaceDimSource::Block:
+    return llvm::formatv("bid.{0}", d).str();
+  case SpaceDimSource::Loop:
+    return llvm::formatv("loop {0} + {1}*i", lower, step).str();
+  }
+  return "";
+}
+
+SmallVector<unsigned> IterationSpace::getParallelDims() const {
+  SmallVector<unsigned> result;
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (!dim.reduction)
+      result.push_back(i);
+  return result;
+}
+
+SmallVector<unsigned> IterationSpace::getReductionDims() const {
+  SmallVector<unsigned> result;
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (dim.reduction)
+      result.push_back(i);
+  return result;
+}
+
+int64_t IterationSpace::getParallelPoints() const {
+  int64_t points = 1;
+  for (unsigned d : getParallelDims())
+    points *= dims[d].extent;
+  return points;
+}
+
+int64_t IterationSpace::getReductionPoints() const {
+  int64_t points = 1;
+  for (unsigned d : getReductionDims())
+    points *= dims[d].extent;
+  return points;
+}
+
+int64_t IterationSpace::getStride(const SpaceOperand &operand,
+                                  unsigned dim) const {
+  auto type = cast<MemRefType>(operand.buffer.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t stride = 0, step = 1;
+  for (int r = static_cast<int>(shape.size()) - 1; r >= 0; --r) {
+    AffineExpr expr = operand.map.getResult(r);
+    // The coefficient of `dim` in a linear expression: its value at
+    // dim = 1 less its value at dim = 0, the other dimensions 0.
+    SmallVector<int64_t> at0(operand.map.getNumDims(), 0);
+    SmallVector<int64_t> at1 = at0;
+    at1[dim] = 1;
+    AffineMap single = AffineMap::get(operand.map.getNumDims(), 0, expr);
+    int64_t coefficient = single.compose(at1)[0] - single.compose(at0)[0];
+    stride += coefficient * step;
+    step *= shape[r];
+  }
+  return stride;
+}
+
+unsigned IterationSpace::getContiguousDim() const {
+  SmallVector<unsigned> parallel = getParallelDims();
+  unsigned best = parallel.back();
+  int64_t bestVotes = 0;
+  for (unsigned d : parallel) {
+    int64_t votes = 0;
+    for (const SpaceOperand &operand : operands) {
+      Type element = cast<MemRefType>(operand.buffer.getType()).getElementType();
+      if (std::abs(getStride(operand, d)) == 1)
+        votes += std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    }
+    if (votes > bestVotes) {
+      best = d;
+      bestVotes = votes;
+    }
+  }
+  if (bestVotes > 0)
+    return best;
+  // The dimension the first output's innermost index walks.
+  for (const SpaceOperand &operand : operands)
+    if (operand.written) {
+      AffineExpr inner = operand.map.getResults().back();
+      for (unsigned d : parallel)
+        if (inner.isFunctionOfDim(d))
+          return d;
+    }
+  return best;
+}
+
+std::string IterationSpace::describe() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (auto [i, dim] : llvm::enumerate(dims))
+    os << (i ? "; " : "") << "d" << i << " = "
+       << dim.describe(blockSize[static_cast<int>(dim.hardware)]) << " in [0, "
+       << dim.extent << ") " << (dim.reduction ? "reduction" : "parallel");
+  for (const SpaceOperand &operand : operands)
+    os << "; " << (operand.written ? (operand.read ? "accumulate" : "write")
+                                   : "read")
+       << " arg" << operand.buffer.getArgNumber() << " at " << operand.map;
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Raising
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// An index as coefficients of the thread ids, block ids and the nest's
+/// loop induction variables, plus a constant.
+struct IdForm {
+  std::array<int64_t, 3> thread = {0, 0, 0}, block = {0, 0, 0};
+  SmallVector<int64_t> loop;
+  int64_t constant = 0;
+};
+
+class Raiser {
+public:
+  Raiser(gpu::GPUFuncOp kernel, std::string &why)
+      : kernel(kernel), analysis(kernel), why(why) {}
+
+  FailureOr<IterationSpace> raise();
+
+private:
+  LogicalResult fail(const Twine &reason) {
+    why = reason.str();
+    return failure();
+  }
+  LogicalResult walkNest(Block &block);
+  LogicalResult checkLeaf(Operation &op);
+  FailureOr<IdForm> decode(Value index);
+  LogicalResult decideDims();
+  AffineExpr toExpr(const IdForm &form);
+  LogicalResult applyGuard(Value condition);
+  LogicalResult collectBody();
+
+  gpu::GPUFuncOp kernel;
+  MemoryAccessAnalysis analysis;
+  std::string &why;
+  IterationSpace space;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  SmallVector<scf::ForOp> loops;
+  SmallVector<Value> guards;
+  Block *inner = nullptr;
+  /// The dimension standing for each thread id, block id and loop (-1:
+  /// none, a constant 0).
+  std::array<int, 3> threadDim = {-1, -1, -1}, blockDim = {-1, -1, -1};
+  SmallVector<int> loopDim;
+};
+
+} // namespace
+
+LogicalResult Raiser::checkLeaf(Operation &op) {
+  if (op.hasTrait<OpTrait::IsTerminator>())
+    return success();
+  if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+    Value memref = isa<memref::LoadOp>(op) ? cast<memref::LoadOp>(op).getMemRef()
+                                           : cast<memref::StoreOp>(op).getMemRef();
+    auto arg = dyn_cast<BlockArgument>(memref);
+    if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+        arg.getArgNumber() >= kernel.getNumArguments())
+      return fail("it accesses a buffer that is not a kernel argument");
+    auto type = cast<MemRefType>(memref.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return fail(llvm::formatv("buffer arg{0} has no static row-major shape",
+                                arg.getArgNumber()));
+    if (!type.getElementType().isIntOrFloat())
+      return fail(llvm::formatv("buffer arg{0} holds {1}, not numbers",
+                                arg.getArgNumber(), type.getElementType()));
+    return success();
+  }
+  if (isa<memref::AtomicRMWOp>(op))
+    return fail("it updates memory atomically");
+  if (isa<gpu::BarrierOp>(op))
+    return fail("its threads synchronize at a barrier");
+  if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp>(op))
+    return fail("its threads exchange values within a warp");
+  if (op.getName().getDialectNamespace() == "vector")
+    return fail("it accesses memory with vectors (raise before vectorizing)");
+  if (op.getName().getDialectNamespace() == "nvvm")
+    return fail(llvm::formatv("it calls the NVVM intrinsic {0}", op.getName()));
+  if (!isMemoryEffectFree(&op))
+    return fail(llvm::formatv("{0} has side effects", op.getName()));
+  return success();
+}
+
+LogicalResult Raiser::walkNest(Block &block) {
+  Operation *nested = nullptr;
+  for (Operation &op : block) {
+    if (op.getNumRegions() == 0) {
+      if (failed(checkLeaf(op)))
+        return failure();
+      continue;
+    }
+    if (isa<memref::GenericAtomicRMWOp>(op))
+      return fail("it updates memory atomically");
+    if (nested)
+      return fail(llvm::formatv("{0} and {1} side by side: the nest is not "
+                                "perfect",
+                                nested->getName(), op.getName()));
+    nested = &op;
+  }
+  if (!nested) {
+    inner = &block;
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(nested)) {
+    if (loop.getNumRegionIterArgs() != 0)
+      return fail("a loop carries a value from one iteration to the next");
+    loops.push_back(loop);
+    return walkNest(*loop.getBody());
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(nested)) {
+    if (ifOp.getNumResults() != 0 || !ifOp.getElseRegion().empty())
+      return fail("an scf.if has an else branch or results");
+    guards.push_back(ifOp.getCondition());
+    return walkNest(*ifOp.thenBlock());
+  }
+  if (isa<scf::ParallelOp>(nested))
+    return fail("it keeps an scf.parallel loop (a nest deeper than its "
+                "launch maps)");
+  return fail(llvm::formatv("{0} is control flow that depends on data",
+                            nested->getName()));
+}
+
+/// Whether `value` is computed from a load of memory.
+static bool isLoaded(Value value) {
+  SmallVector<Value> worklist = {value};
+  llvm::DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    Operation *op = current.getDefiningOp();
+    if (!op)
+      continue;
+    if (isa<memref::LoadOp>(op) || op->getName().getDialectNamespace() == "vector")
+      return true;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return false;
+}
+
+FailureOr<IdForm> Raiser::decode(Value index) {
+  std::optional<AffineIndex> form = analysis.express(index);
+  if (!form)
+    return fail("an index is not an integer");
+  IdForm result;
+  result.loop.assign(loops.size(), 0);
+  result.constant = form->constant;
+  for (auto [atomIndex, coefficient] : form->terms) {
+    const IndexAtom &atom = analysis.getAtoms()[atomIndex];
+    int d = static_cast<int>(atom.dim);
+    switch (atom.kind) {
+    case IndexAtomKind::ThreadId:
+      result.thread[d] += coefficient;
+      break;
+    case IndexAtomKind::BlockId:
+      result.block[d] += coefficient;
+      break;
+    case IndexAtomKind::InductionVar: {
+      auto *it = llvm::find_if(loops, [&](scf::ForOp loop) {
+        return loop.getInductionVar() == atom.value;
+      });
+      if (it == loops.end())
+        return fail("an index uses a loop outside the nest");
+      result.loop[it - loops.begin()] += coefficient;
+      break;
+    }
+    case IndexAtomKind::KernelArgument:
+      return fail(llvm::formatv("an index depends on the kernel argument {0}, "
+                                "not a constant",
+                                atom.name));
+    case IndexAtomKind::Opaque:
+      if (isLoaded(atom.value))
+        return fail("an index is loaded from memory (a gather or scatter)");
+      return fail(llvm::formatv("an index is not affine in the thread ids "
+                                "and loop variables ({0})",
+                                atom.name));
+    }
+  }
+  return result;
+}
+
+LogicalResult Raiser::decideDims() {
+  // Every index the kernel computes: the accesses' and the guards'.
+  SmallVector<IdForm> forms;
+  for (Operation &op : *inner)
+    for (Value index : isa<memref::LoadOp>(op)
+                           ? cast<memref::LoadOp>(op).getIndices()
+                       : isa<memref::StoreOp>(op)
+                           ? cast<memref::StoreOp>(op).getIndices()
+                           : ValueRange{}) {
+      FailureOr<IdForm> form = decode(index);
+      if (failed(form))
+        return failure();
+      forms.push_back(*form);
+    }
+  // The guards' comparisons count as well: a guard on the block id alone
+  // keeps the thread and block ids apart.
+  SmallVector<Value> conditions(guards.begin(), guards.end());
+  while (!conditions.empty()) {
+    Value condition = conditions.pop_back_val();
+    if (auto both = condition.getDefiningOp<arith::AndIOp>()) {
+      conditions.push_back(both.getLhs());
+      conditions.push_back(both.getRhs());
+    } else if (auto compare = condition.getDefiningOp<arith::CmpIOp>()) {
+      for (Value side : {compare.getLhs(), compare.getRhs()}) {
+        FailureOr<IdForm> form = decode(side);
+        if (failed(form))
+          return failure();
+        forms.push_back(*form);
+      }
+    }
+  }
+  for (unsigned d = 0; d < 3; ++d) {
+    int64_t threads = space.blockSize[d], blocks = grid[d];
+    bool global = threads > 1 && blocks > 1 &&
+                  llvm::all_of(forms, [&](const IdForm &form) {
+                    return form.block[d] == threads * form.thread[d];
+                  });
+    SpaceDim dim;
+    dim.hardware = static_cast<gpu::Dimension>(d);
+    if (global) {
+      dim.source = SpaceDimSource::Global;
+      dim.extent = threads * blocks;
+      threadDim[d] = blockDim[d] = space.dims.size();
+      space.dims.push_back(dim);
+      continue;
+    }
+    if (threads > 1) {
+      dim.source = SpaceDimSource::Thread;
+      dim.extent = threads;
+      threadDim[d] = space.dims.size();
+      space.dims.push_back(dim);
+    }
+    if (blocks > 1) {
+      dim.source = SpaceDimSource::Block;
+      dim.extent = blocks;
+      blockDim[d] = space.dims.size();
+      space.dims.push_back(dim);
+    }
+  }
+  for (scf::ForOp loop : loops) {
+    auto constant = [&](Value value) -> std::optional<int64_t> {
+      auto [lower, upper] = analysis.getRange(value);
+      if (lower != upper)
+        return std::nullopt;
+      return lower;
+    };
+    std::optional<int64_t> lb = constant(loop.getLowerBound()),
+                           ub = constant(loop.getUpperBound()),
+                           step = constant(loop.getStep());
+    if (!lb || !ub || !step)
+      return fail("a loop's bounds or step are not constants");
+    if (*step <= 0 || *ub <= *lb)
+      return fail("a loop runs no iteration");
+    SpaceDim dim;
+    dim.source = SpaceDimSource::Loop;
+    dim.loop = loop;
+    dim.lower = *lb;
+    dim.step = *step;
+    dim.extent = (*ub - *lb + *step - 1) / *step;
+    loopDim.push_back(space.dims.size());
+    space.dims.push_back(dim);
+  }
+  return success();
+}
+
+AffineExpr Raiser::toExpr(const IdForm &form) {
+  MLIRContext *context = kernel.getContext();
+  AffineExpr expr = getAffineConstantExpr(form.constant, context);
+  for (unsigned d = 0; d < 3; ++d) {
+    if (threadDim[d] >= 0 && threadDim[d] == blockDim[d]) {
+      expr = expr + getAffineDimExpr(threadDim[d], context) * form.thread[d];
+      continue;
+    }
+    if (threadDim[d] >= 0)
+      expr = expr + getAffineDimExpr(threadDim[d], context) * form.thread[d];
+    if (blockDim[d] >= 0)
+      expr = expr + getAffineDimExpr(blockDim[d], context) * form.block[d];
+  }
+  for (auto [i, coefficient] : llvm::enumerate(form.loop)) {
+    const SpaceDim &dim = space.dims[loopDim[i]];
+    expr = expr + getAffineDimExpr(loopDim[i], context) *
+                      (coefficient * dim.step) +
+           coefficient * dim.lower;
+  }
+  return simplifyAffineExpr(expr, space.dims.size(), 0);
+}
+
+LogicalResult Raiser::applyGuard(Value condition) {
+  if (auto both = condition.getDefiningOp<arith::AndIOp>())
+    return success(succeeded(applyGuard(both.getLhs())) &&
+                   succeeded(applyGuard(both.getRhs())));
+  auto [lower, upper] = analysis.getRange(condition);
+  if (lower == upper && lower != 0)
+    return success(); // always true
+  auto compare = condition.getDefiningOp<arith::CmpIOp>();
+  if (!compare)
+    return fail("a guard is not a bound on the indices");
+  using P = arith::CmpIPredicate;
+  P predicate = compare.getPredicate();
+  bool unsignedCompare = predicate == P::ult || predicate == P::ule ||
+                         predicate == P::ugt || predicate == P::uge;
+  if (unsignedCompare && (analysis.getRange(compare.getLhs()).first < 0 ||
+                          analysis.getRange(compare.getRhs()).first < 0))
+    return fail("a guard compares values that may be negative as unsigned");
+  FailureOr<IdForm> lhs = decode(compare.getLhs());
+  if (failed(lhs))
+    return failure();
+  FailureOr<IdForm> rhs = decode(compare.getRhs());
+  if (failed(rhs))
+    return failure();
+  // Bring the guard to `e < 0` or `e <= 0`.
+  bool lessThan = predicate == P::slt || predicate == P::ult ||
+                  predicate == P::sle || predicate == P::ule;
+  bool strict = predicate == P::slt || predicate == P::ult ||
+                predicate == P::sgt || predicate == P::ugt;
+  if (!lessThan && predicate != P::sgt && predicate != P::ugt &&
+      predicate != P::sge && predicate != P::uge)
+    return fail("a guard tests an index for (in)equality");
+  IdForm &a = lessThan ? *lhs : *rhs;
+  IdForm &b = lessThan ? *rhs : *lhs;
+  IdForm difference = a;
+  for (unsigned d = 0; d < 3; ++d) {
+    difference.thread[d] -= b.thread[d];
+    difference.block[d] -= b.block[d];
+  }
+  for (unsigned i = 0; i < loops.size(); ++i)
+    difference.loop[i] -= b.loop[i];
+  difference.constant -= b.constant;
+  AffineExpr expr = toExpr(difference);
+  // expr = c * d + k: d < ceil(-k / c) (strict), d <= floor(-k / c).
+  int found = -1;
+  int64_t coefficient = 0;
+  for (unsigned d = 0; d < space.dims.size(); ++d) {
+    if (!expr.isFunctionOfDim(d))
+      continue;
+    if (found >= 0)
+      return fail("a guard bounds a combination of indices");
+    found = d;
+  }
+  SmallVector<int64_t> at0(space.dims.size(), 0);
+  AffineMap map = AffineMap::get(space.dims.size(), 0, expr);
+  int64_t k = map.compose(at0)[0];
+  if (found < 0) {
+    if (strict ? k < 0 : k <= 0)
+      return success();
+    return fail("a guard lets no thread through");
+  }
+  SmallVector<int64_t> at1 = at0;
+  at1[found] = 1;
+  coefficient = map.compose(at1)[0] - k;
+  if (coefficient <= 0)
+    return fail("a guard bounds an index from below");
+  int64_t last = strict ? llvm::divideFloorSigned(-k - 1, coefficient)
+                        : llvm::divideFloorSigned(-k, coefficient);
+  if (last < 0)
+    return fail("a guard lets no thread through");
+  SpaceDim &dim = space.dims[found];
+  dim.extent = std::min(dim.extent, last + 1);
+  return success();
+}
+
+LogicalResult Raiser::collectBody() {
+  // The operands, in order of first access.
+  auto operandFor = [&](Value memref, ValueRange indices,
+                        bool write) -> FailureOr<unsigned> {
+    SmallVector<AffineExpr> exprs;
+    for (Value index : indices) {
+      FailureOr<IdForm> form = decode(index);
+      if (failed(form))
+        return failure();
+      exprs.push_back(toExpr(*form));
+    }
+    auto buffer = cast<BlockArgument>(memref);
+    AffineMap map = AffineMap::get(space.dims.size(), 0, exprs,
+                                   kernel.getContext());
+    for (auto [i, operand] : llvm::enumerate(space.operands)) {
+      if (operand.buffer != buffer)
+        continue;
+      if (operand.map == map) {
+        (write ? operand.written : operand.read) = true;
+        return i;
+      }
+      if (write || operand.written)
+        return fail(llvm::formatv("it reads or writes buffer arg{0}, which "
+                                  "it writes, at two different elements",
+                                  buffer.getArgNumber()));
+    }
+    SpaceOperand operand;
+    operand.buffer = buffer;
+    operand.map = map;
+    (write ? operand.written : operand.read) = true;
+    space.operands.push_back(operand);
+    return space.operands.size() - 1;
+  };
+
+  // The computation: what the stored values are computed from, up to the
+  // loads, constants and kernel arguments.
+  llvm::SetVector<Operation *> computation;
+  SmallVector<Value> worklist;
+  for (Operation &op : *inner) {
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      FailureOr<unsigned> index =
+          operandFor(load.getMemRef(), load.getIndices(), false);
+      if (failed(index))
+        return failure();
+      if (space.operands[*index].written)
+        if (llvm::any_of(space.operandOf, [&](auto &entry) {
+              return entry.second == *index && isa<memref::StoreOp>(entry.first);
+            }))
+          return fail("it reads an element after writing it");
+      space.operandOf[load] = *index;
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      FailureOr<unsigned> index =
+          operandFor(store.getMemRef(), store.getIndices(), true);
+      if (failed(index))
+        return failure();
+      if (llvm::any_of(space.operandOf, [&](auto &entry) {
+            return entry.second == *index && isa<memref::StoreOp>(entry.first);
+          }))
+        return fail("it writes one element twice");
+      space.operandOf[store] = *index;
+      worklist.push_back(store.getValueToStore());
+    }
+  }
+  llvm::DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == &kernel.getBody().front() &&
+          arg.getArgNumber() < kernel.getNumArguments())
+        continue; // a scalar argument
+      return fail("the computation uses a loop variable");
+    }
+    Operation *op = value.getDefiningOp();
+    if (isa<memref::LoadOp>(op))
+      continue;
+    if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
+            gpu::GlobalIdOp, gpu::LaneIdOp>(op))
+      return fail("the computation uses a thread or block id");
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+      return fail(llvm::formatv("the computation uses {0}", op->getName()));
+    computation.insert(op);
+    llvm::append_range(worklist, op->getOperands());
+  }
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (computation.contains(op) || space.operandOf.count(op))
+      space.body.push_back(op);
+  });
+  return success();
+}
+
+FailureOr<IterationSpace> Raiser::raise() {
+  space.kernel = kernel;
+  if (!kernel.getKnownBlockSizeAttr() || !kernel.getKnownGridSizeAttr())
+    return fail("its launches do not all have the same constant grid and "
+                "block sizes");
+  for (unsigned d = 0; d < 3; ++d) {
+    space.blockSize[d] = kernel.getKnownBlockSizeAttr()[d];
+    grid[d] = kernel.getKnownGridSizeAttr()[d];
+  }
+  if (!kernel.getWorkgroupAttributions().empty() ||
+      !kernel.getPrivateAttributions().empty())
+    return fail("it stages data in workgroup or private memory");
+  if (!kernel.getBody().hasOneBlock())
+    return fail("its control flow is unstructured (several blocks)");
+  if (failed(walkNest(kernel.getBody().front())))
+    return failure();
+  // Memory is accessed in the innermost block only.
+  WalkResult outside = kernel.walk([&](Operation *op) {
+    if (isa<memref::LoadOp, memref::StoreOp>(op) && op->getBlock() != inner)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (outside.wasInterrupted())
+    return fail("it accesses memory outside its innermost loop");
+  if (failed(decideDims()))
+    return failure();
+  for (Value guard : guards)
+    if (failed(applyGuard(guard)))
+      return failure();
+  if (failed(collectBody()))
+    return failure();
+
+  // Iterator kinds: a dimension is parallel when every output's map uses
+  // it, a reduction when none does.
+  SmallVector<const SpaceOperand *> outputs;
+  for (const SpaceOperand &operand : space.operands)
+    if (operand.written)
+      outputs.push_back(&operand);
+  if (outputs.empty())
+    return fail("it writes nothing");
+  for (auto [d, dim] : llvm::enumerate(space.dims)) {
+    unsigned using_ = llvm::count_if(outputs, [&](const SpaceOperand *output) {
+      return output->map.isFunctionOfDim(d);
+    });
+    if (using_ != 0 && using_ != outputs.size())
+      return fail(llvm::formatv("d{0} indexes some of its outputs and not "
+                                "others",
+                                d));
+    dim.reduction = using_ == 0;
+    if (dim.reduction && dim.source != SpaceDimSource::Loop)
+      return fail(llvm::formatv("its threads along {0} write the same elements",
+                                kDims[static_cast<int>(dim.hardware)]));
+  }
+  // Distinct parallel points write distinct elements: each output index
+  // is a multiple of at most one parallel dimension (plus a constant).
+  for (const SpaceOperand *output : outputs)
+    for (AffineExpr expr : output->map.getResults()) {
+      unsigned count = 0;
+      for (unsigned d = 0; d < space.dims.size(); ++d)
+        count += expr.isFunctionOfDim(d);
+      if (count > 1 || !(expr.isPureAffine()))
+        return fail("an output index combines several indices");
+    }
+  if (!space.getReductionDims().empty())
+    for (const SpaceOperand *output : outputs)
+      if (!output->read)
+        return fail("a reduction overwrites its output instead of "
+                    "accumulating");
+  return space;
+}
+
+FailureOr<IterationSpace> mlir::autoprof::raiseKernel(gpu::GPUFuncOp kernel,
+                                                      std::string &why) {
+  Raiser raiser(kernel, why);
+  return raiser.raise();
+}
+
+//===----------------------------------------------------------------------===//
+// The affine nest
+//===----------------------------------------------------------------------===//
+
+void mlir::autoprof::buildAffineNest(OpBuilder &builder, Location loc,
+                                     const IterationSpace &space,
+                                     ValueRange arguments) {
+  OpBuilder::InsertionGuard guard(builder);
+  SmallVector<Value> dimValues(space.dims.size());
+  SmallVector<int64_t> ranges;
+  SmallVector<unsigned> parallel = space.getParallelDims();
+  for (unsigned d : parallel)
+    ranges.push_back(space.dims[d].extent);
+  auto nest = affine::AffineParallelOp::create(
+      builder, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, ranges);
+  builder.setInsertionPointToStart(nest.getBody());
+  for (auto [i, d] : llvm::enumerate(parallel))
+    dimValues[d] = nest.getIVs()[i];
+  for (unsigned d : space.getReductionDims()) {
+    auto loop = affine::AffineForOp::create(builder, loc, 0,
+                                            space.dims[d].extent);
+    dimValues[d] = loop.getInductionVar();
+    builder.setInsertionPointToStart(loop.getBody());
+  }
+  IRMapping mapping;
+  gpu::GPUFuncOp kernel = space.kernel;
+  for (auto [old, replacement] : llvm::zip(kernel.getArguments(), arguments))
+    mapping.map(old, replacement);
+  for (Operation *op : space.body) {
+    auto it = space.operandOf.find(op);
+    if (it == space.operandOf.end()) {
+      builder.clone(*op, mapping);
+      continue;
+    }
+    const SpaceOperand &operand = space.operands[it->second];
+    Value buffer = mapping.lookup(operand.buffer);
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      Value value = affine::AffineLoadOp::create(builder, loc, buffer,
+                                                 operand.map, dimValues);
+      mapping.map(load.getResult(), value);
+    } else {
+      auto store = cast<memref::StoreOp>(op);
+      affine::AffineStoreOp::create(builder, loc,
+                                    mapping.lookup(store.getValueToStore()),
+                                    buffer, operand.map, dimValues);
+    }
+  }
+}
