@@ -1,7 +1,7 @@
 // map-nest on IR: a raised nest gets one thread per parallel point, the
 // contiguous dimension on consecutive lanes, blocks of T threads along x, and
 // its reductions accumulated in registers.
-// RUN: autoprof-opt %s --autoprof-apply-rewrites="rewrites=map-nest=256" | FileCheck %s
+// RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=map-nest=256" | FileCheck %s
 
 // HWC max pooling on one-thread blocks: upstream put the channels (the
 // contiguous dimension) on the grid's z.
@@ -62,3 +62,40 @@ module attributes {gpu.container_module} {
 // CHECK-NOT: memref.store
 // CHECK: memref.store %[[MAX]], %[[OUT]][%[[H]], %[[W]], %[[C]]]
 // CHECK-NEXT: gpu.return
+
+// -----
+
+// Host arguments that may overlap: each launch checks on the host that the
+// written buffer lies apart from the others, runs the mapped kernel where it
+// does and a copy of the original kernel, with its geometry, where not.
+module attributes {gpu.container_module} {
+  func.func @host(%in: memref<64x128xf32>, %out: memref<128x64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch_func @m::@flip blocks in (%c128, %c1, %c1) threads in (%c64, %c1, %c1) args(%in : memref<64x128xf32>, %out : memref<128x64xf32>)
+    return
+  }
+  gpu.module @m {
+    gpu.func @flip(%in: memref<64x128xf32>, %out: memref<128x64xf32>) kernel {
+      %b = gpu.block_id x
+      %t = gpu.thread_id x
+      %v = memref.load %in[%t, %b] : memref<64x128xf32>
+      memref.store %v, %out[%b, %t] : memref<128x64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: func.func @host(
+// CHECK-SAME: %[[IN:.*]]: memref<64x128xf32>, %[[OUT:.*]]: memref<128x64xf32>)
+// CHECK: %[[APART:.*]] = arith.ori
+// CHECK: scf.if %[[APART]] {
+// CHECK: gpu.launch_func @m::@flip blocks in (%{{.*}}) threads in (%{{.*}}) args(%[[IN]] : memref<64x128xf32>, %[[OUT]] : memref<128x64xf32>)
+// CHECK: } else {
+// CHECK: gpu.launch_func @m::@flip_unmapped blocks in (%c128, %c1, %c1) threads in (%c64, %c1, %c1) args(%[[IN]] : memref<64x128xf32>, %[[OUT]] : memref<128x64xf32>)
+// CHECK-LABEL: gpu.func @flip(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 32, 1, 1>
+// CHECK-LABEL: gpu.func @flip_unmapped(
+// CHECK-SAME: autoprof.fallback_of = @flip
+// CHECK: gpu.block_id x
+// CHECK: gpu.thread_id x

@@ -14,11 +14,17 @@
 // matter: a rank-4 NHWC nest whose channels upstream left to a per-thread
 // loop or to the grid's z gets its channels on the lanes.
 //
+// Reordering the points is the same computation only where the buffers the
+// nest writes lie apart from the others. Where their origins do not prove
+// it, each launch checks it on the host and launches a copy of the original
+// kernel (autoprof.fallback_of) where they overlap, as fold-host-loop does.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Families.h"
 
 #include "autoprof/Analysis/MemoryAccess.h"
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Raise/IterationSpace.h"
 #include "autoprof/Schedule/NestSchedule.h"
 
@@ -36,6 +42,10 @@ namespace {
 struct MapNestPlan {
   IterationSpace space;
   NestSchedule schedule;
+  /// The buffers are not proved distinct: each launch checks on the host
+  /// that the written buffers lie apart from the others, and launches a
+  /// copy of the original kernel (autoprof.fallback_of) where they do not.
+  bool versioned = false;
 };
 
 class MapNestFamily : public RewriteFamilyWithPlan<MapNestPlan> {
@@ -81,10 +91,21 @@ protected:
       why = "the kernel does not raise: " + why;
       return failure();
     }
-    if (!proveDistinctBuffers(target.launches, why)) {
-      why = "the launches may pass overlapping buffers: " + why;
-      return failure();
-    }
+    // The nest reorders the points, which is the same computation only when
+    // no buffer it writes overlaps another it accesses: proved from the
+    // buffers' origins, or else checked on the host before each launch.
+    std::string distinct;
+    bool versioned = !proveDistinctBuffers(target.launches, distinct);
+    if (versioned)
+      for (gpu::LaunchFuncOp launch : target.launches) {
+        llvm::SmallPtrSet<Value, 8> passed;
+        for (Value operand : launch.getKernelOperands())
+          if (isa<MemRefType>(operand.getType()) &&
+              !passed.insert(operand).second) {
+            why = "a launch passes one buffer to two arguments";
+            return failure();
+          }
+      }
     NestProblem problem;
     SmallVector<unsigned> parallel = space->getParallelDims();
     unsigned contiguous = space->getContiguousDim();
@@ -98,7 +119,7 @@ protected:
         scheduleNest(problem, threads, why);
     if (!schedule)
       return failure();
-    return MapNestPlan{std::move(*space), std::move(*schedule)};
+    return MapNestPlan{std::move(*space), std::move(*schedule), versioned};
   }
 
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
@@ -107,6 +128,57 @@ protected:
 
 } // namespace
 
+/// Keeps the original kernel as a fallback and puts each launch under a
+/// host check that the buffers the nest writes lie apart from the others:
+/// where they do, the launch (returned, for its new geometry) runs the
+/// rewritten kernel; where they do not, a copy of it runs the fallback with
+/// the original geometry.
+static SmallVector<gpu::LaunchFuncOp>
+versionLaunches(RewriterBase &rewriter, const RewriteTarget &target,
+                const IterationSpace &space) {
+  gpu::GPUFuncOp kernel = target.kernel;
+  MLIRContext *context = kernel.getContext();
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  std::string name = (kernel.getName() + "_unmapped").str();
+  for (unsigned suffix = 1; gpuModule.lookupSymbol(name); ++suffix)
+    name = (kernel.getName() + "_unmapped" + Twine(suffix)).str();
+  rewriter.setInsertionPointAfter(kernel);
+  auto fallback = cast<gpu::GPUFuncOp>(rewriter.clone(*kernel));
+  rewriter.modifyOpInPlace(fallback, [&] {
+    fallback.setName(name);
+    AutoProfDialect::FallbackOfAttrHelper(context).setAttr(
+        fallback, FlatSymbolRefAttr::get(kernel.getNameAttr()));
+  });
+  SmallVector<gpu::LaunchFuncOp> versioned;
+  for (gpu::LaunchFuncOp launch : target.launches) {
+    SmallVector<Value> written, passed;
+    for (const SpaceOperand &operand : space.operands)
+      if (operand.written)
+        written.push_back(
+            launch.getKernelOperands()[operand.buffer.getArgNumber()]);
+    for (Value operand : launch.getKernelOperands())
+      if (isa<MemRefType>(operand.getType()))
+        passed.push_back(operand);
+    rewriter.setInsertionPoint(launch);
+    Value apart = buildBuffersApart(rewriter, launch.getLoc(), written, passed);
+    if (!apart) {
+      versioned.push_back(launch);
+      continue;
+    }
+    auto version = scf::IfOp::create(rewriter, launch.getLoc(), apart,
+                                     /*withElse=*/true);
+    rewriter.setInsertionPointToStart(version.thenBlock());
+    versioned.push_back(cast<gpu::LaunchFuncOp>(rewriter.clone(*launch)));
+    rewriter.moveOpBefore(launch, version.elseBlock()->getTerminator());
+    rewriter.modifyOpInPlace(launch, [&] {
+      launch.setKernelAttr(
+          SymbolRefAttr::get(gpuModule.getNameAttr(),
+                             {FlatSymbolRefAttr::get(fallback.getNameAttr())}));
+    });
+  }
+  return versioned;
+}
+
 LogicalResult MapNestFamily::applyPlan(RewriterBase &rewriter,
                                        const RewriteTarget &target, int64_t,
                                        MapNestPlan &plan) const {
@@ -114,6 +186,10 @@ LogicalResult MapNestFamily::applyPlan(RewriterBase &rewriter,
   const NestSchedule &schedule = plan.schedule;
   gpu::GPUFuncOp kernel = target.kernel;
   Location loc = kernel.getLoc();
+  SmallVector<gpu::LaunchFuncOp> launches(target.launches);
+  if (plan.versioned)
+    launches = versionLaunches(rewriter, target, space);
+  rewriter.setInsertionPoint(kernel);
   Block &old = kernel.getBody().front();
 
   // A new entry block with the same arguments; the old one is erased once
@@ -240,7 +316,7 @@ LogicalResult MapNestFamily::applyPlan(RewriterBase &rewriter,
     kernel.setKnownGridSizeAttr(rewriter.getDenseI32ArrayAttr(
         {static_cast<int32_t>(schedule.blocks), 1, 1}));
   });
-  for (gpu::LaunchFuncOp launch : target.launches)
+  for (gpu::LaunchFuncOp launch : launches)
     setLaunchSizes(rewriter, launch, {schedule.blocks, 1, 1},
                    {schedule.threadsPerBlock, 1, 1});
   return success();
