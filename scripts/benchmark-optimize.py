@@ -105,6 +105,11 @@ def main():
                              "kernels' floor does their flops at instead of "
                              "the FP32 peak (docs/results/flops-peaks.json: "
                              "f16 products on tensor cores)")
+    parser.add_argument("--split", metavar="SPLIT.json",
+                        help="the corpus split (scripts/split-corpus.py: "
+                             "test/Corpus/Upstream/split.json): the summary "
+                             "gives the tuned and the held-out programs "
+                             "apart")
     parser.add_argument("--jobs", type=int, default=1,
                         help="modules optimized at once (with "
                              "scripts/worker-pool.py as --worker: "
@@ -122,6 +127,14 @@ def main():
                          f"not '{args.shard}'")
         shard = (int(match[1]), int(match[2]))
     repo = pathlib.Path(__file__).resolve().parent.parent
+    split = None
+    if args.split:
+        try:
+            split = json.loads(pathlib.Path(args.split).read_text())
+            split = {name: part for part in ("tuned", "held_out")
+                     for name in split[part]}
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--split {args.split}: {error}")
     torch_times = None
     for path in args.torch_times:
         measured = json.loads(pathlib.Path(path).read_text())
@@ -238,11 +251,12 @@ def main():
                 write_tables(out, kernels, rows, time.monotonic() - start,
                              torch_times, module_dirs,
                              floor_reasons=floor_reasons,
-                             flops_peaks=flops_peaks)
+                             flops_peaks=flops_peaks, split=split)
     # Reports do not record the wall time of the run that wrote them.
     write_tables(out, kernels, rows,
                  None if args.from_reports else time.monotonic() - start,
-                 torch_times, module_dirs, notes, floor_reasons, flops_peaks)
+                 torch_times, module_dirs, notes, floor_reasons, flops_peaks,
+                 split)
 
 
 def reverify(opt, module, optimized, out, worker=""):
@@ -372,7 +386,7 @@ def torch_cells(torch_times, program, best_us):
 
 def write_tables(out, kernels, rows, elapsed, torch_times=None,
                  module_dirs=(), notes=(), floor_reasons=None,
-                 flops_peaks=None):
+                 flops_peaks=None, split=None):
     header = ("| kernel | baseline us (MAD) | best us (MAD) | speedup | "
               "roofline fraction | tried / verified / rejected | accepted | "
               "profiling passes, s | module wall s |")
@@ -480,6 +494,8 @@ def write_tables(out, kernels, rows, elapsed, torch_times=None,
     lines += time_summary(kernels)
     if torch_times:
         lines += torch_summary(torch_times, torch_ratios, compared)
+    if split:
+        lines += split_summary(split, kernels, torch_ratios, compared)
     rejected_reasons = [c.get("reason", "") for _, k in kernels
                         for c in k["candidates"] if c["status"] == "rejected"]
     if reverified:
@@ -571,6 +587,31 @@ def time_summary(kernels):
                  f"{max(0.0, worker - inside):.1f} s")
     return ["", f"Where the evaluation time went ({len(records)} "
             f"evaluations, {total:.1f} s): " + ", ".join(parts) + "."]
+
+
+def split_summary(split, kernels, torch_ratios, compared):
+    """The geometric means of the tuned and of the held-out programs apart:
+    speedup over the input per kernel, and PyTorch's best time / best time
+    per compared module (program: the module's name before its first dot)."""
+    lines = []
+    for part in ("tuned", "held_out"):
+        speedups = [k["speedup"] for corpus, k in kernels
+                    if split.get(corpus.split(".")[0]) == part]
+        ratios = [ratio for (program, _), ratio in zip(compared, torch_ratios)
+                  if split.get(program) == part]
+        faster = sum(r >= 1 / 1.1 for r in ratios)
+        lines.append(
+            f"{part.replace('_', '-')} programs: geometric mean speedup "
+            f"{geometric_mean(speedups):.3f}x over {len(speedups)} kernels; "
+            f"against PyTorch {geometric_mean(ratios):.3f}x over "
+            f"{len(ratios)} modules, {faster} within 1.1x of PyTorch's "
+            f"time or faster.")
+    outside = sorted({corpus.split(".")[0] for corpus, _ in kernels
+                      if corpus.split(".")[0] not in split})
+    if outside:
+        lines.append("Not in the split: " + ", ".join(outside) + ".")
+    lines.append("")
+    return lines
 
 
 def geometric_mean(values):

@@ -75,8 +75,14 @@ public:
     if (!evidence.raises || evidence.raisedContiguousOnX)
       return;
     // Loads measured (or estimated) coalesced already gain little from it.
-    double base = (evidence.raisedContraction ? 9.95 : 11.95) +
-                  (evidence.isCoalesced() ? -6 : 0);
+    // Where most loaded bytes are rows each thread walks with a reduction
+    // loop, one thread per output leaves them scattered whatever the
+    // mapping: the reduction families (warp-reduce, block-reduce) go first.
+    double base = evidence.rowWalkShare > 0.5    ? 4.4
+                  : evidence.raisedContraction ? 9.95
+                                               : 11.95;
+    if (evidence.isCoalesced())
+      base -= 6;
     ranked.push_back({base, 256});
     ranked.push_back({base - 0.1, 128});
     ranked.push_back({base - 0.2, 512});
