@@ -179,6 +179,8 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
         (contiguous.source == SpaceDimSource::Global ||
          contiguous.source == SpaceDimSource::Thread) &&
         space->blockSize[0] >= 32;
+    evidence.raisedContiguousInLoop =
+        contiguous.source == SpaceDimSource::Loop;
     // A reduction of at least a warp's width over an input that some
     // parallel dimension does not index: several points share its elements.
     if (space->getReductionPoints() >= 32)

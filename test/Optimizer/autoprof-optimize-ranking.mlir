@@ -1,7 +1,6 @@
 // What the profile says changes what the built-in proposer tries first: the
 // same 3-D kernel, measured by a stand-in worker (every candidate verified
-// and twice as fast as the baseline), gets map-nest=256 (the raised nest
-// mapped anew, ahead of coalesce=32) first when its loads
+// and twice as fast as the baseline), gets coalesce=32 first when its loads
 // touch 32 sectors per request for the 128 bytes a warp asks for
 // (scattered), and a different first candidate when they touch 4
 // (contiguous).
@@ -25,7 +24,7 @@
 // SCATTERED: "replay_passes": 1,
 // SCATTERED-NEXT: "retimed": {
 // SCATTERED: "confirmed": true,
-// SCATTERED: "rewrite": "map-nest=256",
+// SCATTERED: "rewrite": "coalesce=32",
 // SCATTERED: "accepted": false,
 
 // CONTIGUOUS: "candidates": [

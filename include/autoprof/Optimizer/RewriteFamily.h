@@ -123,10 +123,12 @@ struct RewriteEvidence {
   /// The kernel raised to its iteration space (autoprof/Raise): whether it
   /// raises; whether the parallel dimension most accesses walk contiguously
   /// already runs along x in blocks of at least a warp (a new mapping gains
-  /// little there); and whether a reduction reads an input that several
-  /// parallel points share (a contraction: the tile families stage it).
+  /// little there), or is a loop each thread runs (no thread remap reaches
+  /// it); and whether a reduction reads an input that several parallel
+  /// points share (a contraction: the tile families stage it).
   bool raises = false;
   bool raisedContiguousOnX = false;
+  bool raisedContiguousInLoop = false;
   bool raisedContraction = false;
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;

@@ -78,9 +78,14 @@ public:
     // Where most loaded bytes are rows each thread walks with a reduction
     // loop, one thread per output leaves them scattered whatever the
     // mapping: the reduction families (warp-reduce, block-reduce) go first.
-    double base = evidence.rowWalkShare > 0.5    ? 4.4
-                  : evidence.raisedContraction ? 9.95
-                                               : 11.95;
+    // Where a thread dimension walks the contiguous memory, the thread
+    // remaps (coalesce, form-blocks, block-size) and vectorize serve the
+    // kernel first; where only a per-thread loop does, no other family
+    // reaches it.
+    double base = evidence.rowWalkShare > 0.5      ? 4.4
+                  : !evidence.raisedContiguousInLoop ? 7.5
+                  : evidence.raisedContraction     ? 9.95
+                                                   : 11.95;
     if (evidence.isCoalesced())
       base -= 6;
     ranked.push_back({base, 256});
