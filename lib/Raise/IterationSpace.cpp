@@ -115,6 +115,15 @@ unsigned IterationSpace::getContiguousDim() const {
   return best;
 }
 
+Value IterationSpace::getStoredValue(Operation *store) const {
+  auto storeOp = cast<memref::StoreOp>(store);
+  unsigned operand = operandOf.lookup(store);
+  for (const CarriedValue &carried : this->carried)
+    if (carried.operand == operand)
+      return carried.yielded;
+  return storeOp.getValueToStore();
+}
+
 std::string IterationSpace::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -162,6 +171,7 @@ private:
   AffineExpr toExpr(const IdForm &form);
   LogicalResult applyGuard(Value condition);
   LogicalResult collectBody();
+  LogicalResult checkCarried();
 
   gpu::GPUFuncOp kernel;
   MemoryAccessAnalysis analysis;
@@ -171,6 +181,32 @@ private:
   SmallVector<scf::ForOp> loops;
   SmallVector<Value> guards;
   Block *inner = nullptr;
+  /// The loops that carry values (iter_args), from the outermost: a chain
+  /// that ends at the innermost block.
+  SmallVector<scf::ForOp> carrying;
+  /// The loads that start the carried values and the stores of what the
+  /// outermost carrying loop returns.
+  llvm::DenseSet<Operation *> carriedAccesses;
+  /// Versions of the nest the kernel runs where its buffers do not overlap
+  /// (register-accumulate's run-time check): the raised form is the other
+  /// version's, the code as it was.
+  SmallVector<Region *> versions;
+
+  /// Whether `op` is in a version the raised form leaves aside.
+  bool isSetAside(Operation *op) const {
+    return llvm::any_of(versions, [&](Region *region) {
+      return region->isAncestor(op->getParentRegion());
+    });
+  }
+  /// The loads and stores of the nest, in program order.
+  SmallVector<Operation *> getAccesses() {
+    SmallVector<Operation *> accesses;
+    kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<memref::LoadOp, memref::StoreOp>(op) && !isSetAside(op))
+        accesses.push_back(op);
+    });
+    return accesses;
+  }
   /// The dimension standing for each thread id, block id and loop (-1:
   /// none, a constant 0).
   std::array<int, 3> threadDim = {-1, -1, -1}, blockDim = {-1, -1, -1};
@@ -213,6 +249,32 @@ LogicalResult Raiser::checkLeaf(Operation &op) {
   return success();
 }
 
+/// Whether `condition` compares the buffers' addresses alone (a run-time
+/// check that they lie apart): it is computed from their aligned pointers
+/// and constants, with no id, loaded value or argument but the buffers.
+static bool comparesBufferAddresses(Value condition) {
+  SmallVector<Value> worklist = {condition};
+  llvm::DenseSet<Value> seen;
+  bool pointers = false;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return false;
+    if (isa<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+      pointers = true;
+      continue;
+    }
+    if (op->getName().getDialectNamespace() != "arith" ||
+        op->getNumRegions() != 0)
+      return false;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return pointers;
+}
+
 LogicalResult Raiser::walkNest(Block &block) {
   Operation *nested = nullptr;
   for (Operation &op : block) {
@@ -235,11 +297,22 @@ LogicalResult Raiser::walkNest(Block &block) {
   }
   if (auto loop = dyn_cast<scf::ForOp>(nested)) {
     if (loop.getNumRegionIterArgs() != 0)
-      return fail("a loop carries a value from one iteration to the next");
+      carrying.push_back(loop);
+    else if (!carrying.empty())
+      return fail("a loop inside a loop that carries values carries none");
     loops.push_back(loop);
     return walkNest(*loop.getBody());
   }
+  if (!carrying.empty())
+    return fail("a guard inside a loop that carries values");
   if (auto ifOp = dyn_cast<scf::IfOp>(nested)) {
+    if (ifOp.getNumResults() == 0 && !ifOp.getElseRegion().empty() &&
+        comparesBufferAddresses(ifOp.getCondition())) {
+      // Two versions of the rest of the kernel, chosen by where the buffers
+      // lie: the code as it was runs where they overlap.
+      versions.push_back(&ifOp.getThenRegion());
+      return walkNest(*ifOp.elseBlock());
+    }
     if (ifOp.getNumResults() != 0 || !ifOp.getElseRegion().empty())
       return fail("an scf.if has an else branch or results");
     guards.push_back(ifOp.getCondition());
@@ -311,20 +384,74 @@ FailureOr<IdForm> Raiser::decode(Value index) {
   return result;
 }
 
+/// Loops that carry values raise when they accumulate elements in
+/// registers: the outermost starts each value from a load of the element
+/// and its result is stored back to that element; a nested carrying loop
+/// starts from the enclosing loop's value and hands its result to the
+/// enclosing loop's yield; the innermost one's body computes the values.
+LogicalResult Raiser::checkCarried() {
+  if (carrying.empty())
+    return success();
+  scf::ForOp outer = carrying.front();
+  unsigned count = outer.getNumRegionIterArgs();
+  for (auto [level, loop] : llvm::enumerate(carrying)) {
+    if (loop.getNumRegionIterArgs() != count)
+      return fail("nested loops carry different numbers of values");
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (unsigned i = 0; i < count; ++i) {
+      Value init = loop.getInitArgs()[i], result = loop.getResult(i);
+      if (level > 0) {
+        scf::ForOp enclosing = carrying[level - 1];
+        auto enclosingYield =
+            cast<scf::YieldOp>(enclosing.getBody()->getTerminator());
+        if (init != enclosing.getRegionIterArgs()[i] ||
+            !enclosing.getRegionIterArgs()[i].hasOneUse() ||
+            enclosingYield.getOperand(i) != result || !result.hasOneUse())
+          return fail("nested loops pass a carried value on in another way");
+        continue;
+      }
+      auto load = init.getDefiningOp<memref::LoadOp>();
+      if (!load || load->getBlock() != loop->getBlock())
+        return fail("a carried value does not start from a load");
+      if (!result.hasOneUse())
+        return fail("a carried value is used after its loop other than "
+                    "by one store");
+      auto store = dyn_cast<memref::StoreOp>(*result.getUsers().begin());
+      if (!store || store.getValueToStore() != result ||
+          store->getBlock() != loop->getBlock() ||
+          store.getMemRef() != load.getMemRef() ||
+          store.getIndices() != load.getIndices())
+        return fail("a carried value is not stored back to the element it "
+                    "started from");
+      carriedAccesses.insert(load);
+      carriedAccesses.insert(store);
+    }
+    if (level + 1 < carrying.size())
+      continue;
+    // The innermost: its iterations read and update the elements.
+    for (unsigned i = 0; i < count; ++i)
+      space.carried.push_back(
+          {loop.getRegionIterArgs()[i], yield.getOperand(i), ~0u});
+  }
+  return success();
+}
+
 LogicalResult Raiser::decideDims() {
   // Every index the kernel computes: the accesses' and the guards'.
   SmallVector<IdForm> forms;
-  for (Operation &op : *inner)
-    for (Value index : isa<memref::LoadOp>(op)
-                           ? cast<memref::LoadOp>(op).getIndices()
-                       : isa<memref::StoreOp>(op)
-                           ? cast<memref::StoreOp>(op).getIndices()
-                           : ValueRange{}) {
-      FailureOr<IdForm> form = decode(index);
-      if (failed(form))
-        return failure();
-      forms.push_back(*form);
-    }
+  SmallVector<Value> indices;
+  for (Operation *op : getAccesses()) {
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      llvm::append_range(indices, load.getIndices());
+    else
+      llvm::append_range(indices, cast<memref::StoreOp>(op).getIndices());
+  }
+  for (Value index : indices) {
+    FailureOr<IdForm> form = decode(index);
+    if (failed(form))
+      return failure();
+    forms.push_back(*form);
+  }
   // The guards' comparisons count as well: a guard on the block id alone
   // keeps the thread and block ids apart.
   SmallVector<Value> conditions(guards.begin(), guards.end());
@@ -530,7 +657,8 @@ LogicalResult Raiser::collectBody() {
   // loads, constants and kernel arguments.
   llvm::SetVector<Operation *> computation;
   SmallVector<Value> worklist;
-  for (Operation &op : *inner) {
+  for (Operation *access : getAccesses()) {
+    Operation &op = *access;
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       FailureOr<unsigned> index =
           operandFor(load.getMemRef(), load.getIndices(), false);
@@ -552,7 +680,15 @@ LogicalResult Raiser::collectBody() {
           }))
         return fail("it writes one element twice");
       space.operandOf[store] = *index;
-      worklist.push_back(store.getValueToStore());
+      if (!carriedAccesses.contains(store)) {
+        worklist.push_back(store.getValueToStore());
+        continue;
+      }
+      // A carried value: what the innermost loop yields for it.
+      unsigned position =
+          cast<OpResult>(store.getValueToStore()).getResultNumber();
+      space.carried[position].operand = *index;
+      worklist.push_back(space.carried[position].yielded);
     }
   }
   llvm::DenseSet<Value> seen;
@@ -560,6 +696,10 @@ LogicalResult Raiser::collectBody() {
     Value value = worklist.pop_back_val();
     if (!seen.insert(value).second)
       continue;
+    if (llvm::any_of(space.carried, [&](const CarriedValue &carried) {
+          return carried.value == value;
+        }))
+      continue; // the element's value so far
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       if (arg.getOwner() == &kernel.getBody().front() &&
           arg.getArgNumber() < kernel.getNumArguments())
@@ -600,13 +740,13 @@ FailureOr<IterationSpace> Raiser::raise() {
     return fail("its control flow is unstructured (several blocks)");
   if (failed(walkNest(kernel.getBody().front())))
     return failure();
-  // Memory is accessed in the innermost block only.
-  WalkResult outside = kernel.walk([&](Operation *op) {
-    if (isa<memref::LoadOp, memref::StoreOp>(op) && op->getBlock() != inner)
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (outside.wasInterrupted())
+  if (failed(checkCarried()))
+    return failure();
+  // Memory is accessed in the innermost block only, but for the elements
+  // loops carry in registers.
+  if (llvm::any_of(getAccesses(), [&](Operation *op) {
+        return op->getBlock() != inner && !carriedAccesses.contains(op);
+      }))
     return fail("it accesses memory outside its innermost loop");
   if (failed(decideDims()))
     return failure();
@@ -701,10 +841,12 @@ void mlir::autoprof::buildAffineNest(OpBuilder &builder, Location loc,
       Value value = affine::AffineLoadOp::create(builder, loc, buffer,
                                                  operand.map, dimValues);
       mapping.map(load.getResult(), value);
+      for (const CarriedValue &carried : space.carried)
+        if (carried.operand == it->second)
+          mapping.map(carried.value, value);
     } else {
-      auto store = cast<memref::StoreOp>(op);
       affine::AffineStoreOp::create(builder, loc,
-                                    mapping.lookup(store.getValueToStore()),
+                                    mapping.lookup(space.getStoredValue(op)),
                                     buffer, operand.map, dimValues);
     }
   }

@@ -143,7 +143,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A value carried through a loop (an accumulation in a register).
+// A value carried through a loop from a constant: not an element's
+// accumulation.
 module attributes {gpu.container_module} {
   func.func @host(%m: memref<256x64xf32>, %out: memref<256xf32>) {
     %c1 = arith.constant 1 : index
@@ -152,7 +153,7 @@ module attributes {gpu.container_module} {
     return
   }
   gpu.module @m {
-    // expected-remark @below {{@rows not raised: a loop carries a value from one iteration to the next}}
+    // expected-remark @below {{@rows not raised: a carried value does not start from a load}}
     gpu.func @rows(%m: memref<256x64xf32>, %out: memref<256xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -216,3 +217,46 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// An element accumulated in a register (register-accumulate's form): loaded
+// before the loop, carried through it, stored after it. It raises as the
+// same accumulation through memory.
+module attributes {gpu.container_module} {
+  func.func @host(%m: memref<256x64xf32>, %v: memref<64xf32>, %out: memref<256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    gpu.launch_func @m::@matvec blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%m : memref<256x64xf32>, %v : memref<64xf32>, %out : memref<256xf32>)
+    return
+  }
+  gpu.module @m {
+    // expected-remark @below {{@matvec raised: d0 = tid.x in [0, 256) parallel; d1 = loop 0 + 1*i in [0, 64) reduction; accumulate arg2 at (d0, d1) -> (d0); read arg0 at (d0, d1) -> (d0, d1); read arg1 at (d0, d1) -> (d1)}}
+    gpu.func @matvec(%m: memref<256x64xf32>, %v: memref<64xf32>, %out: memref<256xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %t = gpu.thread_id x
+      %init = memref.load %out[%t] : memref<256xf32>
+      %s = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
+        %a = memref.load %m[%t, %k] : memref<256x64xf32>
+        %b = memref.load %v[%k] : memref<64xf32>
+        %p = arith.mulf %a, %b : f32
+        %n = arith.addf %acc, %p : f32
+        scf.yield %n : f32
+      }
+      memref.store %s, %out[%t] : memref<256xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: func.func @matvec_raised(
+// CHECK-SAME: %[[M:.*]]: memref<256x64xf32>, %[[V:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<256xf32>)
+// CHECK: affine.parallel (%[[I:.*]]) = (0) to (256) {
+// CHECK: affine.for %[[K:.*]] = 0 to 64 {
+// CHECK: %[[ACC:.*]] = affine.load %[[OUT]][%[[I]]]
+// CHECK: %[[A:.*]] = affine.load %[[M]][%[[I]], %[[K]]]
+// CHECK: %[[B:.*]] = affine.load %[[V]][%[[K]]]
+// CHECK: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK: %[[N:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK: affine.store %[[N]], %[[OUT]][%[[I]]]

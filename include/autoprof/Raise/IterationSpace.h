@@ -22,10 +22,14 @@
 // window loop that no operand is shaped like, or a guard that stops short of
 // a buffer's size.)
 //
+// Loops that accumulate an element in a register (iter_args started from a
+// load of the element and stored back to it after the loop) raise like the
+// same accumulation through memory.
+//
 // Kernels that are not such nests keep the families' path; raising says why:
 // workgroup memory, barriers, atomics, gathers (an index loaded from memory),
-// data-dependent control, a value carried across loop iterations, an output
-// written by several threads.
+// data-dependent control, other values carried across loop iterations, an
+// output written by several threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +89,16 @@ struct SpaceOperand {
   bool written = false, read = false;
 };
 
+/// An element a loop accumulates in a register (a loop's iter_args): the
+/// innermost carrying loop's region argument holds the element's value so
+/// far, and its yield the value after the iteration.
+struct CarriedValue {
+  Value value;
+  Value yielded;
+  /// The accumulated operand (an index into IterationSpace::operands).
+  unsigned operand;
+};
+
 /// A kernel raised to its iteration space.
 struct IterationSpace {
   gpu::GPUFuncOp kernel;
@@ -99,6 +113,13 @@ struct IterationSpace {
   /// The body's loads, computation and stores in program order: what a new
   /// nest clones, loads and stores replaced.
   SmallVector<Operation *> body;
+  /// Elements loops carry in registers; their loads start them and their
+  /// stores follow the loops.
+  SmallVector<CarriedValue> carried;
+
+  /// The value a store of the body writes: the stored value, or for an
+  /// element carried in a register the value the innermost loop yields.
+  Value getStoredValue(Operation *store) const;
 
   /// Indices of the parallel (reduction) dimensions, in order.
   SmallVector<unsigned> getParallelDims() const;

@@ -294,10 +294,13 @@ LogicalResult MapNestFamily::applyPlan(RewriterBase &rewriter,
                                        indices(operand))
                     .getResult();
       mapping.map(load.getResult(), value);
+      // An element the kernel carried in a register: its value so far.
+      for (const CarriedValue &carried : space.carried)
+        if (carried.operand == it->second)
+          mapping.map(carried.value, value);
       continue;
     }
-    auto store = cast<memref::StoreOp>(op);
-    Value value = mapping.lookup(store.getValueToStore());
+    Value value = mapping.lookup(space.getStoredValue(op));
     if (slot != accumulated.end()) {
       next[slot - accumulated.begin()] = value;
       continue;
