@@ -1,40 +1,108 @@
 #!/usr/bin/env bash
 # Regenerates the upstream corpus: every linalg program of
 # test/Corpus/Upstream/programs lowered to a GPU module by Debian's
-# mlir-opt-22, in three mappings of its parallel loops:
-#   blocks     one parallel level to blocks (one-thread blocks);
-#   tile16x16  16x16 tiles to blocks, the points of a tile to threads;
-#   tile32x8   32x8 tiles (another block shape).
-# Each module gets a header of lit RUN lines: it normalizes, proposes a
-# rewrite that changes a kernel body, lowers, and ptxas accepts the PTX.
+# mlir-opt-22, in three mappings of its parallel loops. The mappings:
+#   blocks      one parallel level to blocks (one-thread blocks);
+#   tile16x16   16x16 tiles to blocks, the points of a tile to threads;
+#   tile32x8    32x8 tiles (another block shape);
+#   tile32x32   32x32 tiles (1024 threads a block);
+#   tile8x32    8x32 tiles;
+#   tile4x64    4x64 tiles;
+#   tile16x16g, tile32x8g, tile32x32g, tile8x32g, tile4x64g
+#               the same tiles with the tiling option no-min-max-bounds=true:
+#               every tile has its full size and the threads past the end of
+#               a loop are guarded by an scf.if ("g" for guards).
+# The plain tilings lower only where the tile sizes divide the first two
+# parallel loops; the guarded ones lower everywhere.
+#
+# The 33 programs the optimizer was tuned on before the held-out split
+# (scripts/split-corpus.py --tuned-before-split) keep blocks, tile16x16 and
+# tile32x8, and their modules get a header of lit RUN lines that normalizes,
+# proposes a rewrite that changes a kernel body, lowers, and has ptxas accept
+# the PTX. Every other program gets three mappings by rotation: the k-th of
+# them in name order (from 0) takes entries k, k + 4 and k + 8 (mod 11) of
+#   tile16x16g tile32x8g tile32x32g tile8x32g tile4x64g
+#   blocks tile16x16 tile32x8 tile32x32 tile8x32 tile4x64
+# so that each takes one guarded tiling at least and every mapping is used by
+# several programs. A plain tiling that does not lower for the program is
+# replaced by its guarded form (or, where that is taken already, by the next
+# entry of the list that lowers); the module's header says so. These modules
+# promise no optimizer family: their RUN lines normalize, lower and have
+# ptxas accept the PTX, without a CHECK. Adding a program shifts the rotation
+# of the programs after it in name order.
 #
 #   scripts/gen-upstream-corpus.sh [OUTDIR]    (default: test/Corpus/Upstream)
+# MLIR_OPT and PYTHON name mlir-opt-22 and python3 where they are elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export LC_ALL=C
 mlir_opt=${MLIR_OPT:-$(command -v mlir-opt-22 || echo /usr/lib/llvm-22/bin/mlir-opt)}
 [ -x "$mlir_opt" ] || { echo "gen-upstream-corpus: mlir-opt-22 not found" >&2; exit 1; }
+python=${PYTHON:-python3}
 programs=test/Corpus/Upstream/programs
 out=${1:-test/Corpus/Upstream}
 mkdir -p "$out"
 
 declare -A tiling=(
   [blocks]=""
-  [tile16x16]="--scf-parallel-loop-tiling=parallel-loop-tile-sizes=16,16"
-  [tile32x8]="--scf-parallel-loop-tiling=parallel-loop-tile-sizes=32,8"
+  [tile16x16]="parallel-loop-tile-sizes=16,16"
+  [tile32x8]="parallel-loop-tile-sizes=32,8"
+  [tile32x32]="parallel-loop-tile-sizes=32,32"
+  [tile8x32]="parallel-loop-tile-sizes=8,32"
+  [tile4x64]="parallel-loop-tile-sizes=4,64"
 )
+for plain in tile16x16 tile32x8 tile32x32 tile8x32 tile4x64; do
+  tiling[${plain}g]="${tiling[$plain]} no-min-max-bounds=true"
+done
+tuned_mappings=(blocks tile16x16 tile32x8)
+rotation=(tile16x16g tile32x8g tile32x32g tile8x32g tile4x64g
+          blocks tile16x16 tile32x8 tile32x32 tile8x32 tile4x64)
 # Rewrites that change a kernel's body (the others only add attributes).
 body_rewrites="form-blocks|coalesce|transpose-tile|register-accumulate|warp-reduce|block-reduce|vectorize|coarsen|distribute-loop|unroll|privatize-atomics|fold-host-loop"
 
-for program in "$programs"/*.mlir; do
-  name=$(basename "$program" .mlir)
-  for mapping in blocks tile16x16 tile32x8; do
-    flags=(--convert-linalg-to-parallel-loops ${tiling[$mapping]}
-           --gpu-map-parallel-loops --convert-parallel-loops-to-gpu
-           --gpu-kernel-outlining)
-    module=$("$mlir_opt" "$program" "${flags[@]}")
-    kernels=$(printf '%s\n' "$module" |
-      sed -n 's/^ *gpu\.func @\([A-Za-z0-9_]*\)(.*/\1/p')
-    if [ -z "$kernels" ]; then
+declare -A tuned_before=()
+tuned_list=$("$python" scripts/split-corpus.py --tuned-before-split) ||
+  { echo "gen-upstream-corpus: scripts/split-corpus.py failed" >&2; exit 1; }
+for name in $tuned_list; do tuned_before[$name]=1; done
+
+# The passes of a mapping, in `flags`.
+set_flags() {
+  flags=(--convert-linalg-to-parallel-loops)
+  if [ -n "${tiling[$1]}" ]; then
+    flags+=("--scf-parallel-loop-tiling=${tiling[$1]}")
+  fi
+  flags+=(--gpu-map-parallel-loops --convert-parallel-loops-to-gpu
+          --gpu-kernel-outlining)
+}
+
+# The flags as a command line to copy: an option value with a space quoted.
+spell_flags() {
+  local spelled=() flag
+  for flag in "${flags[@]}"; do
+    case $flag in
+      *" "*) spelled+=("${flag%%=*}=\"${flag#*=}\"") ;;
+      *) spelled+=("$flag") ;;
+    esac
+  done
+  echo "${spelled[*]}"
+}
+
+# Lowers program $1 in mapping $2 into `module` and its kernels into
+# `kernels`; fails where no gpu.func comes out.
+lower() {
+  set_flags "$2"
+  module=$("$mlir_opt" "$1" "${flags[@]}")
+  kernels=$(printf '%s\n' "$module" |
+    sed -n 's/^ *gpu\.func @\([A-Za-z0-9_]*\)(.*/\1/p')
+  [ -n "$kernels" ]
+}
+
+written=()
+
+write_tuned() {
+  local program=$1 name=$2 mapping target kernel
+  for mapping in "${tuned_mappings[@]}"; do
+    if ! lower "$program" "$mapping"; then
       echo "gen-upstream-corpus: $name ($mapping) did not become a GPU module" >&2
       exit 1
     fi
@@ -53,5 +121,74 @@ for program in "$programs"/*.mlir; do
       echo
       printf '%s\n' "$module"
     } > "$target"
+    written+=("$target")
+  done
+}
+
+write_new() {
+  local program=$1 name=$2 k=$3 j index mapping wanted note target
+  local chosen=" "
+  for j in 0 1 2; do
+    index=$(( (k + 4 * j) % ${#rotation[@]} ))
+    wanted=${rotation[$index]}
+    mapping=$wanted
+    note=""
+    if [[ $chosen == *" $mapping "* ]] || ! lower "$program" "$mapping"; then
+      mapping=""
+      if [ -n "${tiling[${wanted}g]+set}" ] && [[ $chosen != *" ${wanted}g "* ]] &&
+         lower "$program" "${wanted}g"; then
+        mapping=${wanted}g
+      else
+        for step in $(seq 1 $(( ${#rotation[@]} - 1 ))); do
+          candidate=${rotation[$(( (index + step) % ${#rotation[@]} ))]}
+          if [[ $chosen != *" $candidate "* ]] && lower "$program" "$candidate"; then
+            mapping=$candidate
+            break
+          fi
+        done
+      fi
+      if [ -z "$mapping" ]; then
+        echo "gen-upstream-corpus: $name: no mapping in place of $wanted lowers" >&2
+        exit 1
+      fi
+      note="// Mapping $mapping in place of $wanted, which does not lower for this program."
+      echo "gen-upstream-corpus: $name: $mapping in place of $wanted" >&2
+    fi
+    chosen+="$mapping "
+    target="$out/$name.$mapping.mlir"
+    {
+      echo "// Generated by scripts/gen-upstream-corpus.sh from programs/$name.mlir:"
+      echo "//   mlir-opt-22 $(spell_flags)"
+      [ -z "$note" ] || echo "$note"
+      echo "// Do not edit; regenerate."
+      echo "// RUN: rm -rf %t && mkdir -p %t && autoprof-opt %s --autoprof-normalize-kernels --autoprof-lower-to-ptx=\"ptx-dir=%t\" -o /dev/null"
+      echo "// RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas \$f -o \$f.cubin || exit 1; done %}"
+      echo
+      printf '%s\n' "$module"
+    } > "$target"
+    written+=("$target")
+  done
+}
+
+k=0
+for program in "$programs"/*.mlir; do
+  name=$(basename "$program" .mlir)
+  if [ -n "${tuned_before[$name]+set}" ]; then
+    write_tuned "$program" "$name"
+  else
+    write_new "$program" "$name" "$k"
+    k=$((k + 1))
+  fi
+done
+
+# Modules of an earlier run in mappings a program no longer has.
+for program in "$programs"/*.mlir; do
+  name=$(basename "$program" .mlir)
+  for mapping in "${!tiling[@]}"; do
+    target="$out/$name.$mapping.mlir"
+    if [ -e "$target" ] && [[ " ${written[*]} " != *" $target "* ]]; then
+      echo "gen-upstream-corpus: removing $target (no longer generated)" >&2
+      rm -f "$target"
+    fi
   done
 done

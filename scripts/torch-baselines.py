@@ -35,6 +35,7 @@ import argparse
 import datetime
 import itertools
 import json
+import math
 import pathlib
 import re
 import shutil
@@ -59,7 +60,8 @@ MIN_FLUSH_BYTES = 256 << 20
 
 # Largest accepted difference |result - reference| / (1 + |reference|),
 # by the dtype of the result.
-TOLERANCE = {"f32": 5e-4, "f16": 2e-3, "bf16": 1e-2, "i8": 0.0}
+TOLERANCE = {"f64": 1e-10, "f32": 5e-4, "f16": 2e-3, "bf16": 1e-2,
+             "i32": 0.0, "i8": 0.0}
 
 
 class Baseline(typing.NamedTuple):
@@ -78,6 +80,12 @@ class Baseline(typing.NamedTuple):
     prepare: object = None
     # name -> (call, note): other spellings, timed after `call`.
     variants: typing.Optional[dict] = None
+    # name -> (low, high): arguments drawn uniformly from [low, high)
+    # instead of from the normal distribution (variances, divisors, scales).
+    ranges: typing.Optional[dict] = None
+    # The largest accepted error where it is not the result dtype's (a call
+    # that rounds its result to a narrower type than the program's).
+    tolerance: typing.Optional[float] = None
 
 
 def mat(name, *shape, dtype="f32"):
@@ -175,6 +183,121 @@ def _layernorm_reference(t, x, *unused):
     mean = x.sum(1, keepdim=True) / n
     var = ((x - mean) ** 2).sum(1, keepdim=True) / n
     return (x - mean) * t.rsqrt(var + 1e-5)
+
+
+def _window(x, ky, kx, rows, cols, stride, nhwc):
+    """The input values that tap (ky, kx) of a window meets for every output
+    position: x[.., ky + stride * y, kx + stride * x, ..] over the outputs'
+    rows and columns, in the layout's spatial axes."""
+    ys = slice(ky, ky + stride * (rows - 1) + 1, stride)
+    xs = slice(kx, kx + stride * (cols - 1) + 1, stride)
+    return x[:, ys, xs, :] if nhwc else x[:, :, ys, xs]
+
+
+def _spatial(out, nhwc):
+    return (out.shape[1], out.shape[2]) if nhwc else (out.shape[2],
+                                                      out.shape[3])
+
+
+def _conv_reference(stride, nhwc):
+    """out + sum over the taps of the channel contraction of the tap's
+    window with the tap's weights: NCHW input with an FCHW filter, or NHWC
+    input with an HWCF filter."""
+    def reference(t, x, w, out):
+        acc = out.clone()
+        rows, cols = _spatial(out, nhwc)
+        taps = w.shape[:2] if nhwc else w.shape[2:]
+        for ky, kx in itertools.product(range(taps[0]), range(taps[1])):
+            window = _window(x, ky, kx, rows, cols, stride, nhwc)
+            if nhwc:
+                acc += t.einsum("nyxc,cf->nyxf", window, w[ky, kx])
+            else:
+                acc += t.einsum("ncyx,fc->nfyx", window, w[:, :, ky, kx])
+        return acc
+    return reference
+
+
+def _depthwise4_reference(stride, nhwc):
+    """out + sum over the taps of the tap's window times the tap's weight of
+    each channel: NCHW with a CHW filter, or NHWC with an HWC filter."""
+    def reference(t, x, w, out):
+        acc = out.clone()
+        rows, cols = _spatial(out, nhwc)
+        taps = w.shape[:2] if nhwc else w.shape[1:]
+        for ky, kx in itertools.product(range(taps[0]), range(taps[1])):
+            window = _window(x, ky, kx, rows, cols, stride, nhwc)
+            if nhwc:
+                acc += window * w[ky, kx]
+            else:
+                acc += window * w[:, ky, kx][None, :, None, None]
+        return acc
+    return reference
+
+
+def _pool_reference(kind, stride, nhwc, scale=1.0):
+    """The window's max combined with out by max (kind "max"), or out plus
+    scale times the window's sum (kind "sum")."""
+    def reference(t, x, window, out):
+        rows, cols = _spatial(out, nhwc)
+        acc = out.clone()
+        for ky, kx in itertools.product(range(window.shape[0]),
+                                        range(window.shape[1])):
+            values = _window(x, ky, kx, rows, cols, stride, nhwc)
+            if kind == "max":
+                acc = t.maximum(acc, values)
+            else:
+                acc = acc + values * scale
+        return acc
+    return reference
+
+
+def _nhwc_view(t, x):
+    """An NHWC tensor as the NCHW-shaped channels-last view of the same
+    memory (no copy)."""
+    return x.permute(0, 3, 1, 2)
+
+
+def _nhwc_prepare(t, x, *rest):
+    return (_nhwc_view(t, x),) + tuple(rest)
+
+
+def _conv_nhwc_prepare(t, x, w, out):
+    # The HWCF filter laid out once as PyTorch's (F, C, KH, KW), channels
+    # last as the input is.
+    weight = w.permute(3, 2, 0, 1).contiguous(memory_format=t.channels_last)
+    return _nhwc_view(t, x), weight, out
+
+
+def _depthwise_nhwc_prepare(t, x, w, out):
+    # The HWC filter laid out once as PyTorch's (C, 1, KH, KW).
+    return _nhwc_view(t, x), w.permute(2, 0, 1).unsqueeze(1).contiguous(), out
+
+
+def _to_nhwc(y):
+    """A channels-last (N, C, H, W) result as the (N, H, W, C) tensor of the
+    same memory."""
+    return y.permute(0, 2, 3, 1)
+
+
+def _batchnorm_reference(nhwc):
+    def reference(t, x, mean, var, gamma, beta, out):
+        shape = (1, 1, 1, -1) if nhwc else (1, -1, 1, 1)
+        return ((x - mean.view(shape)) / t.sqrt(var.view(shape) + 1e-5) *
+                gamma.view(shape) + beta.view(shape))
+    return reference
+
+
+def _gelu_tanh_reference(t, x, out):
+    inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x)
+    return 0.5 * x * (1 + t.tanh(inner))
+
+
+def _quantize_reference(t, x, inv_scale, out):
+    # The product rounded to f32 as the program computes it (the exact
+    # product of two floats fits a double, so this is the f32 product), then
+    # rounded half to even and clamped.
+    product = (x * inv_scale[:, None]).float().double()
+    return t.clamp(t.round(product), -128, 127)
 
 
 # The programs' sizes (test/Corpus/Upstream/programs).
@@ -467,6 +590,463 @@ BASELINES = {
         "y += x A: y.addmv_(a.t(), x) (cuBLAS GEMV on the transposed view, "
         "beta = 1, no copy)",
         accumulates=("y",)),
+    # Programs added after the first 33 (scripts/split-corpus.py keeps a
+    # third of all programs held out of tuning).
+    "add_mask_rank3": Baseline(
+        (mat("s", 32, 513, 513), mat("mask", 513, 513),
+         mat("out", 32, 513, 513)),
+        lambda t, F, s, mask, out: t.add(s, mask, out=out),
+        lambda t, s, mask, out: s + mask[None, :, :],
+        "torch.add(s, mask, out=out), the mask broadcast over the leading "
+        "axis: one elementwise kernel"),
+    "avgpool_nchw_7x7": Baseline(
+        (mat("in", 8, 32, 134, 134), mat("window", 7, 7),
+         mat("out", 8, 32, 128, 128)),
+        lambda t, F, x, window, out: out.add_(F.avg_pool2d(x, 7, stride=1)),
+        _pool_reference("sum", 1, False, scale=1 / 49),
+        "out += F.avg_pool2d(x, 7, stride=1) (NCHW, the program's layout; "
+        "PyTorch divides the window's sum by 49 where the program scales "
+        "each tap); the window argument only gives the window's shape; a "
+        "pooling kernel and an elementwise add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, window, out: F.avg_pool2d(x, 7, stride=1),
+            NO_ACCUMULATION)}),
+    "axpy_f64": Baseline(
+        (mat("x", 8388609, dtype="f64"), mat("y", 8388609, dtype="f64"),
+         mat("out", 8388609, dtype="f64")),
+        lambda t, F, x, y, out: t.add(y, x, alpha=2.5, out=out),
+        lambda t, x, y, out: x * 2.5 + y,
+        "torch.add(y, x, alpha=2.5, out=out) on f64: one elementwise kernel"),
+    "batchnorm_nchw_bf16": Baseline(
+        (mat("in", 32, 256, 28, 28, dtype="bf16"), mat("mean", 256),
+         mat("var", 256), mat("gamma", 256), mat("beta", 256),
+         mat("out", 32, 256, 28, 28, dtype="bf16")),
+        lambda t, F, x, mean, var, gamma, beta, out: F.batch_norm(
+            x, mean, var, gamma, beta, training=False, eps=1e-5),
+        _batchnorm_reference(False),
+        "F.batch_norm(x, mean, var, gamma, beta, training=False, eps=1e-5) "
+        "on bf16 activations with f32 statistics and parameters (NCHW, the "
+        "program's layout): one kernel, computed in f32; variances drawn "
+        "from [0.5, 2)",
+        ranges={"var": (0.5, 2.0)}),
+    "batchnorm_nhwc_f16": Baseline(
+        (mat("in", 32, 64, 64, 128, dtype="f16"), mat("mean", 128),
+         mat("var", 128), mat("gamma", 128), mat("beta", 128),
+         mat("out", 32, 64, 64, 128, dtype="f16")),
+        lambda t, F, x, mean, var, gamma, beta, out: _to_nhwc(F.batch_norm(
+            x, mean, var, gamma, beta, training=False, eps=1e-5)),
+        _batchnorm_reference(True),
+        "F.batch_norm(x, mean, var, gamma, beta, training=False, eps=1e-5) "
+        "on f16 activations with f32 statistics and parameters: the program "
+        "is NHWC, so the input is the NCHW-shaped channels-last view of the "
+        "same memory (no copy) and the result comes back channels-last; one "
+        "kernel; variances drawn from [0.5, 2)",
+        prepare=_nhwc_prepare,
+        ranges={"var": (0.5, 2.0)}),
+    "bmm_at_b_f32": Baseline(
+        (mat("a", 24, 129, 256), mat("b", 24, 129, 384),
+         mat("c", 24, 256, 384)),
+        lambda t, F, a, b, c: c.baddbmm_(a.transpose(1, 2), b),
+        lambda t, a, b, c: c + t.einsum("bkm,bkn->bmn", a, b),
+        "C += A^T B per batch: c.baddbmm_(a.transpose(1, 2), b) (cuBLAS "
+        "strided batched GEMM on the transposed view, beta = 1, no copy), "
+        "TF32 off",
+        accumulates=("c",)),
+    "bmm_pv_bf16": Baseline(
+        (mat("p", 16, 1000, 1000, dtype="bf16"),
+         mat("v", 16, 1000, 64, dtype="bf16"), mat("o", 16, 1000, 64)),
+        lambda t, F, p, v, o: o.add_(t.bmm(p, v, out_dtype=t.float32)),
+        lambda t, p, v, o: o + t.einsum("hij,hjd->hid", p, v),
+        "O += P V per head with bf16 P, V and f32 O: o.add_(torch.bmm(p, v, "
+        "out_dtype=torch.float32)) (cuBLAS bf16 batched GEMM with f32 "
+        "accumulation and result, then the addition)",
+        accumulates=("o",),
+        variants={"bf16_result": (
+            lambda t, F, p, v, o: o.add_(t.bmm(p, v)),
+            "o.add_(torch.bmm(p, v)): the bf16 GEMM's result rounded to bf16 "
+            "before the addition (less accurate than the program)")}),
+    "bmm_q_kt_f16": Baseline(
+        (mat("q", 12, 1024, 64, dtype="f16"),
+         mat("k", 12, 1024, 64, dtype="f16"), mat("s", 12, 1024, 1024)),
+        lambda t, F, q, k, s: s.add_(
+            t.bmm(q, k.transpose(1, 2), out_dtype=t.float32)),
+        lambda t, q, k, s: s + t.einsum("hid,hjd->hij", q, k),
+        "S += Q K^T per head with f16 Q, K and f32 S: s.add_(torch.bmm(q, "
+        "k.transpose(1, 2), out_dtype=torch.float32)) (cuBLAS f16 batched "
+        "GEMM on the transposed view with f32 accumulation and result, then "
+        "the addition)",
+        accumulates=("s",),
+        variants={"f16_result": (
+            lambda t, F, q, k, s: s.add_(t.bmm(q, k.transpose(1, 2))),
+            "s.add_(torch.bmm(q, k.transpose(1, 2))): the f16 GEMM's result "
+            "rounded to f16 before the addition (less accurate than the "
+            "program)")}),
+    "col_max_i8": Baseline(
+        (mat("a", 8192, 1000, dtype="i8"), mat("out", 1000, dtype="i8")),
+        lambda t, F, a, out: t.maximum(out, a.amax(0), out=out),
+        lambda t, a, out: t.maximum(out, a.max(0).values),
+        "out = max(out, column max) on int8: torch.maximum(out, a.amax(0), "
+        "out=out), a column reduction and a 1000-element max",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.amax(a, 0, out=out), NO_ACCUMULATION)}),
+    "conv2d_nchw_1x1_s2": Baseline(
+        (mat("in", 2, 64, 57, 57), mat("w", 128, 64, 1, 1),
+         mat("out", 2, 128, 29, 29)),
+        lambda t, F, x, w, out: out.add_(F.conv2d(x, w, stride=2)),
+        _conv_reference(2, False),
+        "out += F.conv2d(x, w, stride=2) (NCHW with (128, 64, 1, 1) "
+        "weights, the program's layout): cuDNN and an elementwise add; TF32 "
+        "off",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: F.conv2d(x, w, stride=2),
+            NO_ACCUMULATION)}),
+    "conv2d_nchw_3x3_c1": Baseline(
+        (mat("in", 16, 1, 130, 130), mat("w", 16, 1, 3, 3),
+         mat("out", 16, 16, 128, 128)),
+        lambda t, F, x, w, out: out.add_(F.conv2d(x, w)),
+        _conv_reference(1, False),
+        "out += F.conv2d(x, w) (NCHW, one input channel, the program's "
+        "layout): cuDNN and an elementwise add; TF32 off",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: F.conv2d(x, w), NO_ACCUMULATION)}),
+    "conv2d_nchw_5x5_s2": Baseline(
+        (mat("in", 32, 3, 131, 131), mat("w", 32, 3, 5, 5),
+         mat("out", 32, 32, 64, 64)),
+        lambda t, F, x, w, out: out.add_(F.conv2d(x, w, stride=2)),
+        _conv_reference(2, False),
+        "out += F.conv2d(x, w, stride=2) (NCHW, the program's layout): "
+        "cuDNN and an elementwise add; TF32 off",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: F.conv2d(x, w, stride=2),
+            NO_ACCUMULATION)}),
+    "conv2d_nhwc_1x1_c256": Baseline(
+        (mat("in", 4, 28, 28, 256), mat("w", 1, 1, 256, 128),
+         mat("out", 4, 28, 28, 128)),
+        lambda t, F, x, w, out: out.add_(_to_nhwc(F.conv2d(x, w))),
+        _conv_reference(1, True),
+        "out += F.conv2d on channels-last tensors: the program is NHWC, so "
+        "the input is the NCHW-shaped channels-last view of the same memory "
+        "(no copy) and the result comes back channels-last; the HWCF filter "
+        "is laid out once as PyTorch's (128, 256, 1, 1), channels last, "
+        "before timing; cuDNN and an elementwise add; TF32 off",
+        accumulates=("out",),
+        prepare=_conv_nhwc_prepare,
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: _to_nhwc(F.conv2d(x, w)),
+            NO_ACCUMULATION)}),
+    "conv2d_nhwc_3x3_f16": Baseline(
+        (mat("in", 8, 58, 58, 32, dtype="f16"),
+         mat("w", 3, 3, 32, 32, dtype="f16"), mat("out", 8, 56, 56, 32)),
+        lambda t, F, x, w, out: out.add_(_to_nhwc(F.conv2d(x, w))),
+        _conv_reference(1, True),
+        "out += F.conv2d on f16 channels-last tensors (NHWC input viewed "
+        "without a copy, the HWCF filter laid out once as PyTorch's "
+        "(32, 32, 3, 3), channels last, before timing): cuDNN's f16 "
+        "convolution accumulates in f32 but rounds its result to f16 before "
+        "the f32 addition, where the program keeps f32 (hence the f16 "
+        "tolerance); an elementwise add",
+        accumulates=("out",),
+        prepare=_conv_nhwc_prepare,
+        tolerance=TOLERANCE["f16"]),
+    "conv2d_nhwc_7x7_s2": Baseline(
+        (mat("in", 2, 229, 229, 3), mat("w", 7, 7, 3, 64),
+         mat("out", 2, 112, 112, 64)),
+        lambda t, F, x, w, out: out.add_(_to_nhwc(F.conv2d(x, w, stride=2))),
+        _conv_reference(2, True),
+        "out += F.conv2d(stride=2) on channels-last tensors (NHWC input "
+        "viewed without a copy, the HWCF filter laid out once as PyTorch's "
+        "(64, 3, 7, 7), channels last, before timing): cuDNN and an "
+        "elementwise add; TF32 off",
+        accumulates=("out",),
+        prepare=_conv_nhwc_prepare,
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: _to_nhwc(F.conv2d(x, w, stride=2)),
+            NO_ACCUMULATION)}),
+    "depthwise_nchw_3x3_s2": Baseline(
+        (mat("in", 4, 128, 113, 113), mat("w", 128, 3, 3),
+         mat("out", 4, 128, 56, 56)),
+        lambda t, F, x, w, out: out.add_(
+            F.conv2d(x, w.unsqueeze(1), stride=2, groups=128)),
+        _depthwise4_reference(2, False),
+        "out += F.conv2d(x, w.unsqueeze(1), stride=2, groups=128) (NCHW, "
+        "the program's layout; the CHW filter viewed as (128, 1, 3, 3)): "
+        "cuDNN and an elementwise add; TF32 off",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: F.conv2d(x, w.unsqueeze(1), stride=2,
+                                             groups=128),
+            NO_ACCUMULATION)}),
+    "depthwise_nhwc_5x5": Baseline(
+        (mat("in", 2, 60, 60, 256), mat("w", 5, 5, 256),
+         mat("out", 2, 56, 56, 256)),
+        lambda t, F, x, w, out: out.add_(
+            _to_nhwc(F.conv2d(x, w, groups=256))),
+        _depthwise4_reference(1, True),
+        "out += F.conv2d(groups=256) on the NCHW-shaped channels-last view "
+        "of the NHWC input (no copy), the result back channels-last; the "
+        "HWC filter laid out once as PyTorch's (256, 1, 5, 5) before "
+        "timing; cuDNN and an elementwise add; TF32 off",
+        accumulates=("out",),
+        prepare=_depthwise_nhwc_prepare,
+        variants={"no_accumulation": (
+            lambda t, F, x, w, out: _to_nhwc(F.conv2d(x, w, groups=256)),
+            NO_ACCUMULATION)}),
+    "depthwise_nhwc_7x7_f16": Baseline(
+        (mat("in", 2, 62, 62, 128, dtype="f16"),
+         mat("w", 7, 7, 128, dtype="f16"), mat("out", 2, 56, 56, 128)),
+        lambda t, F, x, w, out: out.add_(
+            _to_nhwc(F.conv2d(x, w, groups=128))),
+        _depthwise4_reference(1, True),
+        "out += F.conv2d(groups=128) on f16 channels-last tensors (NHWC "
+        "input viewed without a copy, the HWC filter laid out once as "
+        "PyTorch's (128, 1, 7, 7) before timing): the convolution's result "
+        "is rounded to f16 before the f32 addition, where the program keeps "
+        "f32 (hence the f16 tolerance); cuDNN and an elementwise add",
+        accumulates=("out",),
+        prepare=_depthwise_nhwc_prepare,
+        tolerance=TOLERANCE["f16"]),
+    "div_colvec_f16": Baseline(
+        (mat("a", 16384, 777, dtype="f16"), mat("s", 16384, dtype="f16"),
+         mat("out", 16384, 777, dtype="f16")),
+        lambda t, F, a, s, out: t.div(a, s[:, None], out=out),
+        lambda t, a, s, out: a / s[:, None],
+        "torch.div(a, s[:, None], out=out) on f16: one elementwise kernel; "
+        "the scales drawn from [0.5, 2)",
+        ranges={"s": (0.5, 2.0)}),
+    "gelu_tanh_f16": Baseline(
+        (mat("x", 12582917, dtype="f16"),
+         mat("out", 12582917, dtype="f16")),
+        lambda t, F, x, out: F.gelu(x, approximate="tanh"),
+        _gelu_tanh_reference,
+        "F.gelu(x, approximate='tanh') on f16: one elementwise kernel, "
+        "computed in f32"),
+    "global_avgpool_nhwc": Baseline(
+        (mat("in", 128, 7, 7, 256), mat("out", 128, 256)),
+        lambda t, F, x, out: out.add_(x.mean((1, 2))),
+        lambda t, x, out: out + x.sum((1, 2)) / 49,
+        "out += x.mean((1, 2)) on the NHWC tensor: a reduction kernel over "
+        "the 7x7 positions and an elementwise add",
+        accumulates=("out",),
+        variants={
+            "no_accumulation": (
+                lambda t, F, x, out: x.mean((1, 2)), NO_ACCUMULATION),
+            "adaptive_avg_pool2d": (
+                lambda t, F, x, out: out.add_(F.adaptive_avg_pool2d(
+                    x.permute(0, 3, 1, 2), 1).flatten(1)),
+                "out += F.adaptive_avg_pool2d(x, 1) on the NCHW-shaped "
+                "channels-last view of the input (no copy)")}),
+    "linear_i8": Baseline(
+        (mat("x", 2048, 1024, dtype="i8"), mat("w", 768, 1024, dtype="i8"),
+         mat("out", 2048, 768, dtype="i32")),
+        lambda t, F, x, w, out: out.add_(t._int_mm(x, w.t())),
+        lambda t, x, w, out: out + t.einsum("mk,nk->mn", x, w),
+        "out += x W^T with int8 x, W and an int32 result: out.add_("
+        "torch._int_mm(x, w.t())) (cuBLASLt int8 GEMM with int32 "
+        "accumulation on the transposed view, no copy; _int_mm is the int8 "
+        "GEMM PyTorch exposes, needing more than 16 rows and sizes that are "
+        "multiples of 8), then the addition",
+        accumulates=("out",)),
+    "matmul_f64": Baseline(
+        (mat("a", 1000, 513, dtype="f64"), mat("b", 513, 777, dtype="f64"),
+         mat("c", 1000, 777, dtype="f64")),
+        lambda t, F, a, b, c: c.addmm_(a, b),
+        lambda t, a, b, c: c + t.einsum("ik,kj->ij", a, b),
+        "C += A B on f64: c.addmm_(a, b) (cuBLAS DGEMM with beta = 1)",
+        accumulates=("c",)),
+    "matmul_n3": Baseline(
+        (mat("a", 65536, 256), mat("b", 256, 3), mat("c", 65536, 3)),
+        lambda t, F, a, b, c: c.addmm_(a, b),
+        lambda t, a, b, c: c + t.einsum("ik,kj->ij", a, b),
+        "C += A B with 3 columns: c.addmm_(a, b) (cuBLAS GEMM with "
+        "beta = 1), TF32 off",
+        accumulates=("c",)),
+    "max_channels_nhwc_f16": Baseline(
+        (mat("in", 32, 64, 64, 128, dtype="f16"),
+         mat("out", 32, 64, 64, dtype="f16")),
+        lambda t, F, x, out: t.maximum(out, x.amax(3), out=out),
+        lambda t, x, out: t.maximum(out, x.max(3).values),
+        "out = max(out, channel max) on the NHWC f16 tensor: "
+        "torch.maximum(out, x.amax(3), out=out), a reduction kernel and an "
+        "elementwise max",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, out: t.amax(x, 3, out=out), NO_ACCUMULATION)}),
+    "maxpool_nchw_3x3_s2": Baseline(
+        (mat("in", 8, 64, 113, 113), mat("window", 3, 3),
+         mat("out", 8, 64, 56, 56)),
+        lambda t, F, x, window, out: t.maximum(
+            out, F.max_pool2d(x, 3, stride=2), out=out),
+        _pool_reference("max", 2, False),
+        "out = max(out, F.max_pool2d(x, 3, stride=2)) (NCHW, the program's "
+        "layout); the window argument only gives the window's shape; a "
+        "pooling kernel and an elementwise max",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, window, out: F.max_pool2d(x, 3, stride=2),
+            NO_ACCUMULATION)}),
+    "maxpool_nchw_7x7_s2": Baseline(
+        (mat("in", 4, 32, 135, 135), mat("window", 7, 7),
+         mat("out", 4, 32, 65, 65)),
+        lambda t, F, x, window, out: t.maximum(
+            out, F.max_pool2d(x, 7, stride=2), out=out),
+        _pool_reference("max", 2, False),
+        "out = max(out, F.max_pool2d(x, 7, stride=2)) (NCHW, the program's "
+        "layout); the window argument only gives the window's shape; a "
+        "pooling kernel and an elementwise max",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, window, out: F.max_pool2d(x, 7, stride=2),
+            NO_ACCUMULATION)}),
+    "maxpool_nhwc_3x3_i8": Baseline(
+        (mat("in", 8, 66, 66, 64, dtype="i8"), mat("window", 3, 3, dtype="i8"),
+         mat("out", 8, 64, 64, 64, dtype="i8")),
+        lambda t, F, x, window, out: t.maximum(
+            out, x.unfold(1, 3, 1).unfold(2, 3, 1).amax((-2, -1)), out=out),
+        _pool_reference("max", 1, True),
+        "out = max(out, x.unfold(1, 3, 1).unfold(2, 3, 1).amax((-2, -1))): "
+        "F.max_pool2d has no int8 kernel on CUDA, so the 3x3 windows of the "
+        "NHWC tensor are a strided view (no copy) reduced by amax; a "
+        "reduction kernel and an elementwise max; the window argument only "
+        "gives the window's shape",
+        accumulates=("out",),
+        variants={"float_max_pool2d": (
+            lambda t, F, x, window, out: t.maximum(out, _to_nhwc(F.max_pool2d(
+                x.permute(0, 3, 1, 2).float(), 3, stride=1)).to(t.int8),
+                out=out),
+            "the int8 tensor converted to f32, F.max_pool2d on the "
+            "channels-last view, converted back: four kernels")}),
+    "maxpool_nhwc_5x5_f16": Baseline(
+        (mat("in", 4, 68, 68, 256, dtype="f16"),
+         mat("window", 5, 5, dtype="f16"),
+         mat("out", 4, 64, 64, 256, dtype="f16")),
+        lambda t, F, x, window, out: t.maximum(
+            out, _to_nhwc(F.max_pool2d(x, 5, stride=1)), out=out),
+        _pool_reference("max", 1, True),
+        "out = max(out, F.max_pool2d(x, 5, stride=1)) on f16: the program "
+        "is NHWC, so the input is the NCHW-shaped channels-last view of the "
+        "same memory (no copy); the window argument only gives the window's "
+        "shape; a pooling kernel and an elementwise max",
+        accumulates=("out",),
+        prepare=_nhwc_prepare,
+        variants={"no_accumulation": (
+            lambda t, F, x, window, out: _to_nhwc(
+                F.max_pool2d(x, 5, stride=1)),
+            NO_ACCUMULATION)}),
+    "min_axis2_rank3": Baseline(
+        (mat("a", 256, 1024, 129), mat("out", 256, 1024)),
+        lambda t, F, a, out: t.minimum(out, a.amin(2), out=out),
+        lambda t, a, out: t.minimum(out, a.min(2).values),
+        "out = min(out, min over the last axis): torch.minimum(out, "
+        "a.amin(2), out=out), a reduction kernel and an elementwise min",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.amin(a, 2, out=out), NO_ACCUMULATION)}),
+    "quantize_rows_i8": Baseline(
+        (mat("x", 8192, 1024), mat("inv_scale", 8192),
+         mat("out", 8192, 1024, dtype="i8")),
+        lambda t, F, x, inv_scale, out: out.copy_(
+            (x * inv_scale[:, None]).round_().clamp_(-128, 127)),
+        _quantize_reference,
+        "out.copy_((x * inv_scale[:, None]).round_().clamp_(-128, 127)): "
+        "four elementwise kernels (multiply, round half to even, clamp, "
+        "conversion to int8); the inverse scales drawn from [16, 48), so "
+        "that some values clamp",
+        ranges={"inv_scale": (16.0, 48.0)}),
+    "row_sum_bf16": Baseline(
+        (mat("a", 16384, 777, dtype="bf16"), mat("out", 16384)),
+        lambda t, F, a, out: out.add_(a.sum(1, dtype=t.float32)),
+        lambda t, a, out: out + a.sum(1),
+        "out += row sums of bf16 in f32: out.add_(a.sum(1, "
+        "dtype=torch.float32)), a row reduction and a 16384-element add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.sum(a, 1, dtype=t.float32, out=out),
+            NO_ACCUMULATION)}),
+    "sub_rowvec_f64": Baseline(
+        (mat("a", 4096, 1000, dtype="f64"), mat("v", 1000, dtype="f64"),
+         mat("out", 4096, 1000, dtype="f64")),
+        lambda t, F, a, v, out: t.sub(a, v, out=out),
+        lambda t, a, v, out: a - v[None, :],
+        "torch.sub(a, v, out=out) on f64, v broadcast along rows: one "
+        "elementwise kernel"),
+    "sum_all_f64": Baseline(
+        (mat("x", 100003, dtype="f64"), mat("out", 1, dtype="f64")),
+        lambda t, F, x, out: out.add_(x.sum()),
+        lambda t, x, out: out + t.einsum("i->", x),
+        "out += x.sum() on f64: a full reduction kernel and a one-element "
+        "add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, out: t.sum(x, 0, keepdim=True, out=out),
+            NO_ACCUMULATION)}),
+    "sum_axis0_rank3_f16": Baseline(
+        (mat("a", 64, 513, 513, dtype="f16"), mat("out", 513, 513)),
+        lambda t, F, a, out: out.add_(a.sum(0, dtype=t.float32)),
+        lambda t, a, out: out + a.sum(0),
+        "out += sums over the first axis of f16 in f32: out.add_(a.sum(0, "
+        "dtype=torch.float32)), a reduction kernel and an elementwise add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.sum(a, 0, dtype=t.float32, out=out),
+            NO_ACCUMULATION)}),
+    "sum_axis1_rank3": Baseline(
+        (mat("a", 128, 513, 256), mat("out", 128, 256)),
+        lambda t, F, a, out: out.add_(a.sum(1)),
+        lambda t, a, out: out + t.einsum("ijk->ik", a),
+        "out += sums over the middle axis: out.add_(a.sum(1)), a reduction "
+        "kernel and an elementwise add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, a, out: t.sum(a, 1, out=out), NO_ACCUMULATION)}),
+    "sum_channels_nchw": Baseline(
+        (mat("in", 16, 256, 56, 56), mat("out", 16, 56, 56)),
+        lambda t, F, x, out: out.add_(x.sum(1)),
+        lambda t, x, out: out + t.einsum("ncyx->nyx", x),
+        "out += sums over the channels of the NCHW tensor: out.add_("
+        "x.sum(1)), a reduction kernel and an elementwise add",
+        accumulates=("out",),
+        variants={"no_accumulation": (
+            lambda t, F, x, out: t.sum(x, 1, out=out), NO_ACCUMULATION)}),
+    "sumpool_nchw_5x5_bf16": Baseline(
+        (mat("in", 8, 16, 132, 132, dtype="bf16"),
+         mat("window", 5, 5, dtype="bf16"), mat("out", 8, 16, 128, 128)),
+        lambda t, F, x, window, out: out.add_(
+            F.avg_pool2d(x, 5, stride=1, divisor_override=1)),
+        _pool_reference("sum", 1, False),
+        "out += F.avg_pool2d(x, 5, stride=1, divisor_override=1) on bf16 "
+        "(a sum pool, NCHW, the program's layout): PyTorch sums in f32 but "
+        "rounds the sums to bf16 before the f32 addition, where the program "
+        "keeps f32 (hence the bf16 tolerance); the window argument only "
+        "gives the window's shape; a pooling kernel and an elementwise add",
+        accumulates=("out",),
+        tolerance=TOLERANCE["bf16"],
+        variants={"f32_input": (
+            lambda t, F, x, window, out: out.add_(F.avg_pool2d(
+                x.float(), 5, stride=1, divisor_override=1)),
+            "the bf16 input converted to f32 first, then the f32 sum pool "
+            "and the addition: three kernels, the program's precision")}),
+    "sumpool_nhwc_3x3_s2": Baseline(
+        (mat("in", 8, 257, 257, 32), mat("window", 3, 3),
+         mat("out", 8, 128, 128, 32)),
+        lambda t, F, x, window, out: out.add_(_to_nhwc(
+            F.avg_pool2d(x, 3, stride=2, divisor_override=1))),
+        _pool_reference("sum", 2, True),
+        "out += F.avg_pool2d(x, 3, stride=2, divisor_override=1) (a sum "
+        "pool): the program is NHWC, so the input is the NCHW-shaped "
+        "channels-last view of the same memory (no copy) and the result "
+        "comes back channels-last; the window argument only gives the "
+        "window's shape; a pooling kernel and an elementwise add",
+        accumulates=("out",),
+        prepare=_nhwc_prepare,
+        variants={"no_accumulation": (
+            lambda t, F, x, window, out: _to_nhwc(
+                F.avg_pool2d(x, 3, stride=2, divisor_override=1)),
+            NO_ACCUMULATION)}),
 }
 
 SIGNATURE = re.compile(r"func\.func\s+@(\w+)\s*\((.*?)\)\s*\{", re.S)
@@ -547,8 +1127,8 @@ def list_table(programs_dir):
 
 # --- Measurement (needs torch and a GPU) -----------------------------------
 
-TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16",
-                "i8": "int8"}
+TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16",
+                "bf16": "bfloat16", "i32": "int32", "i8": "int8"}
 
 
 def dtype_name(t, dtype):
@@ -561,12 +1141,21 @@ def dtype_name(t, dtype):
 def make_inputs(t, baseline, generator):
     """Seeded arguments: normal floats, int8 over its whole range (also for
     the intermediates of softmax and layernorm, which the calls do not
-    read)."""
+    read), int32 in [-2^20, 2^20), and the entry's `ranges` uniformly."""
     tensors = []
+    ranges = baseline.ranges or {}
     for name, shape, dtype in baseline.args:
         torch_dtype = getattr(t, TORCH_DTYPES[dtype])
-        if dtype == "i8":
+        if name in ranges:
+            low, high = ranges[name]
+            value = (low + (high - low) * t.rand(
+                shape, generator=generator, device="cuda",
+                dtype=t.float32)).to(torch_dtype)
+        elif dtype == "i8":
             value = t.randint(-128, 128, shape, generator=generator,
+                              device="cuda", dtype=torch_dtype)
+        elif dtype == "i32":
+            value = t.randint(-(1 << 20), 1 << 20, shape, generator=generator,
                               device="cuda", dtype=torch_dtype)
         else:
             value = t.randn(shape, generator=generator, device="cuda",
@@ -659,7 +1248,9 @@ def verify(t, baseline, originals, result):
                          f"shape {tuple(reference.shape)}")
     error = ((result.double() - reference).abs() /
              (1 + reference.abs())).max().item()
-    tolerance = TOLERANCE.get(dtype_name(t, result.dtype), 5e-4)
+    tolerance = baseline.tolerance
+    if tolerance is None:
+        tolerance = TOLERANCE.get(dtype_name(t, result.dtype), 5e-4)
     return error <= tolerance, error
 
 
