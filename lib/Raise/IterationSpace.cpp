@@ -14,6 +14,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -52,18 +53,25 @@ SmallVector<unsigned> IterationSpace::getReductionDims() const {
   return result;
 }
 
-int64_t IterationSpace::getParallelPoints() const {
+/// The product of the extents of `selected`, saturated at INT64_MAX.
+static int64_t countPoints(ArrayRef<SpaceDim> dims,
+                           ArrayRef<unsigned> selected) {
   int64_t points = 1;
-  for (unsigned d : getParallelDims())
-    points *= dims[d].extent;
+  for (unsigned d : selected) {
+    std::optional<int64_t> product = llvm::checkedMul(points, dims[d].extent);
+    if (!product)
+      return INT64_MAX;
+    points = *product;
+  }
   return points;
 }
 
+int64_t IterationSpace::getParallelPoints() const {
+  return countPoints(dims, getParallelDims());
+}
+
 int64_t IterationSpace::getReductionPoints() const {
-  int64_t points = 1;
-  for (unsigned d : getReductionDims())
-    points *= dims[d].extent;
-  return points;
+  return countPoints(dims, getReductionDims());
 }
 
 int64_t IterationSpace::getStride(const SpaceOperand &operand,
@@ -511,6 +519,11 @@ LogicalResult Raiser::decideDims() {
       return fail("a loop's bounds or step are not constants");
     if (*step <= 0 || *ub <= *lb)
       return fail("a loop runs no iteration");
+    // Trip counts and the indices they reach fit 62 bits, so that the maps'
+    // coefficients and constants do not overflow.
+    constexpr int64_t limit = int64_t(1) << 62;
+    if (*lb <= -limit || *ub >= limit || *step >= limit)
+      return fail("a loop's bounds or step exceed 2^62");
     SpaceDim dim;
     dim.source = SpaceDimSource::Loop;
     dim.loop = loop;

@@ -260,3 +260,37 @@ module attributes {gpu.container_module} {
 // CHECK: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
 // CHECK: %[[N:.*]] = arith.addf %[[ACC]], %[[P]] : f32
 // CHECK: affine.store %[[N]], %[[OUT]][%[[I]]]
+
+// -----
+
+// Two nested loops of 2^32 iterations: their 2^64 points raise without
+// overflow (the extents are exact; counts of points saturate).
+module attributes {gpu.container_module} {
+  func.func @host(%in: memref<4294967296xf32>, %out: memref<32xf32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @m::@huge blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%in : memref<4294967296xf32>, %out : memref<32xf32>)
+    return
+  }
+  gpu.module @m {
+    // expected-remark @below {{@huge raised: d0 = tid.x in [0, 32) parallel; d1 = loop 0 + 1*i in [0, 4294967296) reduction; d2 = loop 0 + 1*i in [0, 4294967296) reduction; read arg0 at (d0, d1, d2) -> (d2); accumulate arg1 at (d0, d1, d2) -> (d0)}}
+    gpu.func @huge(%in: memref<4294967296xf32>, %out: memref<32xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.constant 4294967296 : index
+      %t = gpu.thread_id x
+      scf.for %i = %c0 to %n step %c1 {
+        scf.for %j = %c0 to %n step %c1 {
+          %x = memref.load %in[%j] : memref<4294967296xf32>
+          %acc = memref.load %out[%t] : memref<32xf32>
+          %s = arith.addf %acc, %x : f32
+          memref.store %s, %out[%t] : memref<32xf32>
+        }
+      }
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: func.func @huge_raised(
+// CHECK: affine.for %{{.*}} = 0 to 4294967296 {
+// CHECK: affine.for %{{.*}} = 0 to 4294967296 {
