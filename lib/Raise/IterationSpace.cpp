@@ -777,7 +777,8 @@ FailureOr<IterationSpace> Raiser::raise() {
       outputs.push_back(&operand);
   if (outputs.empty())
     return fail("it writes nothing");
-  for (auto [d, dim] : llvm::enumerate(space.dims)) {
+  for (unsigned d = 0; d < space.dims.size(); ++d) {
+    SpaceDim &dim = space.dims[d];
     unsigned using_ = llvm::count_if(outputs, [&](const SpaceOperand *output) {
       return output->map.isFunctionOfDim(d);
     });
