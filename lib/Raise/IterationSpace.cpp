@@ -219,6 +219,8 @@ private:
   /// none, a constant 0).
   std::array<int, 3> threadDim = {-1, -1, -1}, blockDim = {-1, -1, -1};
   SmallVector<int> loopDim;
+  /// Set when a map's coefficient or constant would overflow.
+  bool overflowed = false;
 };
 
 } // namespace
@@ -275,8 +277,13 @@ static bool comparesBufferAddresses(Value condition) {
       pointers = true;
       continue;
     }
-    if (op->getName().getDialectNamespace() != "arith" ||
-        op->getNumRegions() != 0)
+    // "Apart" is a conjunction of disjunctions of `end <= start`
+    // (buildBuffersApart): no negation and no other comparison.
+    if (auto compare = dyn_cast<arith::CmpIOp>(op);
+        compare && compare.getPredicate() != arith::CmpIPredicate::ule)
+      return false;
+    if (!isa<arith::CmpIOp, arith::AndIOp, arith::OrIOp, arith::AddIOp,
+             arith::MulIOp, arith::ConstantOp>(op))
       return false;
     llvm::append_range(worklist, op->getOperands());
   }
@@ -351,6 +358,25 @@ static bool isLoaded(Value value) {
   return false;
 }
 
+/// Whether `index` is computed through integer arithmetic narrower than 64
+/// bits, which may wrap where the affine form does not.
+static bool usesNarrowArithmetic(Value index) {
+  SmallVector<Value> worklist = {index};
+  llvm::DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto type = dyn_cast<IntegerType>(value.getType());
+        type && type.getWidth() < 64)
+      return true;
+    if (Operation *op = value.getDefiningOp();
+        op && op->getName().getDialectNamespace() == "arith")
+      llvm::append_range(worklist, op->getOperands());
+  }
+  return false;
+}
+
 FailureOr<IdForm> Raiser::decode(Value index) {
   std::optional<AffineIndex> form = analysis.express(index);
   if (!form)
@@ -389,6 +415,9 @@ FailureOr<IdForm> Raiser::decode(Value index) {
                                 atom.name));
     }
   }
+  if (usesNarrowArithmetic(index))
+    return fail("an index is computed in integers narrower than 64 bits, "
+                "which may wrap");
   return result;
 }
 
@@ -421,6 +450,8 @@ LogicalResult Raiser::checkCarried() {
       auto load = init.getDefiningOp<memref::LoadOp>();
       if (!load || load->getBlock() != loop->getBlock())
         return fail("a carried value does not start from a load");
+      if (!load.getResult().hasOneUse())
+        return fail("the load a carried value starts from has other uses");
       if (!result.hasOneUse())
         return fail("a carried value is used after its loop other than "
                     "by one store");
@@ -517,6 +548,8 @@ LogicalResult Raiser::decideDims() {
                            step = constant(loop.getStep());
     if (!lb || !ub || !step)
       return fail("a loop's bounds or step are not constants");
+    if (loop.getUnsignedCmp())
+      return fail("a loop compares its bounds unsigned");
     if (*step <= 0 || *ub <= *lb)
       return fail("a loop runs no iteration");
     // Trip counts and the indices they reach fit 62 bits, so that the maps'
@@ -529,7 +562,7 @@ LogicalResult Raiser::decideDims() {
     dim.loop = loop;
     dim.lower = *lb;
     dim.step = *step;
-    dim.extent = (*ub - *lb + *step - 1) / *step;
+    dim.extent = (*ub - *lb - 1) / *step + 1;
     loopDim.push_back(space.dims.size());
     space.dims.push_back(dim);
   }
@@ -551,9 +584,13 @@ AffineExpr Raiser::toExpr(const IdForm &form) {
   }
   for (auto [i, coefficient] : llvm::enumerate(form.loop)) {
     const SpaceDim &dim = space.dims[loopDim[i]];
-    expr = expr + getAffineDimExpr(loopDim[i], context) *
-                      (coefficient * dim.step) +
-           coefficient * dim.lower;
+    std::optional<int64_t> scaled = llvm::checkedMul(coefficient, dim.step);
+    std::optional<int64_t> offset = llvm::checkedMul(coefficient, dim.lower);
+    if (!scaled || !offset) {
+      overflowed = true;
+      continue;
+    }
+    expr = expr + getAffineDimExpr(loopDim[i], context) * *scaled + *offset;
   }
   return simplifyAffineExpr(expr, space.dims.size(), 0);
 }
@@ -623,6 +660,8 @@ LogicalResult Raiser::applyGuard(Value condition) {
   coefficient = map.compose(at1)[0] - k;
   if (coefficient <= 0)
     return fail("a guard bounds an index from below");
+  if (k <= INT64_MIN + 1)
+    return fail("a guard's bound overflows");
   int64_t last = strict ? llvm::divideFloorSigned(-k - 1, coefficient)
                         : llvm::divideFloorSigned(-k, coefficient);
   if (last < 0)
@@ -704,6 +743,13 @@ LogicalResult Raiser::collectBody() {
       worklist.push_back(space.carried[position].yielded);
     }
   }
+  // A carried element is read once, before its loops: a load of it inside
+  // them would see what the register holds, not memory.
+  for (const CarriedValue &carried : space.carried)
+    for (auto [op, operand] : space.operandOf)
+      if (operand == carried.operand && !carriedAccesses.contains(op))
+        return fail("a loop reads or writes an element it carries in a "
+                    "register");
   llvm::DenseSet<Value> seen;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -722,9 +768,11 @@ LogicalResult Raiser::collectBody() {
     Operation *op = value.getDefiningOp();
     if (isa<memref::LoadOp>(op))
       continue;
-    if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
-            gpu::GlobalIdOp, gpu::LaneIdOp>(op))
-      return fail("the computation uses a thread or block id");
+    if (op->getName().getDialectNamespace() == "gpu" ||
+        op->getName().getDialectNamespace() == "nvvm")
+      return fail(llvm::formatv("the computation uses {0}, which depends on "
+                                "the mapping",
+                                op->getName()));
     if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
       return fail(llvm::formatv("the computation uses {0}", op->getName()));
     computation.insert(op);
@@ -768,6 +816,8 @@ FailureOr<IterationSpace> Raiser::raise() {
       return failure();
   if (failed(collectBody()))
     return failure();
+  if (overflowed)
+    return fail("an index's coefficients overflow 64 bits");
 
   // Iterator kinds: a dimension is parallel when every output's map uses
   // it, a reduction when none does.
@@ -777,6 +827,13 @@ FailureOr<IterationSpace> Raiser::raise() {
       outputs.push_back(&operand);
   if (outputs.empty())
     return fail("it writes nothing");
+  if (llvm::none_of(space.dims, [&](const SpaceDim &dim) {
+        return llvm::any_of(outputs, [&](const SpaceOperand *output) {
+          return output->map.isFunctionOfDim(&dim - space.dims.data());
+        });
+      }))
+    return fail("it has no parallel dimension (one thread writes every "
+                "element)");
   for (unsigned d = 0; d < space.dims.size(); ++d) {
     SpaceDim &dim = space.dims[d];
     unsigned using_ = llvm::count_if(outputs, [&](const SpaceOperand *output) {

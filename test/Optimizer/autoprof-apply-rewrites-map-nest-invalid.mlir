@@ -46,3 +46,25 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Launch bounds promise the block size: the schedule may not change it.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error-re @below {{cannot apply map-nest=256 to @bounded: {{.*}}}}
+    gpu.func @bounded(%src: memref<64x64xf32>, %dst: memref<64x64xf32>) kernel attributes {nvvm.maxntid = array<i32: 64, 1, 1>} {
+      %b = gpu.block_id x
+      %t = gpu.thread_id x
+      %v = memref.load %src[%t, %b] : memref<64x64xf32>
+      memref.store %v, %dst[%t, %b] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  func.func @host(%a: memref<64x64xf32> {llvm.noalias}, %b: memref<64x64xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @m::@bounded blocks in (%c64, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64x64xf32>, %b : memref<64x64xf32>)
+    return
+  }
+}

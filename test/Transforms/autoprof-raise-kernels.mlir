@@ -2,6 +2,10 @@
 // (dimensions, extents after the guards, access maps), printed as an affine
 // nest, or the reason it does not raise.
 // RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-raise-kernels | FileCheck %s
+// A kernel register-accumulate versioned by a run-time check that its buffers
+// lie apart raises from the code as it was:
+// RUN: autoprof-opt %S/../Corpus/Upstream/matvec.tile16x16.mlir --autoprof-apply-rewrites="rewrites=register-accumulate=1" | autoprof-opt --autoprof-raise-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERSIONED
+// VERSIONED: remark: @matvec_kernel raised: d0 = 16*bid.x + tid.x in [0, 16384) parallel; d1 = loop 0 + 1*i in [0, 4096) reduction
 
 // Upstream's 16 x 16 tiles of a 1000 x 777 sum with guards: two global
 // dimensions, clipped by the guards to the buffers' extents.
@@ -294,3 +298,86 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: func.func @huge_raised(
 // CHECK: affine.for %{{.*}} = 0 to 4294967296 {
 // CHECK: affine.for %{{.*}} = 0 to 4294967296 {
+
+// -----
+
+// The load a carried element starts from is used again inside the loop: it
+// holds the element before the loop, which the register does not.
+module attributes {gpu.container_module} {
+  func.func @host(%c: memref<256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    gpu.launch_func @m::@reuse blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%c : memref<256xf32>)
+    return
+  }
+  gpu.module @m {
+    // expected-remark @below {{@reuse not raised: the load a carried value starts from has other uses}}
+    gpu.func @reuse(%c: memref<256xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %t = gpu.thread_id x
+      %v = memref.load %c[%t] : memref<256xf32>
+      %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %v) -> (f32) {
+        %s = arith.addf %acc, %v : f32
+        scf.yield %s : f32
+      }
+      memref.store %r, %c[%t] : memref<256xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// One thread writes everything: no parallel dimension to map.
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<64xf32>, %out: memref<1xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @m::@serial blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xf32>, %out : memref<1xf32>)
+    return
+  }
+  gpu.module @m {
+    // expected-remark @below {{@serial not raised: it has no parallel dimension (one thread writes every element)}}
+    gpu.func @serial(%a: memref<64xf32>, %out: memref<1xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      scf.for %k = %c0 to %c64 step %c1 {
+        %x = memref.load %a[%k] : memref<64xf32>
+        %acc = memref.load %out[%c0] : memref<1xf32>
+        %s = arith.addf %acc, %x : f32
+        memref.store %s, %out[%c0] : memref<1xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A loop that compares its bounds unsigned.
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<256x16xf32>, %out: memref<256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    gpu.launch_func @m::@unsigned blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : memref<256x16xf32>, %out : memref<256xf32>)
+    return
+  }
+  gpu.module @m {
+    // expected-remark @below {{@unsigned not raised: a loop compares its bounds unsigned}}
+    gpu.func @unsigned(%a: memref<256x16xf32>, %out: memref<256xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %t = gpu.thread_id x
+      scf.for unsigned %k = %c0 to %c16 step %c1 {
+        %x = memref.load %a[%t, %k] : memref<256x16xf32>
+        %acc = memref.load %out[%t] : memref<256xf32>
+        %s = arith.addf %acc, %x : f32
+        memref.store %s, %out[%t] : memref<256xf32>
+      }
+      gpu.return
+    }
+  }
+}

@@ -23,6 +23,8 @@
 
 #include "Families.h"
 
+#include "../RewriteAnalysis.h"
+
 #include "autoprof/Analysis/MemoryAccess.h"
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Raise/IterationSpace.h"
@@ -102,6 +104,16 @@ protected:
       why = "the kernel does not raise: " + why;
       return failure();
     }
+    // The launch's shape is the schedule's to choose.
+    if (std::optional<std::string> tied = checkBlockShapeIsFree(target.kernel)) {
+      why = *tied;
+      return failure();
+    }
+    for (gpu::LaunchFuncOp launch : target.launches)
+      if (launch.getAsyncToken() || launch.hasClusterSize()) {
+        why = "a launch is asynchronous or has a cluster size";
+        return failure();
+      }
     // The nest reorders the points, which is the same computation only when
     // no buffer it writes overlaps another it accesses: proved from the
     // buffers' origins, or else checked on the host before each launch.
