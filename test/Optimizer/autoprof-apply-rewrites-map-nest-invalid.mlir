@@ -52,7 +52,7 @@ module attributes {gpu.container_module} {
 // Launch bounds promise the block size: the schedule may not change it.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-error-re @below {{cannot apply map-nest=256 to @bounded: {{.*}}}}
+    // expected-error @below {{cannot apply map-nest=256 to @bounded: the kernel has workgroup memory or launch bounds tied to its block size}}
     gpu.func @bounded(%src: memref<64x64xf32>, %dst: memref<64x64xf32>) kernel attributes {nvvm.maxntid = array<i32: 64, 1, 1>} {
       %b = gpu.block_id x
       %t = gpu.thread_id x
