@@ -257,10 +257,14 @@ LogicalResult MapNestFamily::applyPlan(RewriterBase &rewriter,
     dimValues[d] = arith::RemUIOp::create(rewriter, loc, rest, constant(extent));
     rest = arith::DivUIOp::create(rewriter, loc, rest, constant(extent));
   }
+  // The maps are pure affine forms of the dimensions with constant
+  // coefficients: each expands to index arithmetic.
   auto indices = [&](const SpaceOperand &operand) {
-    std::optional<SmallVector<Value>> values =
-        affine::expandAffineMap(rewriter, loc, operand.map, dimValues);
-    return *values;
+    SmallVector<Value> values;
+    for (AffineExpr expr : operand.map.getResults())
+      values.push_back(affine::expandAffineExpr(rewriter, loc, expr,
+                                                dimValues, ValueRange{}));
+    return values;
   };
 
   // Accumulated outputs start from their element and stay in registers
