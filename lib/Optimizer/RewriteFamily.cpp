@@ -170,7 +170,7 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
   evidence.windowShareX = analysis.getWindowShare(gpu::Dimension::x);
   // The iteration space, where the kernel raises to one.
   std::string why;
-  if (FailureOr<IterationSpace> space = raiseKernel(target.kernel, why);
+  if (FailureOr<IterationSpace> space = raiseKernel(target.kernel, analysis, why);
       succeeded(space)) {
     evidence.raises = true;
     const SpaceDim &contiguous = space->dims[space->getContiguousDim()];

@@ -162,8 +162,9 @@ struct IdForm {
 
 class Raiser {
 public:
-  Raiser(gpu::GPUFuncOp kernel, std::string &why)
-      : kernel(kernel), analysis(kernel), why(why) {}
+  Raiser(gpu::GPUFuncOp kernel, MemoryAccessAnalysis &analysis,
+         std::string &why)
+      : kernel(kernel), analysis(analysis), why(why) {}
 
   FailureOr<IterationSpace> raise();
 
@@ -182,7 +183,7 @@ private:
   LogicalResult checkCarried();
 
   gpu::GPUFuncOp kernel;
-  MemoryAccessAnalysis analysis;
+  MemoryAccessAnalysis &analysis;
   std::string &why;
   IterationSpace space;
   std::array<int64_t, 3> grid = {1, 1, 1};
@@ -868,7 +869,14 @@ FailureOr<IterationSpace> Raiser::raise() {
 
 FailureOr<IterationSpace> mlir::autoprof::raiseKernel(gpu::GPUFuncOp kernel,
                                                       std::string &why) {
-  Raiser raiser(kernel, why);
+  MemoryAccessAnalysis analysis(kernel);
+  return raiseKernel(kernel, analysis, why);
+}
+
+FailureOr<IterationSpace>
+mlir::autoprof::raiseKernel(gpu::GPUFuncOp kernel,
+                            MemoryAccessAnalysis &analysis, std::string &why) {
+  Raiser raiser(kernel, analysis, why);
   return raiser.raise();
 }
 

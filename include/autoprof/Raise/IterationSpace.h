@@ -36,6 +36,8 @@
 #ifndef AUTOPROF_RAISE_ITERATIONSPACE_H
 #define AUTOPROF_RAISE_ITERATIONSPACE_H
 
+#include "autoprof/Analysis/MemoryAccess.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineMap.h"
@@ -142,6 +144,11 @@ struct IterationSpace {
 /// Raises `kernel` (normalized: known block and grid sizes, launch
 /// constants sunk), or fails with `why`.
 FailureOr<IterationSpace> raiseKernel(gpu::GPUFuncOp kernel, std::string &why);
+/// The same, reading `analysis`, the memory-access analysis of `kernel`
+/// a caller already has (one integer-range solver per kernel).
+FailureOr<IterationSpace> raiseKernel(gpu::GPUFuncOp kernel,
+                                      MemoryAccessAnalysis &analysis,
+                                      std::string &why);
 
 /// Builds the raised form of `space` as an affine nest at `builder`'s
 /// insertion point, `arguments` standing for the kernel's arguments.
