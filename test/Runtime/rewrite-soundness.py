@@ -6,7 +6,9 @@ verifier rejection of a built-in rewrite is a compiler bug: its
 preconditions let a wrong kernel through. Modules run side by side
 (corpus_args.jobs()). Prints one line per kernel and a final "N kernels, N
 rewrites verified, N rejected, N failed" line.
-Usage: rewrite-soundness.py AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...]"""
+With --family F, only the proposals of family F.
+Usage: rewrite-soundness.py [--family F] AUTOPROF_OPT OUT_DIR CORPUS_DIR...
+       [--only S...]"""
 
 import re
 import subprocess
@@ -14,7 +16,11 @@ import sys
 
 import corpus_args
 
-opt, out, modules = corpus_args.parse(sys.argv[1:])
+argv = sys.argv[1:]
+family = None
+if argv[:1] == ["--family"]:
+    family, argv = argv[1], argv[2:]
+opt, out, modules = corpus_args.parse(argv)
 
 
 def proposals(module):
@@ -50,6 +56,8 @@ def check(item):
         name = f"{module.stem}/{kernel.split('::')[1]}"
         tried = []
         for rewrite in rewrites:
+            if family and rewrite.split("=")[0] != family:
+                continue
             result = out / (f"{corpus.name}-{module.stem}-"
                             f"{kernel.replace('::', '.')}-{rewrite}.mlir")
             applied, error = corpus_args.apply_rewrites(opt, module, kernel,
