@@ -7,11 +7,10 @@ or given, or from a file written by it earlier).
 
 from __future__ import annotations
 
-import json
-import pathlib
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
+from . import files
 from .tools import ToolError, run_tool
 
 
@@ -44,21 +43,20 @@ def parse_catalog(document) -> Catalog:
                    for m in document["metrics"]}
         groups = {g["name"]: list(g["metrics"]) for g in document["groups"]}
         return Catalog(document["chip"], metrics, groups)
-    except (KeyError, TypeError) as error:
-        raise CatalogError(f"not a metric catalog: missing {error}") from None
+    except (KeyError, TypeError, AttributeError) as error:
+        raise CatalogError(f"not a metric catalog: missing or bad "
+                           f"{error}") from None
 
 
 def load_catalog(chip: str = "sm_90", tool: Optional[str] = None,
                  path=None) -> Catalog:
     """The catalog of `chip`: read from `path` when given, else printed by
     `tool` (default: autoprof-learn on PATH)."""
-    if path is not None:
-        try:
-            return parse_catalog(json.loads(pathlib.Path(path).read_text()))
-        except (OSError, json.JSONDecodeError) as error:
-            raise CatalogError(f"{path}: {error}") from None
     try:
+        if path is not None:
+            return parse_catalog(files.read_json(path))
         proc = run_tool("autoprof-learn", [f"--print-catalog={chip}"], tool)
-    except ToolError as error:
+        return parse_catalog(files.parse_json(proc.stdout,
+                                              "autoprof-learn's catalog"))
+    except (ToolError, files.InputError) as error:
         raise CatalogError(str(error)) from None
-    return parse_catalog(json.loads(proc.stdout))

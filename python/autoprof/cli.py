@@ -11,7 +11,9 @@
   autoprof sweep TABLE.json --out-dir DIR [--seeds N] [--lambdas L ...]
 
 `report` renders a run's report as one HTML page (metric meanings from
-`autoprof-learn --print-catalog`, or from a catalog file); `optimize` runs
+`autoprof-learn --print-catalog`, or from a catalog file; each kernel held
+to the compute roof of the GPU the report records and of its element types,
+autoprof.peaks); `optimize` runs
 `autoprof-opt --autoprof-optimize` on a module and prints the summary;
 `outcomes` summarizes an outcome table per profiling configuration and draws
 outcome against cost and against the number of metrics, or with `--against`
@@ -21,6 +23,11 @@ tree from a table and writes its evaluation on held-out programs (a Markdown
 page, its charts, the tree; `docs/profiling-tree.md`); `sweep` does that
 for many seeded splits and cost weights and says how often the learned tree
 met its goal.
+
+The tools come from $AUTOPROF_BIN, else the build tree of the checkout the
+package is part of, else PATH (autoprof.tools.find_tool). Every file named
+is refused with one line when it is not a regular file or is too large,
+and so is a document of the wrong shape (autoprof.files).
 """
 
 from __future__ import annotations
@@ -33,11 +40,11 @@ from typing import Optional
 
 from . import html
 from .catalog import CatalogError, load_catalog
+from .files import InputError
 from .learning import load_learner_log
 from .outcomes import compare, load_outcomes, markdown
 from .trees import load_tree
-from .reports import (H200_FP32_PEAK_FLOPS, ReportError, load_report,
-                      read_json)
+from .reports import ReportError, load_report, read_json
 from .tools import ToolError, optimize
 
 
@@ -57,56 +64,72 @@ def _catalog(args, needed_for: str):
         return None
 
 
-def _peak_flops(args) -> Optional[float]:
-    """The compute roof of the page: --peak-flops, else the entry of
-    --flops-peaks (docs/results/flops-peaks.json's format: program ->
-    {"flops_per_s", "why"}) for the report's program (its file name up to
-    the first dot, as scripts/benchmark-optimize.py names them), else the
-    FP32 peak of an H200. None, after saying why, when the file is bad."""
+def _peak_flops(args):
+    """The one compute roof of the page and where it came from:
+    --peak-flops, else the entry of --flops-peaks (docs/results/
+    flops-peaks.json's format: program -> {"flops_per_s", "why"}) for the
+    report's program (its file name up to the first dot, as
+    scripts/benchmark-optimize.py names them); (None, "") to hold each
+    kernel to its own roof (autoprof.peaks). Raises ReportError when the
+    value or the file is bad."""
     if args.peak_flops is not None:
-        if not args.peak_flops > 0:
-            print("autoprof: --peak-flops must be positive", file=sys.stderr)
-            return None
-        return args.peak_flops
+        if not (args.peak_flops > 0 and math.isfinite(args.peak_flops)):
+            raise ReportError("--peak-flops must be positive")
+        return args.peak_flops, "given with --peak-flops"
     if args.flops_peaks:
+        peaks = read_json(pathlib.Path(args.flops_peaks))
+        program = pathlib.Path(args.report).name.split(".")[0]
         try:
-            peaks = read_json(pathlib.Path(args.flops_peaks))
-            program = pathlib.Path(args.report).name.split(".")[0]
             entry = peaks.get(program) if isinstance(peaks, dict) else None
             if entry is not None:
-                return float(entry["flops_per_s"])
-        except (ReportError, KeyError, TypeError, ValueError) as error:
-            print(f"autoprof: {args.flops_peaks}: not a table of peaks "
-                  f"({error})", file=sys.stderr)
-            return None
-    return H200_FP32_PEAK_FLOPS
+                value = float(entry["flops_per_s"])
+                if not (value > 0 and math.isfinite(value)):
+                    raise ValueError(f"{program}: not a positive rate")
+                return value, f"{program}'s entry of {args.flops_peaks}"
+        except (KeyError, TypeError, ValueError) as error:
+            raise ReportError(f"{args.flops_peaks}: not a table of peaks "
+                              f"({error})") from None
+    return None, ""
+
+
+def _tree(args, report):
+    """The profiling tree to draw: --tree's, else the shipped tree when the
+    report's kernels name it; None (after saying why on stderr) when the
+    shipped one cannot be had or is another."""
+    if args.tree:
+        return load_tree(args.tree, tool=args.learn_tool)
+    named = {k.baseline.profile_tree for k in report.kernels
+             if k.baseline.profile_tree and k.baseline.profile_leaf >= 0}
+    if not named:
+        return None
+    try:
+        shipped = load_tree("-", tool=args.learn_tool)
+    except CatalogError as error:
+        print(f"autoprof: the profiling tree left out: {error}",
+              file=sys.stderr)
+        return None
+    if shipped.name not in named:
+        print(f"autoprof: the profiling tree left out: the report's kernels "
+              f"were profiled by @{', @'.join(sorted(named))}, not the "
+              f"shipped @{shipped.name} (give it with --tree)",
+              file=sys.stderr)
+        return None
+    return shipped
 
 
 def _report(args) -> int:
-    try:
-        report = load_report(args.report)
-        rounds = (load_learner_log(args.learner_log) if args.learner_log
-                  else None)
-    except ReportError as error:
-        print(f"autoprof: {error}", file=sys.stderr)
-        return 1
-    tree = None
-    if args.tree:
-        try:
-            tree = load_tree(args.tree, tool=args.learn_tool)
-        except CatalogError as error:
-            print(f"autoprof: {error}", file=sys.stderr)
-            return 1
+    report = load_report(args.report)
+    rounds = (load_learner_log(args.learner_log) if args.learner_log
+              else None)
+    peak, basis = _peak_flops(args)
+    tree = _tree(args, report)
     catalog = _catalog(args, "metric meanings")
     if catalog is False:
         return 1
-    peak = _peak_flops(args)
-    if peak is None:
-        return 1
     page = html.render(report, catalog, title=args.title or
                        f"AutoProf run: {pathlib.Path(args.report).name}",
-                       peak_flops=peak, learner_rounds=rounds,
-                       profiling_tree=tree)
+                       peak_flops=peak, peak_basis=basis,
+                       learner_rounds=rounds, profiling_tree=tree)
     pathlib.Path(args.html).write_text(page)
     print(f"autoprof: wrote {args.html} ({len(report.kernels)} kernels)")
     return 0
@@ -130,12 +153,8 @@ def _optimize(args) -> int:
 
 
 def _outcomes(args) -> int:
-    try:
-        table = load_outcomes(args.table)
-        again = load_outcomes(args.against) if args.against else None
-    except ReportError as error:
-        print(f"autoprof: {error}", file=sys.stderr)
-        return 1
+    table = load_outcomes(args.table)
+    again = load_outcomes(args.against) if args.against else None
     if again is not None:
         print(compare(table, again, args.noise))
         return 0
@@ -148,12 +167,14 @@ def _outcomes(args) -> int:
 
         out = pathlib.Path(args.png_dir)
         out.mkdir(parents=True, exist_ok=True)
-        figures = {"outcome-vs-passes.png": plots.outcome_vs_cost(table),
+        figures = {"outcome-vs-passes.png":
+                       plots.outcome_vs_cost(table, noise=args.noise),
                    "outcome-vs-seconds.png":
-                       plots.outcome_vs_cost(table, cost="seconds")}
+                       plots.outcome_vs_cost(table, cost="seconds",
+                                             noise=args.noise)}
         if catalog:
             figures["outcome-vs-metrics.png"] = plots.outcome_vs_metrics(
-                table, catalog)
+                table, catalog, noise=args.noise)
         for name, figure in figures.items():
             (out / name).write_bytes(plots.to_png(figure))
         print(f"autoprof: wrote {', '.join(sorted(figures))} to {out}",
@@ -239,8 +260,10 @@ def main(argv=None) -> int:
     report.add_argument("--tree", help="a profiling-tree file to draw ('-': "
                         "the shipped starting tree)")
     report.add_argument("--peak-flops", type=float,
-                        help="the compute roof in FLOP/s (default: an "
-                             "H200's FP32 peak, 67e12)")
+                        help="one compute roof in FLOP/s for every kernel "
+                             "(default: each kernel's, from the GPU the "
+                             "report records and the kernel's element "
+                             "types)")
     report.add_argument("--flops-peaks", help="a JSON file of compute roofs "
                         "per program (docs/results/flops-peaks.json)")
     report.set_defaults(run=_report)
@@ -268,8 +291,9 @@ def main(argv=None) -> int:
     outcomes.add_argument("--noise", type=float, default=0.01,
                           help="with --against, list the kernels whose "
                                "speedup moved by more than a factor 1 + F "
-                               "either way (default 0.01, the learner's "
-                               "timing noise)")
+                               "either way; on the charts, say when every "
+                               "configuration lies within it (default "
+                               "0.01, the learner's timing noise)")
     outcomes.set_defaults(run=_outcomes)
     evaluation = commands.add_parser(
         "evaluate", help="learn a tree from an outcome table and evaluate it "
@@ -310,9 +334,13 @@ def main(argv=None) -> int:
             parser.error(f"--option expects key=value, got '{option}'")
     try:
         return args.run(args)
+    except (InputError, CatalogError, ToolError) as error:
+        # A file that is not what it should be, a tool that cannot be
+        # found or failed: said in a line, not a traceback.
+        print(f"autoprof: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
-        # A page, chart or directory that cannot be written: said, not a
-        # traceback.
+        # A page, chart or directory that cannot be written.
         print(f"autoprof: {error}", file=sys.stderr)
         return 1
 

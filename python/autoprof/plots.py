@@ -1,38 +1,49 @@
 """Charts of a run with matplotlib.
 
 `roofline` draws one kernel against the device: the memory roof (the DRAM
-bandwidth the worker measured) and the compute roof (the FP32 peak), with the
-baseline and the winner at their achieved rates. `speedups` draws every
+bandwidth the worker measured) and the compute roof (the peak of the GPU the
+report records for the kernel's element types, `KernelResult.roof`), with
+the baseline and the winner at their achieved rates. `speedups` draws every
 kernel's speedup and roofline fraction; `configurations` the times of the
-configurations `autoprof.triton.optimize` tried.
+configurations `autoprof.triton.optimize` tried; `outcome_vs_cost` and
+`outcome_vs_metrics` an outcome table's configurations, their labels kept
+apart. Every chart lays itself out so that its labels stay inside it.
 """
 
 from __future__ import annotations
 
 import io
-from typing import Optional
+from typing import Optional, Sequence, Tuple
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
-from .reports import (  # noqa: E402
-    H200_FP32_PEAK_FLOPS, KernelResult, OptimizeReport)
+from . import units  # noqa: E402
+from .peaks import Roof  # noqa: E402
+from .reports import KernelResult, OptimizeReport  # noqa: E402
 
 
-def roofline(kernel: KernelResult, peak_flops: float = H200_FP32_PEAK_FLOPS,
-             ax=None):
-    """The roofline chart of `kernel`; returns the matplotlib Figure.
+def roofline(kernel: KernelResult, peak_flops: Optional[float] = None,
+             ax=None, roof: Optional[Roof] = None):
+    """The roofline chart of `kernel` against its compute roof (`roof`, else
+    `peak_flops` when given, else `kernel.roof()`); returns the matplotlib
+    Figure.
 
     A kernel with flops is placed at its arithmetic intensity (flops per
     compulsory byte) and achieved FLOP/s; one without (a copy) at its
     achieved bandwidth against the memory roof alone."""
     figure = None
     if ax is None:
-        figure, ax = plt.subplots(figsize=(5.5, 3.6), dpi=100)
+        figure, ax = plt.subplots(figsize=(6, 3.8), dpi=100,
+                                  layout="constrained")
     else:
         figure = ax.figure
+    roof = roof or kernel.roof(peak_flops)
+    peak_flops = roof.flops_per_s
     bandwidth = kernel.peak_dram_bytes_per_s
     best_us = kernel.best_median_us
     base_us = kernel.baseline.timing.median_us
@@ -40,39 +51,41 @@ def roofline(kernel: KernelResult, peak_flops: float = H200_FP32_PEAK_FLOPS,
         intensity = kernel.flops_total / kernel.compulsory_bytes
         low, high = min(intensity / 10, 0.1), max(intensity * 10, 100.0)
         xs = [low * (high / low) ** (i / 63) for i in range(64)]
-        ax.plot(xs, [min(peak_flops, x * bandwidth) for x in xs],
-                color="0.3", label="roofline")
+        ax.plot(xs, [min(peak_flops, x * bandwidth) / 1e12 for x in xs],
+                color="0.3", label=f"roof: {units.bandwidth(bandwidth)}, "
+                                   f"{roof.label} "
+                                   f"{units.flop_rate(peak_flops)}")
         for label, us, marker in (("baseline", base_us, "o"),
                                   ("best", best_us, "*")):
-            ax.plot([intensity], [kernel.flops_total / (us * 1e-6)],
+            ax.plot([intensity], [kernel.flops_total / (us * 1e-6) / 1e12],
                     marker=marker, markersize=10, linestyle="none",
-                    label=f"{label} ({us:.1f} us)")
+                    label=f"{label} ({units.microseconds(us)})")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("arithmetic intensity (flop / byte)")
-        ax.set_ylabel("FLOP/s")
+        ax.set_ylabel("TFLOP/s")
     else:
-        achieved = [kernel.compulsory_bytes / (us * 1e-6)
+        achieved = [kernel.compulsory_bytes / (us * 1e-6) / 1e9
                     for us in (base_us, best_us)]
         ax.bar(["baseline", "best"], achieved, color=["0.6", "tab:green"])
-        ax.axhline(bandwidth, color="0.3", linestyle="--",
-                   label=f"measured DRAM bandwidth ({bandwidth / 1e9:.0f} "
-                         "GB/s)")
-        ax.set_ylabel("compulsory bytes / s")
+        ax.axhline(bandwidth / 1e9, color="0.3", linestyle="--",
+                   label=f"measured DRAM bandwidth "
+                         f"({units.bandwidth(bandwidth)})")
+        ax.set_ylabel("compulsory bytes moved (GB/s)")
     ax.set_title(f"{kernel.name}: {kernel.speedup:.2f}x, "
-                 f"{kernel.roofline_fraction(peak_flops):.2f} of the floor",
-                 fontsize=10)
-    ax.legend(fontsize=8)
-    figure.tight_layout()
+                 f"{units.percent(kernel.roofline_fraction(peak_flops))} of "
+                 f"the roofline", fontsize=10)
+    ax.legend(fontsize=7)
     return figure
 
 
-def speedups(report: OptimizeReport,
-             peak_flops: float = H200_FP32_PEAK_FLOPS):
-    """Every kernel's speedup (log scale) and roofline fraction."""
+def speedups(report: OptimizeReport, peak_flops: Optional[float] = None):
+    """Every kernel's speedup (log scale) and roofline fraction (against
+    `peak_flops` when given, else each kernel's own roof)."""
     kernels = report.kernels
     figure, (left, right) = plt.subplots(
-        1, 2, figsize=(10, 0.35 * max(len(kernels), 4) + 1.2), dpi=100)
+        1, 2, figsize=(10, 0.35 * max(len(kernels), 4) + 1.2), dpi=100,
+        layout="constrained")
     # A kernel's own name where it is unique, else with its gpu.module (the
     # kernels of upstream's softmax are four softmax_kernel).
     short = [k.name for k in kernels]
@@ -94,7 +107,6 @@ def speedups(report: OptimizeReport,
     right.set_xlim(0, max([1.05] + [1.05 * f for f in fractions]))
     right.axvline(1.0, color="0.3", linewidth=0.8)
     right.set_xlabel("fraction of the roofline floor")
-    figure.tight_layout()
     return figure
 
 
@@ -167,19 +179,97 @@ def tree(profiling_tree):
     return figure
 
 
-def _outcome_scatter(table, xs, xlabel, title):
+def _overlaps(box, boxes) -> bool:
+    return any(box.x0 < other.x1 and other.x0 < box.x1 and
+               box.y0 < other.y1 and other.y0 < box.y1 for other in boxes)
+
+
+def place_labels(ax, points: Sequence[Tuple[float, float]],
+                 labels: Sequence[str], fontsize: float = 7):
+    """Writes each label beside its point, inside the axes, where it
+    overlaps no label placed before it, no point and nothing else drawn in
+    the axes (legend, notes): to the right, to the left, then further up or
+    down with a line to its point. Lays the figure out first and then fixes
+    it, since a layout after the placement would move the axes under the
+    labels. Returns the text artists."""
+    figure = ax.figure
+    figure.canvas.draw()
+    figure.set_layout_engine("none")
+    renderer = figure.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    placed = [artist.get_window_extent(renderer)
+              for artist in [*ax.texts, ax.get_legend()] if artist]
+    for x, y in points:
+        px, py = ax.transData.transform((x, y))
+        placed.append(Bbox.from_extents(px - 4, py - 4, px + 4, py + 4))
+    texts = []
+    steps = [0] + [k * sign for k in range(1, 25) for sign in (1, -1)]
+    order = sorted(range(len(points)), key=lambda i: (points[i][1],
+                                                      points[i][0]))
+
+    def extent(text):
+        text.update_positions(renderer)
+        return Text.get_window_extent(text, renderer)
+
+    for i in order:
+        # The leader line shows only where a label had to move off its
+        # point's line; boxes are the text's alone.
+        text = ax.annotate(labels[i], points[i], xytext=(6, 0),
+                           textcoords="offset points", fontsize=fontsize,
+                           va="center", ha="left",
+                           arrowprops=dict(arrowstyle="-", color="0.6",
+                                           linewidth=0.6, shrinkA=0,
+                                           shrinkB=3))
+        height = extent(text).height * 72 / figure.dpi
+        chosen = None
+        for step in steps:
+            for dx, ha in ((6, "left"), (-6, "right")):
+                text.set_position((dx, step * (height + 1)))
+                text.set_horizontalalignment(ha)
+                box = extent(text).padded(1)
+                if (box.x0 >= inside.x0 and box.x1 <= inside.x1 and
+                        box.y0 >= inside.y0 and box.y1 <= inside.y1 and
+                        not _overlaps(box, placed)):
+                    chosen = box
+                    break
+            if chosen is not None:
+                break
+        if chosen is None:
+            text.set_position((6, 0))
+            text.set_horizontalalignment("left")
+            chosen = extent(text)
+        text.arrow_patch.set_visible(text.get_position()[1] != 0)
+        placed.append(chosen)
+        texts.append(text)
+    return texts
+
+
+def within_noise(values: Sequence[float], noise: float) -> bool:
+    """Whether the largest of `values` (speedups) is within a factor
+    1 + `noise` of the smallest."""
+    values = [v for v in values if v and v > 0]
+    return len(values) >= 2 and max(values) <= min(values) * (1 + noise)
+
+
+def _outcome_scatter(table, xs, xlabel, title, noise: float = 0.01):
     """Each configuration's geometric-mean speedup over the kernels every
     configuration of every module was measured on, against `xs` (one value
-    per summary, None to leave it out), the per-kernel oracle as a line."""
+    per summary, None to leave it out), the per-kernel oracle as a line;
+    configurations at one point share a label. When all the means lie within
+    a factor 1 + `noise` of each other (the timing noise), the chart says
+    so: their order says nothing."""
     from .outcomes import common_scope, oracle, summarize
 
-    figure, ax = plt.subplots(figsize=(6, 3.8), dpi=100)
+    figure, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100,
+                              layout="constrained")
+    at = {}
     for summary, x in zip(summarize(table), xs):
         if x is None or summary.common_mean is None:
             continue
-        ax.scatter([x], [summary.common_mean], color="tab:blue", s=24)
-        ax.annotate(summary.name, (x, summary.common_mean), fontsize=7,
-                    xytext=(4, 3), textcoords="offset points")
+        at.setdefault((x, summary.common_mean), []).append(summary.name)
+    points = list(at)
+    ax.scatter([p[0] for p in points], [p[1] for p in points],
+               color="tab:blue", s=24, zorder=3)
     best = oracle(table)
     if best:
         ax.axhline(best, color="tab:green", linestyle="--", linewidth=1,
@@ -189,32 +279,41 @@ def _outcome_scatter(table, xs, xlabel, title):
     ax.set_ylabel("geometric-mean verified speedup\n(kernels "
                   f"{common_scope(table)})", fontsize=8)
     ax.set_title(title, fontsize=9)
-    ax.margins(x=0.15)
-    figure.tight_layout()
+    means = [p[1] for p in points]
+    if within_noise(means, noise):
+        ax.text(0.02, 0.98, f"all within {noise:.0%} of each other, the "
+                f"timing noise:\ntheir order says nothing",
+                transform=ax.transAxes, fontsize=8, va="top", ha="left",
+                color="tab:red",
+                bbox=dict(facecolor="white", edgecolor="tab:red",
+                          alpha=0.9))
+    ax.margins(x=0.25, y=0.2)
+    place_labels(ax, points, [", ".join(names) for names in at.values()])
     return figure
 
 
-def outcome_vs_cost(table, cost: str = "passes"):
+def outcome_vs_cost(table, cost: str = "passes", noise: float = 0.01):
     """What each profiling configuration of an outcome table reached (the
     geometric mean of its kernels' speedups) against what it costs: replay
-    passes (`cost="passes"`) or seconds of profiling."""
+    passes (`cost="passes"`) or seconds of profiling; noted when the means
+    lie within `noise` of each other."""
     from .outcomes import summarize
 
     xs = [s.cost_passes if cost == "passes" else s.cost_seconds
           for s in summarize(table)]
     return _outcome_scatter(
         table, xs, "replay passes" if cost == "passes"
-        else "profiling seconds", "outcome vs profiling cost")
+        else "profiling seconds", "outcome vs profiling cost", noise)
 
 
-def outcome_vs_metrics(table, catalog):
+def outcome_vs_metrics(table, catalog, noise: float = 0.01):
     """The same against the number of distinct metrics each configuration
     collects (its groups' metrics by `catalog` and the ones it names)."""
     from .outcomes import summarize
 
     return _outcome_scatter(
         table, [s.metric_count for s in summarize(table, catalog)],
-        "metrics collected", "outcome vs number of metrics")
+        "metrics collected", "outcome vs number of metrics", noise)
 
 
 def configurations(log, title: str = "Triton configurations"):
@@ -248,8 +347,10 @@ def configurations(log, title: str = "Triton configurations"):
 
 
 def to_png(figure) -> bytes:
-    """The figure as PNG bytes; closes it."""
+    """The figure as PNG bytes, cropped to what is drawn (nothing of it
+    outside); closes it."""
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
+    figure.savefig(buffer, format="png", bbox_inches="tight",
+                   pad_inches=0.05)
     plt.close(figure)
     return buffer.getvalue()

@@ -6,6 +6,10 @@ spread, the metrics the profiling tree selected, replay passes), every
 candidate (verified, rejected with the reason, skipped, error) and the
 speedup, and the kernels whose search failed. `load_report` reads it and
 says where a document does not have the expected shape.
+
+`KernelResult.outcomes` says of every candidate why it was kept or not,
+replaying the search's rule; `KernelResult.roof` is the compute roof of the
+GPU the kernel ran on and of its element types (autoprof.peaks).
 """
 
 from __future__ import annotations
@@ -16,12 +20,22 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
+from . import files
+from .units import microseconds as _us
+from .peaks import Roof, choose_roof, given_roof
+
 # The FP32 (non-tensor) peak of an H200 SXM: 132 SMs x 128 lanes x 2 flops x
-# 1.98 GHz. The compute side of a roofline when the caller gives none.
+# 1.98 GHz. The roof of kernels now comes from autoprof.peaks; this stays for
+# callers that name it.
 H200_FP32_PEAK_FLOPS = 67e12
 
+# A candidate wins only when faster than the incumbent by more than this
+# fraction of the incumbent's time, or twice the two timings' MADs if more
+# (the search's rule, docs/optimizer.md).
+NOISE_FRACTION = 0.01
 
-class ReportError(ValueError):
+
+class ReportError(files.InputError):
     """A report that cannot be read, with where: "report.json: kernels[2].
     baseline.timing: missing 'median_us'"."""
 
@@ -112,6 +126,22 @@ class Baseline:
 
 
 @dataclass
+class CandidateOutcome:
+    """What became of a candidate, and why: `kind` is "accepted",
+    "rejected", "skipped", "error" (or another status the search gave),
+    "slower", "noise" (faster by less than the noise), "unconfirmed" (won,
+    then lost the interleaved re-timing), "retime-failed", "untimed" or
+    "unexplained" (faster beyond the noise, yet not kept, in a report that
+    does not say why). `incumbent_us` and `noise_us` are what a verified
+    candidate was held against."""
+    candidate: Candidate
+    kind: str
+    why: str
+    incumbent_us: Optional[float] = None
+    noise_us: Optional[float] = None
+
+
+@dataclass
 class KernelResult:
     """The search of one kernel ("module::kernel")."""
     kernel: str
@@ -125,6 +155,14 @@ class KernelResult:
     best_median_us: float
     speedup: float
     failed: str = ""
+    # The kernel's features (flops per element type, tensor_core_ops, ...)
+    # and element types, where the report records them; they choose the
+    # compute roof.
+    features: Dict[str, float] = field(default_factory=dict)
+    element_types: List[str] = field(default_factory=list)
+    # The report's file name, whose words may name the element type
+    # (matmul_f16.tile16x16.json).
+    source_name: str = ""
 
     @property
     def name(self) -> str:
@@ -139,20 +177,45 @@ class KernelResult:
                 return candidate.timing
         return self.baseline.timing
 
-    def floor_us(self, peak_flops: float = H200_FP32_PEAK_FLOPS) -> float:
+    def roof(self, peak_flops: Optional[float] = None) -> Roof:
+        """The compute roof: `peak_flops` when given, else the peak of the
+        GPU the report records for the kernel's element types
+        (autoprof.peaks.choose_roof)."""
+        if peak_flops is not None:
+            return given_roof(peak_flops)
+        return choose_roof(self.gpu, self.features, self.element_types,
+                           (self.kernel, self.source_name))
+
+    def floor_us(self, peak_flops: Optional[float] = None) -> float:
         """The roofline floor: the compulsory bytes at the measured DRAM
-        bandwidth or the flops at `peak_flops`, whichever takes longer."""
+        bandwidth or the flops at the compute roof (`peak_flops`, else the
+        kernel's `roof()`), whichever takes longer."""
+        peak = self.roof(peak_flops).flops_per_s
         memory = (self.compulsory_bytes / self.peak_dram_bytes_per_s
                   if self.peak_dram_bytes_per_s > 0 else 0.0)
-        compute = self.flops_total / peak_flops if peak_flops > 0 else 0.0
+        compute = self.flops_total / peak if peak > 0 else 0.0
         return max(memory, compute) * 1e6
 
-    def roofline_fraction(self,
-                          peak_flops: float = H200_FP32_PEAK_FLOPS) -> float:
+    def roofline_fraction(self, peak_flops: Optional[float] = None) -> float:
         """Floor over best time: 1.0 runs at the roofline."""
         if self.best_median_us <= 0:
             return 0.0
         return self.floor_us(peak_flops) / self.best_median_us
+
+    def outcomes(self) -> List[CandidateOutcome]:
+        """Every candidate with what became of it and why, in the order
+        they were tried. A verified candidate is held against the incumbent
+        of its time (the baseline, then each accepted one) as the search
+        held it: it wins when faster by more than the noise, the larger of
+        NOISE_FRACTION of the incumbent's time and twice the two MADs."""
+        incumbent = self.baseline.timing
+        result = []
+        for candidate in self.candidates:
+            outcome = _outcome(candidate, incumbent)
+            if candidate.accepted and candidate.timing:
+                incumbent = candidate.timing
+            result.append(outcome)
+        return result
 
     def count(self, status: str) -> int:
         return sum(c.status == status for c in self.candidates)
@@ -233,6 +296,15 @@ class _Reader:
                 float(value)
             except OverflowError:
                 self.fail(f"'{key}' is too large a number")
+        if isinstance(value, float) and not math.isfinite(value):
+            self.fail(f"'{key}' is {value}, not a finite number")
+        return value
+
+    def positive(self, key: str) -> float:
+        """The required number `key`, which must be above zero."""
+        value = float(self.get(key, float))
+        if not value > 0:
+            self.fail(f"'{key}' must be positive, got {value:g}")
         return value
 
     def items(self, key: str, required=True) -> List["_Reader"]:
@@ -240,6 +312,61 @@ class _Reader:
         return [_Reader(self.source, v, f"{self.where}.{key}[{i}]"
                         if self.where else f"{key}[{i}]")
                 for i, v in enumerate(values)]
+
+
+def _outcome(candidate: Candidate, incumbent: Timing) -> CandidateOutcome:
+    """What became of `candidate`, tried against `incumbent`."""
+    notes = candidate.notes
+    if candidate.status != "verified":
+        return CandidateOutcome(candidate, candidate.status,
+                                f"{candidate.status}: "
+                                f"{notes or 'the report gives no reason'}")
+    timing = candidate.timing
+    if timing is None:
+        return CandidateOutcome(candidate, "untimed",
+                                "verified, but no timing came back"
+                                + (f"; {notes}" if notes else ""))
+    noise = max(2 * (incumbent.mad_us + timing.mad_us),
+                NOISE_FRACTION * incumbent.median_us)
+    held = dict(incumbent_us=incumbent.median_us, noise_us=noise)
+    us, against = timing.median_us, incumbent.median_us
+    if candidate.accepted:
+        return CandidateOutcome(candidate, "accepted",
+                                f"faster: {_us(us)} against "
+                                f"{_us(against)}", **held)
+    retimed = candidate.retimed
+    if candidate.retime_error:
+        why, kind = (f"won its first timing ({_us(us)} against "
+                     f"{_us(against)}), then its re-timing failed: "
+                     f"{candidate.retime_error}", "retime-failed")
+    elif retimed is not None and not retimed.confirmed:
+        why, kind = (f"won its first timing ({_us(us)} against "
+                     f"{_us(against)}), not confirmed when re-timed "
+                     f"alongside the incumbent: "
+                     f"{_us(retimed.candidate.median_us)} against "
+                     f"{_us(retimed.incumbent.median_us)}"
+                     + (", the SM clock dropped" if retimed.clock_dropped
+                        else ""), "unconfirmed")
+    elif us >= against:
+        why, kind = (f"slower: {_us(us)} against the incumbent's "
+                     f"{_us(against)} (+{(us / against - 1) * 100:.1f} %)",
+                     "slower")
+    elif us >= against - noise:
+        why, kind = (f"within the noise: {_us(us)} against the "
+                     f"incumbent's {_us(against)}; a win needs more than "
+                     f"{_us(noise)}", "noise")
+    else:
+        why, kind = (f"faster beyond the noise ({_us(us)} against "
+                     f"{_us(against)}), yet not kept; the report does not "
+                     f"say why", "unexplained")
+    others = [n for n in (candidate.reason, candidate.sanitizer and
+                          f"compute-sanitizer: {candidate.sanitizer}",
+                          candidate.reprofile_error and
+                          f"re-profile failed: {candidate.reprofile_error}")
+              if n]
+    if others:
+        why += "; " + "; ".join(others)
+    return CandidateOutcome(candidate, kind, why, **held)
 
 
 def _timing(reader: _Reader) -> Timing:
@@ -315,8 +442,19 @@ def _text(value) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _kernel(reader: _Reader) -> KernelResult:
+def _features(reader: _Reader) -> Dict[str, float]:
+    features = reader.get("features", dict, None, False)
+    if features is None:
+        return {}
+    child = reader.child("features", features)
+    return {key: float(child.get(key, float)) for key in features}
+
+
+def _kernel(reader: _Reader, source_name: str) -> KernelResult:
     baseline = reader.child("baseline", reader.get("baseline", dict))
+    types = reader.get("element_types", list, [], False)
+    if not all(isinstance(t, str) for t in types):
+        reader.fail("'element_types' should list type names")
     return KernelResult(
         kernel=reader.get("kernel", str),
         gpu=reader.get("gpu", str, "", False),
@@ -337,9 +475,11 @@ def _kernel(reader: _Reader) -> KernelResult:
             seconds=_seconds(baseline)),
         candidates=[_candidate(c) for c in reader.items("candidates")],
         accepted=_labels(reader),
-        best_median_us=float(reader.get("best_median_us", float)),
-        speedup=float(reader.get("speedup", float)),
-        failed=reader.get("failed", str, "", False))
+        best_median_us=reader.positive("best_median_us"),
+        speedup=reader.positive("speedup"),
+        failed=reader.get("failed", str, "", False),
+        features=_features(reader), element_types=list(types),
+        source_name=source_name)
 
 
 def parse_report(document: Dict[str, Any],
@@ -347,8 +487,9 @@ def parse_report(document: Dict[str, Any],
     """The report in `document` (parsed JSON); `source` names it in
     errors."""
     reader = _Reader(source, document, "")
+    name = pathlib.Path(source).name
     return OptimizeReport(
-        kernels=[_kernel(k) for k in reader.items("kernels")],
+        kernels=[_kernel(k, name) for k in reader.items("kernels")],
         failed_kernels=[
             FailedKernel(f.get("kernel", str), f.get("reason", str))
             for f in reader.items("failed_kernels", False)])
@@ -356,17 +497,12 @@ def parse_report(document: Dict[str, Any],
 
 def read_json(path):
     """The JSON document in `path`; raises ReportError naming the file when
-    it cannot be read or is not JSON."""
-    path = pathlib.Path(path)
+    it is not a regular file of at most files.MAX_BYTES, or not JSON of
+    finite numbers and reasonable nesting (autoprof.files)."""
     try:
-        text = path.read_text()
-    except OSError as error:
-        raise ReportError(f"{path}: cannot read: {error.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ReportError(f"{path}: not JSON: {error.msg} at line "
-                          f"{error.lineno} column {error.colno}") from None
+        return files.read_json(path)
+    except files.InputError as error:
+        raise ReportError(str(error)) from None
 
 
 def load_report(path) -> OptimizeReport:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 import subprocess
 from dataclasses import dataclass
-from typing import Optional
+from typing import List, Optional
 
 from .reports import OptimizeReport, load_report
 
@@ -22,12 +23,39 @@ class OptimizeResult:
     log: str
 
 
+# The build tree of the checkout this package sits in: python/autoprof is
+# two levels under the repository root, whose build/bin the build fills.
+_CHECKOUT_BIN = pathlib.Path(__file__).resolve().parents[2] / "build" / "bin"
+
+
+def _executable(path: pathlib.Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def tool_places() -> List[str]:
+    """Where find_tool looks, in its order, in words."""
+    bin_dir = os.environ.get("AUTOPROF_BIN")
+    return [f"$AUTOPROF_BIN ({bin_dir})" if bin_dir else
+            "$AUTOPROF_BIN (not set)", str(_CHECKOUT_BIN), "PATH"]
+
+
 def find_tool(name: str, tool: Optional[str] = None) -> str:
-    path = tool or shutil.which(name)
-    if not path:
-        raise ToolError(f"{name} is not on PATH (build AutoProf, or give its "
-                        "path)")
-    return path
+    """The AutoProf tool `name`: `tool` when given, else the one in the
+    directory $AUTOPROF_BIN names, else in the build tree of the checkout
+    this package is part of (build/bin), else on PATH. Raises ToolError
+    naming those places when none has it."""
+    if tool:
+        return tool
+    bin_dir = os.environ.get("AUTOPROF_BIN")
+    for directory in ([pathlib.Path(bin_dir)] if bin_dir else []) + \
+            [_CHECKOUT_BIN]:
+        if _executable(directory / name):
+            return str(directory / name)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise ToolError(f"{name} not found in {', '.join(tool_places())}: build "
+                    f"AutoProf or set AUTOPROF_BIN to its bin directory")
 
 
 def run_tool(name: str, arguments, tool: Optional[str] = None,

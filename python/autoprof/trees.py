@@ -4,10 +4,10 @@ metric selection), which `load_tree` reads."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import List, Optional, Union
+from typing import List, Optional, Tuple, Union
 
+from . import files
 from .catalog import CatalogError
 from .tools import ToolError, run_tool
 
@@ -61,6 +61,21 @@ class Tree:
                 stack.extend([node.otherwise, node.then])
         return found
 
+    def path_to(self, leaf_id: int) -> Optional[List[Tuple[Node, str]]]:
+        """The nodes from the root to the leaf numbered `leaf_id`, each with
+        the branch taken from it ("yes", "no"; "" for the leaf), or None
+        when the tree has no such leaf."""
+        stack: List[Tuple[Node, List[Tuple[Node, str]]]] = [(self.root, [])]
+        while stack:
+            node, above = stack.pop()
+            if isinstance(node, Leaf):
+                if node.id == leaf_id:
+                    return above + [(node, "")]
+                continue
+            stack.append((node.otherwise, above + [(node, "no")]))
+            stack.append((node.then, above + [(node, "yes")]))
+        return None
+
 
 def _node(document) -> Node:
     if document["kind"] == "split":
@@ -77,8 +92,12 @@ def parse_tree(document) -> Tree:
     try:
         return Tree(document["name"], document["chip"],
                     _node(document["root"]))
-    except (KeyError, TypeError) as error:
-        raise CatalogError(f"not a profiling tree: missing {error}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise CatalogError(f"not a profiling tree: missing or bad "
+                           f"{error}") from None
+    except RecursionError:
+        raise CatalogError("not a profiling tree: nested too deeply") \
+            from None
 
 
 def load_tree(path: str = "-", tree: Optional[str] = None,
@@ -88,7 +107,11 @@ def load_tree(path: str = "-", tree: Optional[str] = None,
     `autoprof-learn --print-tree`."""
     arguments = [f"--print-tree={path}"] + ([f"--tree={tree}"] if tree else [])
     try:
+        if path != "-":
+            # The tool would block on a FIFO or read /dev/zero forever.
+            files.check_regular(path)
         proc = run_tool("autoprof-learn", arguments, tool)
-    except ToolError as error:
+        document = files.parse_json(proc.stdout, f"the tree of {path}")
+    except (files.InputError, ToolError) as error:
         raise CatalogError(str(error)) from None
-    return parse_tree(json.loads(proc.stdout))
+    return parse_tree(document)

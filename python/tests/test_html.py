@@ -110,7 +110,7 @@ def test_a_missing_tree_file_is_an_error(tmp_path, learn_tool):
     import pytest
     from autoprof import CatalogError
     from autoprof.trees import load_tree
-    with pytest.raises(CatalogError, match="cannot read tree file"):
+    with pytest.raises(CatalogError, match="none.mlir: cannot read"):
         load_tree(str(tmp_path / "none.mlir"), tool=learn_tool)
 
 
