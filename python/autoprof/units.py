@@ -13,9 +13,10 @@ from typing import Optional
 
 
 def _digits(value: float) -> str:
-    """Three significant figures or more, without an exponent."""
+    """Three significant figures or more, without an exponent; an int as
+    it is."""
     size = abs(value)
-    if size >= 100 or value == int(value):
+    if size >= 100 or isinstance(value, int):
         return f"{value:,.0f}"
     if size >= 10:
         return f"{value:.1f}"

@@ -8,6 +8,24 @@ DATA = pathlib.Path(__file__).parent / "data"
 
 
 @pytest.fixture
+def h100_f16_path():
+    """The report of the upstream corpus's f16 matmul (16x16 tiles) from a
+    run on an H100 SXM: its winner issues tensor-core products, so the FP32
+    peak is far below it. Candidates' metrics left out."""
+    return DATA / "h100" / "matmul_f16.tile16x16.json"
+
+
+@pytest.fixture
+def mixed_outcomes_path():
+    """A bf16 matmul on an H100 whose candidates end every way a search can
+    end them: rejected by verification, skipped, an error, slower, within
+    the noise, not confirmed by the re-timing, a failed re-timing, accepted,
+    and within the noise of the new incumbent. Its leaf is #4 of the shipped
+    tree @h200_start."""
+    return DATA / "h100-mixed-outcomes.json"
+
+
+@pytest.fixture
 def report_path():
     """Two kernels of a run on an H200 (vecmat and copy of the upstream
     corpus, one-thread blocks) and one failed kernel."""

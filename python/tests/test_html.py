@@ -103,7 +103,9 @@ def test_profiling_tree_is_drawn(report_path, learn_tool):
     assert all(isinstance(leaf, Leaf) for leaf in shipped.leaves())
     page = render(load_report(report_path), profiling_tree=shipped)
     assert "Profiling tree @h200_start" in page
-    assert 'alt="profiling tree h200_start"' in page
+    # The tree is HTML, which wraps at any width, not a picture.
+    assert '<ul class="tree">' in page
+    assert 'alt="profiling tree' not in page
 
 
 def test_a_missing_tree_file_is_an_error(tmp_path, learn_tool):
@@ -122,22 +124,22 @@ def test_page_says_where_the_evaluation_time_went(seconds_report_path,
                      r'waiting for the GPU [0-9.]+ s, verification [0-9.]+ s, '
                      r'timing [0-9.]+ s, profiling '
                      r'[0-9.]+ s\.</p>', page)
-    assert "<th>evaluation s</th>" in page
+    assert "<th>evaluation</th>" in page
+    assert re.search(r'<td class="num">[0-9]+\.[0-9]{2} s</td>', page)
     # Without the record there is no such line, and the column says '-'.
     page = render(load_report(report_path))
     assert 'class="seconds"' not in page
     assert '<td class="num">-</td>' in page
 
 
-REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
-RESULTS = REPO / "docs/results"
+DATA = __import__("pathlib").Path(__file__).resolve().parent / "data"
 
 
 def test_kernels_of_one_name_are_told_apart():
     # Upstream's softmax is four gpu.modules each holding a softmax_kernel:
     # the chart names them with their module, one bar each.
     from autoprof.plots import speedups
-    report = load_report(RESULTS / "upstream-cae7971/softmax.blocks.json")
+    report = load_report(DATA / "h200-softmax.blocks.json")
     assert len({k.name for k in report.kernels}) == 1
     figure = speedups(report)
     labels = [t.get_text() for t in figure.axes[0].get_yticklabels()]
@@ -145,27 +147,35 @@ def test_kernels_of_one_name_are_told_apart():
     assert len(figure.axes[0].patches) == len(report.kernels)
 
 
-def test_the_compute_roof_is_the_programs(tmp_path):
-    # An f16 matmul on tensor cores against the FP32 peak is "above the
-    # roofline"; with the table of peaks its page uses the tensor-core one.
-    report = RESULTS / "upstream-7812997/matmul_f16.tile16x16.json"
+def test_the_compute_roof_is_the_gpus_and_the_types(tmp_path,
+                                                    h100_f16_path):
+    # An f16 matmul measured on an H100 is held to the H100's FP16
+    # tensor-core peak, not an FP32 one (against which it would run at 362 %
+    # of the roofline).
     page = tmp_path / "page.html"
 
     def run(*extra):
         return subprocess.run([sys.executable, "-m", "autoprof.cli", "report",
-                               str(report), "--html", str(page), *extra],
-                              capture_output=True, text=True)
+                               str(h100_f16_path), "--html", str(page),
+                               "--learn-tool", "/nonexistent/learn",
+                               *extra], capture_output=True, text=True)
 
     assert run().returncode == 0
     text = page.read_text()
-    assert "67.0 TFLOP/s" in text and "Above the roofline" in text
+    assert "H100 SXM FP16 tensor-core, 989.4 TFLOP/s" in text
+    assert "24.5 %" in text and "Above the roofline" not in text
+    # One roof for all, from the table of peaks per program or given.
     assert run("--flops-peaks",
-               str(RESULTS / "flops-peaks.json")).returncode == 0
+               str(DATA / "flops-peaks.json")).returncode == 0
     text = page.read_text()
-    assert "989.4 TFLOP/s" in text and "Above the roofline" not in text
-    proc = run("--peak-flops", "0")
-    assert proc.returncode == 1
-    assert "--peak-flops must be positive" in proc.stderr
+    assert "989.4 TFLOP/s (matmul_f16&#x27;s entry of" in text
+    assert run("--peak-flops", "67e12").returncode == 0
+    text = page.read_text()
+    assert "362 %" in text and "Above the roofline" in text
+    for bad in ("0", "nan", "inf"):
+        proc = run("--peak-flops", bad)
+        assert proc.returncode == 1
+        assert proc.stderr == "autoprof: --peak-flops must be positive\n"
 
 
 def test_a_page_that_cannot_be_written_is_an_error(tmp_path, report_path):
@@ -208,3 +218,76 @@ def test_malformed_numbers_and_labels_are_errors(tmp_path, report_path):
         path.write_text(json.dumps(document))
         with pytest.raises(ReportError, match=message):
             load_report(path)
+
+
+def test_the_page_says_why_each_candidate_was_not_kept(mixed_outcomes_path):
+    page = render(load_report(mixed_outcomes_path))
+    rows = re.findall(r'<tr class="outcome-([a-z-]+)">(.*?)</tr>', page,
+                      re.S)
+    assert [kind for kind, _ in rows] == [
+        "rejected", "skipped", "error", "slower", "noise", "unconfirmed",
+        "retime-failed", "accepted", "noise"]
+    for kind, row in rows:
+        why = re.search(r'<td class="why">(.*?)</td>', row).group(1)
+        assert why.strip(), kind
+    assert "within the noise: 99.5 us against the incumbent&#x27;s 100 us" \
+        in page
+    assert '<td class="outcome">within noise</td>' in page
+    assert "outputs differ from the original&#x27;s" in page
+
+
+def test_metric_values_carry_units(mixed_outcomes_path):
+    page = render(load_report(mixed_outcomes_path))
+    for shown in ("100 us", "8.25 %", "251 GB/s", "16.8 MB", "1.98 GHz",
+                  "33.6 M"):
+        assert f">{shown}</td>" in page, shown
+    assert "not collected: not in this leaf&#x27;s groups" in page
+    # The raw value stays in the cell's title.
+    assert 'title="33558528"' in page
+    # Times in the tables are microseconds with their MAD.
+    assert '100 us <span class="mad">± 1.00 us</span>' in page
+
+
+def test_the_tree_highlights_the_path_each_kernel_took(mixed_outcomes_path,
+                                                       learn_tool):
+    from autoprof.trees import load_tree
+    tree = load_tree("-", tool=learn_tool)
+    path = tree.path_to(4)
+    assert [(node.id, branch) for node, branch in path] == [
+        (1, "no"), (3, "yes"), (4, "")]
+    assert tree.path_to(999) is None
+    page = render(load_report(mixed_outcomes_path), profiling_tree=tree)
+    taken = re.findall(r'<li class="taken" data-node="(\d+)">', page)
+    assert taken == ["1", "3", "4"]
+    assert "&larr; matmul_bf16_kernel" in page
+    # The kernel's own section lists the path, its leaf last.
+    assert re.search(r'<ol class="path"><li>#1: grid_blocks &lt; 132: '
+                     r'<b>no</b></li><li>#3: tensor_core_ops &gt; 0: '
+                     r'<b>yes</b></li><li class="leaf">leaf #4: ', page)
+
+
+def test_a_report_of_another_tree_is_not_drawn_on_this_one(
+        mixed_outcomes_path, learn_tool, tmp_path):
+    import json
+    from autoprof.trees import load_tree
+    document = json.loads(mixed_outcomes_path.read_text())
+    document["kernels"][0]["baseline"]["profile_tree"] = "learned"
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(document))
+    page = render(load_report(path), profiling_tree=load_tree(
+        "-", tool=learn_tool))
+    assert 'class="taken"' not in page
+    assert "Not profiled by this tree's leaves: matmul_bf16_kernel" \
+        in page
+    assert "Profiled by leaf #4 of tree @learned" in page
+
+
+def test_the_command_draws_the_shipped_tree_the_report_names(
+        tmp_path, mixed_outcomes_path, learn_tool):
+    out = tmp_path / "run.html"
+    proc = subprocess.run([sys.executable, "-m", "autoprof.cli", "report",
+                           str(mixed_outcomes_path), "--html", str(out),
+                           "--learn-tool", learn_tool],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Profiling tree @h200_start" in out.read_text()

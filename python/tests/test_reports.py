@@ -133,3 +133,55 @@ def test_the_profiling_tree_is_read(tmp_path, report_path):
     path.write_text(json.dumps(document))
     assert load_report(path).kernels[0].baseline.profile_tree == \
         "sm90_learned"
+
+
+def test_every_candidate_not_kept_says_why(mixed_outcomes_path):
+    kernel = load_report(mixed_outcomes_path).kernels[0]
+    outcomes = kernel.outcomes()
+    assert [(o.candidate.label, o.kind) for o in outcomes] == [
+        ("coalesce=32", "rejected"), ("vectorize=4", "skipped"),
+        ("llm#1", "error"), ("unroll=4", "slower"),
+        ("form-blocks=128", "noise"), ("block-size=128", "unconfirmed"),
+        ("register-accumulate=1", "retime-failed"),
+        ("mma-tile=128", "accepted"), ("mma-pipeline=128", "noise")]
+    why = {o.candidate.label: o.why for o in outcomes}
+    assert why["coalesce=32"].startswith("rejected: outputs differ")
+    assert why["vectorize=4"] == ("skipped: the innermost access is not "
+                                  "contiguous")
+    assert why["unroll=4"] == ("slower: 120 us against the incumbent's "
+                               "100 us (+20.0 %)")
+    # 99.5 us against 100 us: the noise is twice the two MADs (1 + 0.5).
+    assert why["form-blocks=128"] == (
+        "within the noise: 99.5 us against the incumbent's 100 us; a win "
+        "needs more than 3.00 us")
+    assert "not confirmed when re-timed alongside the incumbent: 99.0 us " \
+           "against 98.5 us" in why["block-size=128"]
+    assert why["register-accumulate=1"].endswith(
+        "then its re-timing failed: the worker exited with status 134")
+    # After a win, the next candidate is held against the new incumbent.
+    last = outcomes[-1]
+    assert last.incumbent_us == 50.0
+    assert last.noise_us == pytest.approx(2 * (0.3 + 0.3))
+    assert all(o.why for o in outcomes)
+
+
+def test_a_win_the_report_does_not_explain_says_so(mixed_outcomes_path,
+                                                   tmp_path):
+    document = json.loads(mixed_outcomes_path.read_text())
+    candidate = document["kernels"][0]["candidates"][3]
+    candidate["timing"]["median_us"] = 60.0
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(document))
+    outcome = load_report(path).kernels[0].outcomes()[3]
+    assert outcome.kind == "unexplained"
+    assert "faster beyond the noise (60.0 us against 100 us), yet not kept" \
+        in outcome.why
+
+
+def test_the_search_rule_matches_a_measured_run(h100_f16_path):
+    # The last candidate of this H100 run was 1.76 us faster than the
+    # incumbent, within its noise of 2.37 us: the search did not keep it.
+    outcome = load_report(h100_f16_path).kernels[0].outcomes()[-1]
+    assert outcome.candidate.label == "unroll=4"
+    assert outcome.kind == "noise"
+    assert outcome.noise_us == pytest.approx(2 * (0.544 + 0.640), abs=0.01)
