@@ -87,3 +87,81 @@ def test_page_renders_every_kernel_without_console_messages(
     chromium("--window-size=1280,1600", f"--screenshot={blank_shot}",
              blank.as_uri())
     assert distinct_pixels(blank_shot.read_bytes()) <= 2
+
+
+# Measures the page as laid out and writes what it found into the DOM, which
+# --dump-dom then prints: whether anything is wider than the window, and
+# whether the tree's and the tables' cells stay inside their boxes.
+_MEASURE = """
+<script>
+window.addEventListener("load", () => {
+  const doc = document.documentElement;
+  const tree = document.querySelector("ul.tree");
+  const wide = [...document.querySelectorAll("ul.tree li, p, h1, h2")]
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .map(e => e.tagName + ":" + e.textContent.slice(0, 40));
+  const out = document.createElement("pre");
+  out.id = "measured";
+  out.textContent = JSON.stringify({
+    window: window.innerWidth, page: doc.scrollWidth,
+    tree: tree ? tree.scrollWidth <= tree.clientWidth + 1 : null,
+    wide: wide,
+    images: [...document.images].filter(i => !i.complete ||
+                                          i.naturalWidth === 0).length,
+  });
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+@pytest.mark.parametrize("width", [800, 1280])
+def test_page_structure_and_fit_in_a_browser(tmp_path, mixed_outcomes_path,
+                                             width):
+    import json
+    from autoprof.trees import parse_tree
+    # The shipped tree's shape, written out so that no tool is needed.
+    tree = parse_tree({"name": "h200_start", "chip": "sm_90", "root": {
+        "kind": "split", "id": 1, "feature": "grid_blocks",
+        "comparison": "lt", "threshold": 132, "missing": "else",
+        "then": {"kind": "collect", "id": 2,
+                 "groups": ["SpeedOfLight", "LaunchStats", "Occupancy"]},
+        "else": {"kind": "split", "id": 3, "feature": "tensor_core_ops",
+                 "comparison": "gt", "threshold": 0, "missing": "else",
+                 "then": {"kind": "collect", "id": 4, "summary": "roofline",
+                          "groups": ["SpeedOfLight",
+                                     "ComputeWorkloadAnalysis",
+                                     "WarpStateStats"]},
+                 "else": {"kind": "collect", "id": 5,
+                          "groups": ["SpeedOfLight",
+                                     "MemoryWorkloadAnalysis"]}}}})
+    page = tmp_path / "run.html"
+    page.write_text(render(load_report(mixed_outcomes_path),
+                           profiling_tree=tree)
+                    .replace("</body>", _MEASURE + "</body>"))
+    dom = chromium(f"--window-size={width},900", "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert console_messages(dom.stderr) == []
+    text = dom.stdout
+    measured = json.loads(html_text(re.search(
+        r'<pre id="measured">(.*?)</pre>', text, re.S).group(1)))
+    # Nothing wider than the window: wide tables scroll inside their box.
+    assert measured["page"] <= measured["window"], measured
+    assert measured["tree"] is True and measured["wide"] == []
+    assert measured["images"] == 0
+    # The structure: the summary, the tree with the path taken, the
+    # kernel's section with its path, candidates and metrics.
+    assert text.count('<table class="summary">') == 1
+    assert re.findall(r'<li class="taken" data-node="(\d+)">', text) == \
+        ["1", "3", "4"]
+    section = text[text.index('<section class="kernel"'):]
+    assert '<ol class="path">' in section
+    rows = re.findall(r'<tr class="outcome-([a-z-]+)">.*?'
+                      r'<td class="why">(.*?)</td>', section, re.S)
+    assert len(rows) == 9 and all(why.strip() for _, why in rows)
+    assert "16.8 MB" in section and "8.25 %" in section
+
+
+def html_text(escaped: str) -> str:
+    import html
+    return html.unescape(escaped)

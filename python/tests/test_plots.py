@@ -47,3 +47,106 @@ def test_speedup_chart_shows_fractions_above_one_unclipped(report_path):
     assert right.get_xlim()[1] >= max(fractions)
     assert any(list(line.get_xdata()) == [1.0, 1.0]
                for line in right.get_lines())
+
+
+def texts_of(figure):
+    """Every text drawn in `figure` with its box, after a draw."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    from matplotlib.text import Text
+    found = []
+    for text in figure.findobj(Text):
+        if text.get_visible() and text.get_text().strip():
+            if hasattr(text, "update_positions"):
+                text.update_positions(renderer)
+            found.append((text, Text.get_window_extent(text, renderer)))
+    return found
+
+
+def assert_inside(figure):
+    """Nothing drawn, axis labels and titles included, lies outside the
+    figure."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    box = figure.bbox
+
+    def within(extent, what):
+        assert (extent.x0 >= box.x0 - 0.5 and extent.x1 <= box.x1 + 0.5 and
+                extent.y0 >= box.y0 - 0.5 and extent.y1 <= box.y1 + 0.5), \
+            what
+
+    for ax in figure.axes:
+        for text in (ax.xaxis.label, ax.yaxis.label, ax.title):
+            if text.get_text():
+                within(text.get_window_extent(renderer), text.get_text())
+    tight = figure.get_tightbbox(renderer)
+    within(tight.transformed(figure.dpi_scale_trans), "the drawing")
+
+
+def crowded_table(spread):
+    """An outcome table of twelve configurations, many at one cost, whose
+    means differ by about `spread`."""
+    from autoprof.outcomes import parse_outcomes
+    names = [f"configuration-{i}" for i in range(12)]
+    return parse_outcomes({
+        "configurations": [{"name": n, "groups": [], "metrics": [],
+                            "cost_passes": float(i % 3),
+                            "cost_seconds": 0.1 * (i % 3)}
+                           for i, n in enumerate(names)],
+        "kernels": [{"name": "k", "program": "p",
+                     "speedup": {n: 2.0 * (1 + spread * i / 12)
+                                 for i, n in enumerate(names)}}]})
+
+
+def test_outcome_labels_do_not_overlap_and_stay_inside():
+    table = crowded_table(0.002)
+    figure = plots.outcome_vs_cost(table)
+    ax = figure.axes[0]
+    labels = [(t, e) for t, e in texts_of(figure)
+              if t.get_text().startswith("configuration-")]
+    assert len(labels) == 12
+    for i, (_, a) in enumerate(labels):
+        for _, b in labels[i + 1:]:
+            assert not a.overlaps(b)
+    inside = ax.get_window_extent()
+    for text, extent in labels:
+        assert inside.contains(extent.x0, extent.y0) and \
+            inside.contains(extent.x1, extent.y1), text.get_text()
+    assert_inside(figure)
+
+
+def test_a_spread_within_the_noise_is_noted():
+    quiet = plots.outcome_vs_cost(crowded_table(0.002))
+    assert any("within 1% of each other" in t.get_text()
+               for t in quiet.axes[0].texts)
+    loud = plots.outcome_vs_cost(crowded_table(0.5))
+    assert not any("within" in t.get_text() for t in loud.axes[0].texts)
+    # The band is the caller's.
+    wide = plots.outcome_vs_cost(crowded_table(0.02), noise=0.05)
+    assert any("within 5% of each other" in t.get_text()
+               for t in wide.axes[0].texts)
+
+
+def test_axis_labels_stay_inside_every_chart(report_path,
+                                             mixed_outcomes_path):
+    from autoprof import load_report
+    report = load_report(report_path)
+    for figure in (plots.speedups(report),
+                   plots.roofline(report.kernels[0]),
+                   plots.roofline(report.kernels[1]),
+                   plots.roofline(load_report(mixed_outcomes_path)
+                                  .kernels[0]),
+                   plots.configurations(LOG),
+                   plots.outcome_vs_cost(crowded_table(0.5))):
+        assert_inside(figure)
+        assert plots.to_png(figure).startswith(b"\x89PNG")
+
+
+def test_the_roofline_names_its_roof(mixed_outcomes_path):
+    from autoprof import load_report
+    kernel = load_report(mixed_outcomes_path).kernels[0]
+    figure = plots.roofline(kernel)
+    legend = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+    assert legend[0] == ("roof: 3.00 TB/s, H100 SXM BF16 tensor-core "
+                         "989 TFLOP/s")
+    assert figure.axes[0].get_ylabel() == "TFLOP/s"
