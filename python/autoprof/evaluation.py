@@ -329,17 +329,22 @@ def markdown(evaluation: Evaluation, table, catalog=None) -> str:
 
 
 def outcome_chart(evaluation: Evaluation, table, catalog=None,
-                  x: str = "cost"):
+                  x: str = "cost", noise: Optional[float] = None):
     """The held-out speedup of every fixed configuration against its mean
     cost (`x="cost"`) or the metrics it collects (`x="metrics"`), the best
     fixed one and the learned tree marked (the tree on the cost chart; on
     the metrics chart, where a tree collects different metrics per kernel,
-    as a line), the oracle as a line."""
-    from .plots import plt
+    as a line), the oracle as a line. Configurations at one point share a
+    label, no label overlaps another, and a note says when every speedup
+    lies within a factor 1 + `noise` of the others (default: the
+    evaluation's timing noise)."""
+    from .plots import note_if_within_noise, place_labels, plt
 
     counts = _metric_counts(table, catalog)
-    figure, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    figure, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100,
+                              layout="constrained")
     best = evaluation.row("best-fixed")
+    at = {}
     for row in evaluation.rows:
         if row.kind != "fixed":
             continue
@@ -351,8 +356,7 @@ def outcome_chart(evaluation: Evaluation, table, catalog=None,
         ax.scatter([position], [row.speedup], s=36 if chosen else 22,
                    color="tab:orange" if chosen else "tab:blue",
                    label="best fixed on train" if chosen else None)
-        ax.annotate(row.configuration, (position, row.speedup), fontsize=7,
-                    xytext=(4, 3), textcoords="offset points")
+        at.setdefault((position, row.speedup), []).append(row.configuration)
     learned, oracle = evaluation.row("learned"), evaluation.row("oracle")
     if learned is not None:
         if x == "cost":
@@ -372,9 +376,12 @@ def outcome_chart(evaluation: Evaluation, table, catalog=None,
     ax.set_title(f"outcome vs {against}"
                  f" on {len(evaluation.held_out_kernels)} held-out kernels",
                  fontsize=9)
-    ax.margins(x=0.15)
+    if noise is None:
+        noise = math.expm1(evaluation.timing_noise)
+    note_if_within_noise(ax, [point[1] for point in at], noise)
+    ax.margins(x=0.25, y=0.2)
     ax.legend(fontsize=7, loc="lower right")
-    figure.tight_layout()
+    place_labels(ax, list(at), [", ".join(names) for names in at.values()])
     return figure
 
 

@@ -251,6 +251,19 @@ def within_noise(values: Sequence[float], noise: float) -> bool:
     return len(values) >= 2 and max(values) <= min(values) * (1 + noise)
 
 
+def note_if_within_noise(ax, values: Sequence[float], noise: float) -> bool:
+    """Writes in the corner of `ax` that `values` (speedups) all lie within
+    a factor 1 + `noise` of each other, when they do: their order is then
+    the timing noise's. Returns whether it did."""
+    if not within_noise(values, noise):
+        return False
+    ax.text(0.02, 0.98, f"all within {noise:.0%} of each other, the timing "
+            f"noise:\ntheir order says nothing", transform=ax.transAxes,
+            fontsize=8, va="top", ha="left", color="tab:red",
+            bbox=dict(facecolor="white", edgecolor="tab:red", alpha=0.9))
+    return True
+
+
 def _outcome_scatter(table, xs, xlabel, title, noise: float = 0.01):
     """Each configuration's geometric-mean speedup over the kernels every
     configuration of every module was measured on, against `xs` (one value
@@ -279,14 +292,7 @@ def _outcome_scatter(table, xs, xlabel, title, noise: float = 0.01):
     ax.set_ylabel("geometric-mean verified speedup\n(kernels "
                   f"{common_scope(table)})", fontsize=8)
     ax.set_title(title, fontsize=9)
-    means = [p[1] for p in points]
-    if within_noise(means, noise):
-        ax.text(0.02, 0.98, f"all within {noise:.0%} of each other, the "
-                f"timing noise:\ntheir order says nothing",
-                transform=ax.transAxes, fontsize=8, va="top", ha="left",
-                color="tab:red",
-                bbox=dict(facecolor="white", edgecolor="tab:red",
-                          alpha=0.9))
+    note_if_within_noise(ax, [p[1] for p in points], noise)
     ax.margins(x=0.25, y=0.2)
     place_labels(ax, points, [", ".join(names) for names in at.values()])
     return figure

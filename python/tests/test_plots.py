@@ -150,3 +150,25 @@ def test_the_roofline_names_its_roof(mixed_outcomes_path):
     assert legend[0] == ("roof: 3.00 TB/s, H100 SXM BF16 tensor-core "
                          "989 TFLOP/s")
     assert figure.axes[0].get_ylabel() == "TFLOP/s"
+
+
+def test_evaluation_charts_keep_their_labels_apart(tmp_path, learn_tool):
+    from autoprof import load_catalog, load_outcomes
+    from autoprof.evaluation import evaluate, load_evaluation, outcome_chart
+    import pathlib
+    table_path = (pathlib.Path(__file__).resolve().parents[2] /
+                  "test/Learn/Inputs/synthetic-outcomes.json")
+    evaluate(table_path, tmp_path, learn_tool=learn_tool, seed=2)
+    evaluation = load_evaluation(tmp_path / "evaluation.json")
+    table = load_outcomes(table_path)
+    catalog = load_catalog("sm_90", tool=learn_tool)
+    for x in ("cost", "metrics"):
+        figure = outcome_chart(evaluation, table, catalog, x=x)
+        ax = figure.axes[0]
+        labels = [t.get_window_extent() for t in ax.texts
+                  if t.get_text() and "within" not in t.get_text()]
+        assert labels
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                assert not a.overlaps(b)
+        assert_inside(figure)
