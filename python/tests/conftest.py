@@ -1,6 +1,5 @@
 import os
 import pathlib
-import shutil
 
 import pytest
 
@@ -33,13 +32,25 @@ def report_path():
 
 
 def built_tool(name):
-    """The AutoProf tool `name` from the build tree (AUTOPROF_TOOLS_DIR) or
-    PATH; skips the test when it is not built."""
+    """The AutoProf tool `name` from AUTOPROF_TOOLS_DIR, else where the
+    package finds it (autoprof.tools.find_tool: $AUTOPROF_BIN, the
+    checkout's build tree, PATH); skips the test when it is not built."""
+    from autoprof.tools import ToolError, find_tool
     tools = os.environ.get("AUTOPROF_TOOLS_DIR")
-    tool = (str(pathlib.Path(tools) / name) if tools else shutil.which(name))
+    try:
+        tool = (str(pathlib.Path(tools) / name) if tools
+                else find_tool(name))
+    except ToolError:
+        tool = None
     if not tool or not os.access(tool, os.X_OK):
         pytest.skip(f"{name} is not built")
     return tool
+
+
+@pytest.fixture
+def opt_tool():
+    """autoprof-opt from the build tree or where the package finds it."""
+    return built_tool("autoprof-opt")
 
 
 @pytest.fixture

@@ -11,15 +11,6 @@ from autoprof.tools import ToolError, optimize
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def opt_tool():
-    tools = os.environ.get("AUTOPROF_TOOLS_DIR")
-    tool = pathlib.Path(tools) / "autoprof-opt" if tools else None
-    if not tool or not os.access(tool, os.X_OK):
-        pytest.skip("autoprof-opt is not built (set AUTOPROF_TOOLS_DIR)")
-    return str(tool)
-
-
 def test_optimize_runs_the_pass_and_loads_its_report(tmp_path, opt_tool):
     # The stand-in worker of the lit tests: every candidate verified and
     # twice as fast as the baseline.

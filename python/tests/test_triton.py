@@ -6,8 +6,6 @@ kernel on a GPU, is tested on a GPU host:
 test/Runtime/triton-optimize.test.)"""
 
 import json
-import os
-import pathlib
 import subprocess
 
 import pytest
@@ -76,11 +74,8 @@ def test_a_compiled_kernel_becomes_a_spec(tmp_path):
     assert (tmp_path / "add_kernel.ptx").read_text() == compiled.asm["ptx"]
 
 
-def test_autoprof_opt_imports_the_spec(tmp_path):
-    tools = os.environ.get("AUTOPROF_TOOLS_DIR")
-    tool = pathlib.Path(tools) / "autoprof-opt" if tools else None
-    if not tool or not os.access(tool, os.X_OK):
-        pytest.skip("autoprof-opt is not built (set AUTOPROF_TOOLS_DIR)")
+def test_autoprof_opt_imports_the_spec(tmp_path, opt_tool):
+    tool = opt_tool
     compiled = compile_add()
     spec = kernel_spec(compiled.asm["ptx"], compiled.metadata.name, ARGS,
                        (1024,), 4, compiled.metadata.shared, ["out_ptr"],
