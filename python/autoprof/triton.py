@@ -36,6 +36,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from . import files
 from .tools import ToolError, run_tool
 
 # Triton / PyTorch element types -> the kernel spec's dtypes.
@@ -631,10 +632,11 @@ def optimize(kernel, *args, grid, outputs: Sequence[str],
                               "triton": triton.__version__})
     cached = cache / f"{key}.json"
     try:
-        entry = json.loads(cached.read_text())
+        # Read as a user's file: a cache directory can hold anything.
+        entry = files.read_json(cached)
         return triton.Config(entry["meta"], num_warps=entry["num_warps"],
                              num_stages=entry["num_stages"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (files.InputError, KeyError, TypeError):
         pass  # not cached, or a file that cannot be read: measured again
 
     reference, copied, compiled, untouched = call.reference()
