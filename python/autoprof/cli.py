@@ -36,7 +36,6 @@ import argparse
 import math
 import pathlib
 import sys
-from typing import Optional
 
 from . import html
 from .catalog import CatalogError, load_catalog

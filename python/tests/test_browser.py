@@ -2,7 +2,6 @@
 console message, the screenshot is not blank and the DOM holds every
 kernel. Needs `chromium` (scripts/setup.sh installs it on Debian)."""
 
-import pathlib
 import re
 import shutil
 import struct
