@@ -7,6 +7,7 @@
 #include "autoprof/Optimizer/RewriteFamily.h"
 
 #include "Families/Families.h"
+#include "Families/NestGeneration.h"
 #include "RewriteAnalysis.h"
 
 #include "autoprof/Analysis/MemoryAccess.h"
@@ -46,6 +47,16 @@ RewriteMatch RewriteMatch::failure(std::string reason) {
 double RewriteEvidence::getFeature(StringRef name) const {
   return getNumericValue(features ? features.get(name) : Attribute())
       .value_or(0);
+}
+
+double RewriteEvidence::getResidentThreadSlots() const {
+  constexpr double kDefaultMultiprocessors = 132;
+  constexpr double kDefaultSlotsPerSM = 2048;
+  std::optional<double> sms = getMetric("launch__sm_count");
+  std::optional<double> warps =
+      getMetric("device__attribute_max_warps_per_multiprocessor");
+  return (sms && *sms >= 1 ? *sms : kDefaultMultiprocessors) *
+         (warps && *warps >= 1 ? *warps * 32 : kDefaultSlotsPerSM);
 }
 
 std::optional<double> RewriteEvidence::getMetric(StringRef name) const {
@@ -183,6 +194,10 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
         contiguous.source == SpaceDimSource::Loop;
     // A reduction of at least a warp's width over an input that some
     // parallel dimension does not index: several points share its elements.
+    evidence.raisedParallelPoints = double(space->getParallelPoints());
+    evidence.raisedReductionPoints = double(space->getReductionPoints());
+    evidence.raisedContiguousReduction =
+        rewrites::getNestProblem(*space).contiguousReduction.has_value();
     if (space->getReductionPoints() >= 32)
       for (const SpaceOperand &operand : space->operands)
         for (unsigned d : space->getParallelDims())
@@ -297,6 +312,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createCoarsenFamily(),
       createPrivatizeAtomicsFamily(),
       createMapNestFamily(),
+      createMapLanesFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

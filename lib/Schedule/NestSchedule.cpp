@@ -15,11 +15,33 @@ llvm::ArrayRef<int64_t> mlir::autoprof::getNestBlockSizes() {
   return sizes;
 }
 
+llvm::ArrayRef<int64_t> mlir::autoprof::getNestLaneCounts() {
+  static const int64_t counts[] = {1, 2, 4, 8, 16, 32};
+  return counts;
+}
+
 std::optional<NestSchedule>
 mlir::autoprof::scheduleNest(const NestProblem &problem,
-                             int64_t threadsPerBlock, std::string &why) {
+                             int64_t threadsPerBlock, int64_t lanes,
+                             std::string &why) {
   if (!llvm::is_contained(getNestBlockSizes(), threadsPerBlock)) {
     why = "threads per block must be 64, 128, 256 or 512";
+    return std::nullopt;
+  }
+  if (!llvm::is_contained(getNestLaneCounts(), lanes)) {
+    why = "lanes per point must be 1, 2, 4, 8, 16 or 32";
+    return std::nullopt;
+  }
+  // Each lane runs two reduction points at least: fewer leave lanes idle
+  // and cost the shuffles for nothing.
+  if (lanes > 1 && problem.reductionPoints < 2 * lanes) {
+    why = "the nest has fewer than " + std::to_string(2 * lanes) +
+          " reduction points for " + std::to_string(lanes) + " lanes";
+    return std::nullopt;
+  }
+  if (problem.contiguousReduction &&
+      *problem.contiguousReduction >= problem.reductionExtents.size()) {
+    why = "the contiguous reduction dimension is not one of the nest's";
     return std::nullopt;
   }
   if (problem.parallelExtents.empty() ||
@@ -49,7 +71,20 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
   schedule.order.push_back(problem.contiguous);
   schedule.threadsPerBlock = threadsPerBlock;
   schedule.points = points;
-  schedule.blocks = (points + threadsPerBlock - 1) / threadsPerBlock;
+  schedule.lanes = lanes;
+  if (lanes > 1) {
+    for (unsigned d = 0; d < problem.reductionExtents.size(); ++d)
+      if (d != problem.contiguousReduction)
+        schedule.reductionOrder.push_back(d);
+    if (problem.contiguousReduction)
+      schedule.reductionOrder.push_back(*problem.contiguousReduction);
+  }
+  if (points > (int64_t(1) << 62) / lanes) {
+    why = "the nest has more threads than a 64-bit index counts";
+    return std::nullopt;
+  }
+  int64_t threads = points * lanes;
+  schedule.blocks = (threads + threadsPerBlock - 1) / threadsPerBlock;
   if (schedule.blocks > maxBlocks) {
     why = "the nest needs more blocks than a grid holds along x";
     return std::nullopt;

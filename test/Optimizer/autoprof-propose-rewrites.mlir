@@ -34,9 +34,10 @@
 // a loop while neighbouring threads read other rows. Its loads are
 // scattered, but remapping the threads cannot make a row walk contiguous:
 // coalescing comes after the reduction's own rewrites (accumulation in a
-// register, then the reduction split across a warp).
+// register, then the raised nest with lanes walking each row, then the
+// reduction split across a warp).
 // ROWS-LABEL: gpu.func @row_sum_kernel
-// ROWS-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
+// ROWS-SAME: autoprof.proposals = ["register-accumulate=1", "map-lanes=32", "map-lanes=8", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
 
 // A 1-D convolution on 16x16 and on 32x8 tiles: blocks of 16 or 32
 // threads, 2^20 threads. Full blocks come first: the rewrites after them
@@ -52,10 +53,11 @@
 // A matrix-vector product on 16x16 tiles: each thread walks a row of the
 // matrix; the vector, which every thread reads, weighs a 32nd of its bytes,
 // so the row walks are most of the loads and coalescing comes late (and
-// block-size after the reduction's own rewrites; map-nest, one thread per
-// row, leaves the row walks as they are and comes after them too).
+// block-size after the reduction's own rewrites: register-accumulate, then
+// map-lanes, whose lanes walk each row; map-nest, one thread per row,
+// leaves the row walks as they are and comes after them too).
 // MATVEC-LABEL: gpu.func @matvec_kernel
-// MATVEC-SAME: autoprof.proposals = ["register-accumulate=1", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64",
+// MATVEC-SAME: autoprof.proposals = ["register-accumulate=1", "map-lanes=32", "map-lanes=8", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64",
 
 // After register-accumulate the 9-tap window is a reduction loop too short
 // to split among 8 or more threads: no warp-reduce, and block-reduce only

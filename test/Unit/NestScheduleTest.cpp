@@ -72,4 +72,61 @@ TEST(NestScheduleTest, RefusesWhatNoLaunchCanRun) {
   EXPECT_EQ(why, "the nest has more points than a 64-bit index counts");
 }
 
+TEST(NestScheduleTest, GivesEachPointItsLanes) {
+  // Global average pooling over NHWC: (n, c) parallel, (h, w) reduced; the
+  // channels are contiguous, the reduction is not.
+  NestProblem problem;
+  problem.parallelExtents = {32, 256};
+  problem.contiguous = 1;
+  problem.reductionExtents = {7, 7};
+  problem.reductionPoints = 49;
+  std::string why;
+  std::optional<NestSchedule> schedule = scheduleNest(problem, 256, 8, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->lanes, 8);
+  EXPECT_EQ(schedule->points, 32 * 256);
+  EXPECT_EQ(schedule->blocks, 32 * 256 * 8 / 256);
+  EXPECT_EQ(schedule->reductionOrder, (llvm::SmallVector<unsigned>{0, 1}));
+  // One lane per point keeps the reductions in each thread's loops.
+  schedule = scheduleNest(problem, 256, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->lanes, 1);
+  EXPECT_TRUE(schedule->reductionOrder.empty());
+}
+
+TEST(NestScheduleTest, PutsTheContiguousReductionOnTheLanes) {
+  // A row sum over (k, j) of a buffer [k][i][j]: j is contiguous.
+  NestProblem problem;
+  problem.parallelExtents = {1000};
+  problem.reductionExtents = {3, 4096};
+  problem.reductionPoints = 3 * 4096;
+  problem.contiguousReduction = 1;
+  std::string why;
+  std::optional<NestSchedule> schedule = scheduleNest(problem, 128, 32, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->reductionOrder, (llvm::SmallVector<unsigned>{0, 1}));
+  EXPECT_EQ(schedule->blocks, 1000 * 32 / 128);
+  problem.contiguousReduction = 0;
+  schedule = scheduleNest(problem, 128, 32, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->reductionOrder, (llvm::SmallVector<unsigned>{1, 0}));
+}
+
+TEST(NestScheduleTest, RefusesLanesWithoutReductionPoints) {
+  NestProblem problem;
+  problem.parallelExtents = {1024};
+  problem.reductionExtents = {7};
+  problem.reductionPoints = 7;
+  std::string why;
+  EXPECT_TRUE(scheduleNest(problem, 256, 2, why)) << why;
+  EXPECT_FALSE(scheduleNest(problem, 256, 4, why));
+  EXPECT_EQ(why, "the nest has fewer than 8 reduction points for 4 lanes");
+  EXPECT_FALSE(scheduleNest(problem, 256, 3, why));
+  EXPECT_EQ(why, "lanes per point must be 1, 2, 4, 8, 16 or 32");
+  NestProblem elementwise;
+  elementwise.parallelExtents = {1024};
+  EXPECT_FALSE(scheduleNest(elementwise, 256, 2, why));
+  EXPECT_EQ(why, "the nest has fewer than 4 reduction points for 2 lanes");
+}
+
 } // namespace

@@ -35,6 +35,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "coarsen",
     "privatize-atomics",
     "map-nest",
+    "map-lanes",
     "form-blocks",
     "coalesce",
     "transpose-tile",

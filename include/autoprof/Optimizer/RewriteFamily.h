@@ -130,6 +130,12 @@ struct RewriteEvidence {
   bool raisedContiguousOnX = false;
   bool raisedContiguousInLoop = false;
   bool raisedContraction = false;
+  /// The raised form's parallel and reduction points, and whether the
+  /// largest loads walk a reduction dimension contiguously (lanes that
+  /// split the reduction read consecutive elements).
+  double raisedParallelPoints = 0;
+  double raisedReductionPoints = 0;
+  bool raisedContiguousReduction = false;
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few
@@ -149,6 +155,9 @@ struct RewriteEvidence {
   double getFeature(StringRef name) const;
   /// The value of a collected metric, if collected.
   std::optional<double> getMetric(StringRef name) const;
+  /// The GPU's resident thread slots: its SMs times the threads each holds,
+  /// from the launch counters, else those of an H200 (132 x 2048).
+  double getResidentThreadSlots() const;
   /// The fact named `name` (docs/diagnosis.md), or null when no fact has
   /// that name.
   const BottleneckFact *findFact(StringRef name) const;

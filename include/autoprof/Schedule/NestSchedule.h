@@ -17,6 +17,14 @@
 // `threadsPerBlock` threads along x take consecutive runs of points; each
 // thread accumulates its reductions in registers.
 //
+// With L lanes per point (L a power of two up to a warp), L consecutive
+// threads of one warp share each point: the reduction points are linearized
+// with the reduction dimension the largest loads walk contiguously
+// innermost, lane l accumulates points l, l + L, ... from the combination's
+// neutral element, and the lanes combine their partial results by shuffles.
+// Where the reduction is contiguous the lanes read consecutive elements;
+// where the parallel points are few the lanes fill the GPU.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef AUTOPROF_SCHEDULE_NESTSCHEDULE_H
@@ -40,6 +48,11 @@ struct NestProblem {
   unsigned contiguous = 0;
   /// The product of the reduction extents (1 without reduction).
   int64_t reductionPoints = 1;
+  /// The reduction extents, in the raised form's order, and the index
+  /// (into reductionExtents) of the one the largest loads walk
+  /// contiguously, if any.
+  llvm::SmallVector<int64_t> reductionExtents;
+  std::optional<unsigned> contiguousReduction;
 };
 
 /// A mapping of the parallel points to a one-dimensional launch.
@@ -53,17 +66,34 @@ struct NestSchedule {
   int64_t blocks = 0;
   /// The parallel points (threads past them do nothing).
   int64_t points = 0;
+  /// Threads per point: each runs every `lanes`-th point of the
+  /// linearized reductions, and the lanes combine their partial results.
+  int64_t lanes = 1;
+  /// With lanes: the reduction dimensions (indices into
+  /// NestProblem::reductionExtents) from the outermost to the innermost of
+  /// the linear reduction index; the innermost runs along the lanes.
+  llvm::SmallVector<unsigned> reductionOrder;
 };
 
 /// The block sizes a schedule may use.
 llvm::ArrayRef<int64_t> getNestBlockSizes();
 
-/// The schedule of `problem` with `threadsPerBlock` threads per block, or
-/// the reason there is none (`why`): a block size the launch cannot have,
-/// a problem of no points, or more blocks than a grid holds.
+/// The lane counts a schedule may give each point.
+llvm::ArrayRef<int64_t> getNestLaneCounts();
+
+/// The schedule of `problem` with `threadsPerBlock` threads per block and
+/// `lanes` threads per point, or the reason there is none (`why`): a block
+/// size the launch cannot have, a lane count that is not a power of two up
+/// to 32, lanes without at least two reduction points each, a problem of no
+/// points, or more blocks than a grid holds.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                          int64_t threadsPerBlock,
-                                         std::string &why);
+                                         int64_t lanes, std::string &why);
+inline std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
+                                                int64_t threadsPerBlock,
+                                                std::string &why) {
+  return scheduleNest(problem, threadsPerBlock, /*lanes=*/1, why);
+}
 
 } // namespace mlir::autoprof
 

@@ -47,11 +47,6 @@ using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
 namespace {
-/// An H100's or H200's SMs (sm_90) and resident threads per SM, where the
-/// profile did not collect them.
-constexpr double kDefaultMultiprocessors = 132;
-constexpr double kDefaultSlotsPerSM = 2048;
-
 struct BlockReducePlan {
   ReductionSplit split;
   /// Original threads along x per new block: the original block's size
@@ -89,10 +84,7 @@ public:
     // (docs/results/optimize-upstream-h200.md, "Column reductions").
     double columns = evidence.blockThreads * evidence.gridBlocks;
     std::optional<double> sms = evidence.getMetric("launch__sm_count");
-    std::optional<double> warps =
-        evidence.getMetric("device__attribute_max_warps_per_multiprocessor");
-    double slots = (sms && *sms >= 1 ? *sms : kDefaultMultiprocessors) *
-                   (warps && *warps >= 1 ? *warps * 32 : kDefaultSlotsPerSM);
+    double slots = evidence.getResidentThreadSlots();
     auto fill = [&](int64_t s) { return columns * double(s) / slots; };
     // Worth it where the columns alone leave resident slots empty: more
     // threads per column fill them and keep more loads in flight.

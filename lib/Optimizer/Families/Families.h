@@ -54,6 +54,9 @@ std::unique_ptr<RewriteFamily> createCoalesceFamily();
 /// map-nest=T: a kernel raised to its iteration space, mapped anew with
 /// the contiguous dimension along the lanes and T threads per block.
 std::unique_ptr<RewriteFamily> createMapNestFamily();
+/// map-lanes=L: a raised kernel mapped anew with L lanes per parallel point
+/// splitting its reductions.
+std::unique_ptr<RewriteFamily> createMapLanesFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 

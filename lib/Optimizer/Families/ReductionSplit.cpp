@@ -27,46 +27,58 @@ using namespace mlir;
 using namespace mlir::autoprof;
 using namespace mlir::autoprof::rewrites;
 
-/// The neutral element of `op` (an operation that combines two values of a
-/// reduction), when it is one of the associative and commutative operations
-/// the rewrite combines partial results with and works on f32 or i32.
-static std::optional<TypedAttr> getCombinerIdentity(Operation *op) {
+std::optional<TypedAttr>
+mlir::autoprof::rewrites::getCombinerIdentity(Operation *op) {
   if (op->getNumOperands() != 2 || op->getNumResults() != 1)
     return std::nullopt;
   Type type = op->getResult(0).getType();
   Builder b(op->getContext());
-  if (type.isF32()) {
-    float value;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    APFloat value(semantics);
     if (isa<arith::AddFOp>(op))
-      value = -0.0f; // x + -0 == x, for x == -0 too
+      value = APFloat::getZero(semantics, /*Negative=*/true); // x + -0 == x
     else if (isa<arith::MulFOp>(op))
-      value = 1.0f;
+      value = APFloat::getOne(semantics);
     else if (isa<arith::MaximumFOp>(op))
-      value = -std::numeric_limits<float>::infinity();
+      value = APFloat::getInf(semantics, /*Negative=*/true);
     else if (isa<arith::MinimumFOp>(op))
-      value = std::numeric_limits<float>::infinity();
+      value = APFloat::getInf(semantics);
     else if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
-      value = std::numeric_limits<float>::quiet_NaN();
+      value = APFloat::getQNaN(semantics);
     else
       return std::nullopt;
-    return TypedAttr(b.getF32FloatAttr(value));
+    return TypedAttr(b.getFloatAttr(floatType, value));
   }
-  if (!type.isInteger(32))
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
     return std::nullopt;
-  int64_t value;
+  unsigned width = intType.getWidth();
+  APInt value;
   if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(op))
-    value = 0;
+    value = APInt::getZero(width);
   else if (isa<arith::MulIOp>(op))
-    value = 1;
+    value = APInt(width, 1);
   else if (isa<arith::AndIOp, arith::MinUIOp>(op))
-    value = -1;
+    value = APInt::getAllOnes(width);
   else if (isa<arith::MaxSIOp>(op))
-    value = std::numeric_limits<int32_t>::min();
+    value = APInt::getSignedMinValue(width);
   else if (isa<arith::MinSIOp>(op))
-    value = std::numeric_limits<int32_t>::max();
+    value = APInt::getSignedMaxValue(width);
   else
     return std::nullopt;
-  return TypedAttr(b.getI32IntegerAttr(value));
+  return TypedAttr(b.getIntegerAttr(intType, value));
+}
+
+/// getCombinerIdentity for the f32 and i32 combinations the split loops
+/// take.
+static std::optional<TypedAttr> getSplitCombinerIdentity(Operation *op) {
+  if (op->getNumResults() != 1)
+    return std::nullopt;
+  Type type = op->getResult(0).getType();
+  if (!type.isF32() && !type.isInteger(32))
+    return std::nullopt;
+  return getCombinerIdentity(op);
 }
 
 /// The combining operations of `loop`'s carried values: each carried value
@@ -83,7 +95,7 @@ static SmallVector<Operation *> findCombiners(scf::ForOp loop,
     if (!carried.hasOneUse() || !combiner ||
         combiner->getBlock() != loop.getBody() ||
         llvm::count(combiner->getOperands(), carried) != 1 ||
-        !yielded.hasOneUse() || !getCombinerIdentity(combiner)) {
+        !yielded.hasOneUse() || !getSplitCombinerIdentity(combiner)) {
       why = "the loop's carried value #" + std::to_string(index) +
             " is not combined once per iteration by an f32 or i32 addition, "
             "product, minimum, maximum or bitwise operation";
@@ -447,7 +459,7 @@ mlir::autoprof::rewrites::splitReductionLoop(RewriterBase &rewriter,
   SmallVector<Value> identities;
   for (Operation *combiner : split.combiners)
     identities.push_back(arith::ConstantOp::create(
-        rewriter, loc, *getCombinerIdentity(combiner)));
+        rewriter, loc, *getSplitCombinerIdentity(combiner)));
   rewriter.modifyOpInPlace(loop, [&] {
     loop.getLowerBoundMutable().assign(lower);
     loop.getStepMutable().assign(step);

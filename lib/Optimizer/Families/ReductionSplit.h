@@ -89,6 +89,12 @@ SplitLoop splitReductionLoop(RewriterBase &rewriter,
                              const ReductionSplit &split, Value lane,
                              Value lanes);
 
+/// The neutral element of `op` when it combines two values of a float or
+/// integer type by an associative and commutative operation: a sum,
+/// product, minimum, maximum or bitwise operation (-0 for a float sum, NaN
+/// for maxnumf and minnumf, infinities for maximumf and minimumf).
+std::optional<TypedAttr> getCombinerIdentity(Operation *op);
+
 /// `combiner` applied to `lhs` and `rhs`, without the flags a combination
 /// in another order breaks (no overflow, no NaN, no infinity).
 Value combinePartials(RewriterBase &rewriter, Operation *combiner, Value lhs,

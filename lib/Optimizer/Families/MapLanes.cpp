@@ -1,0 +1,98 @@
+//===- MapLanes.cpp - map-lanes=L: lanes split a raised nest's reductions -===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A raised kernel (autoprof/Raise) whose reductions are long and whose
+// parallel points are few, or whose largest loads walk a reduction
+// dimension contiguously, gets a new body in which L consecutive lanes of a
+// warp share each parallel point (autoprof/Schedule/NestSchedule.h): lane l
+// accumulates every L-th point of the linearized reductions (the contiguous
+// reduction dimension innermost, so that the lanes read consecutive
+// elements) from the combination's neutral element, shuffles combine the
+// lanes' partial results, and the first lane combines the output's element
+// with the total and stores it. Unlike warp-reduce, which splits one loop
+// that carries a value in f32 or i32, it splits any number of reduction
+// dimensions in any mapping, of any element type up to 64 bits, and needs
+// no register-accumulate first. Blocks have 256 threads.
+//
+// The body follows the schedule (NestGeneration.cpp), which also keeps the
+// original kernel as the fallback of launches whose buffers may overlap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+#include "NestGeneration.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+namespace {
+
+/// Threads per block of the new launch.
+constexpr int64_t kThreadsPerBlock = 256;
+
+class MapLanesFamily : public RewriteFamilyWithPlan<NestPlan> {
+public:
+  StringRef getName() const override { return "map-lanes"; }
+  StringRef getSummary() const override {
+    return "the raised iteration space mapped anew with L lanes per parallel "
+           "point splitting its reductions, combined by shuffles";
+  }
+  std::optional<std::string> checkParameter(int64_t n) const override {
+    if (n < 2 || !llvm::is_contained(getNestLaneCounts(), n))
+      return std::string("lanes per point must be 2, 4, 8, 16 or 32");
+    return std::nullopt;
+  }
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    static const StringRef facts[] = {"uncoalesced-loads", "low-occupancy",
+                                      "too-few-waves"};
+    return facts;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Lanes pay where the reductions are long (two points per lane at
+    // least). Where the lanes read a reduction's contiguous elements, a
+    // warp's requests become contiguous: 32 and 8 lanes, just below
+    // register-accumulate, on which the loop-splitting families build (a
+    // contraction's contiguous reduction reads its other operand across
+    // rows, which the tile families stage: there only where its points
+    // are few). Where only the parallel points are few (fewer than the
+    // GPU's resident thread slots), the lanes fill the GPU but each reads
+    // another row: as many lanes as keep a 32-byte sector's worth of
+    // consecutive points per row, late.
+    if (!evidence.raises || evidence.raisedReductionPoints < 64)
+      return;
+    bool few = evidence.raisedParallelPoints <
+               evidence.getResidentThreadSlots();
+    if (evidence.raisedContiguousReduction &&
+        (few || !evidence.raisedContraction)) {
+      ranked.push_back({9.9, 32});
+      ranked.push_back({9.8, 8});
+      return;
+    }
+    if (few && evidence.narrowestElementBytes >= 2)
+      ranked.push_back({4.3, evidence.narrowestElementBytes});
+  }
+
+protected:
+  FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t lanes,
+                                std::string &why) const override {
+    return matchNestPlan(target, kThreadsPerBlock, lanes, why);
+  }
+
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t, NestPlan &plan) const override {
+    return generateNest(rewriter, target, plan);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createMapLanesFamily() {
+  return std::make_unique<MapLanesFamily>();
+}

@@ -1,0 +1,536 @@
+//===- NestGeneration.cpp - Kernels generated from a raised nest ----------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The new body of a raised kernel, as its schedule says
+// (autoprof/Schedule/NestSchedule.h): the threads of a one-dimensional
+// launch take the parallel points in the schedule's order, the contiguous
+// dimension innermost; each runs the reductions in loops that keep the
+// accumulated elements in registers and stores each output once.
+//
+// With L lanes per point, L consecutive threads of a warp share a point:
+// lane l runs every L-th point of the linearized reductions (the reduction
+// dimension the largest loads walk contiguously innermost) from the
+// combination's neutral element; butterfly shuffles among the L lanes
+// (nvvm.shfl.sync with a mask naming just them) combine the partial
+// results, and the first lane combines the output's element with the total
+// and stores it. Values narrower than 32 bits travel widened and come back
+// bit for bit; 64-bit values travel as two halves. Integer combinations and
+// floating-point minima and maxima come out exact; floating-point sums and
+// products are reassociated, so the kernel is marked
+// `autoprof.reassociated` and its verification bounds the difference by the
+// terms' magnitude.
+//
+// Reordering the points is the same computation only where the buffers the
+// nest writes lie apart from the others. Where their origins do not prove
+// it, each launch checks it on the host and launches a copy of the original
+// kernel (autoprof.fallback_of) where they overlap, as fold-host-loop does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestGeneration.h"
+
+#include "Families.h"
+#include "ReductionSplit.h"
+
+#include "../RewriteAnalysis.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+#include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+/// Bytes of `operand`'s element.
+static int64_t getElementBytes(const SpaceOperand &operand) {
+  auto type = cast<MemRefType>(operand.buffer.getType());
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+NestProblem mlir::autoprof::rewrites::getNestProblem(
+    const IterationSpace &space) {
+  NestProblem problem;
+  SmallVector<unsigned> parallel = space.getParallelDims();
+  unsigned contiguous = space.getContiguousDim();
+  for (auto [i, d] : llvm::enumerate(parallel)) {
+    problem.parallelExtents.push_back(space.dims[d].extent);
+    if (d == contiguous)
+      problem.contiguous = i;
+  }
+  problem.reductionPoints = space.getReductionPoints();
+  // The reduction dimension along which the most bytes the nest only reads
+  // are contiguous, if that is half of them at least. An operand that no
+  // parallel dimension indexes is left out: every point reads the same
+  // elements, a warp once.
+  SmallVector<unsigned> reductions = space.getReductionDims();
+  auto isPointOwn = [&](const SpaceOperand &operand) {
+    return !operand.written &&
+           llvm::any_of(parallel, [&](unsigned d) {
+             return operand.map.isFunctionOfDim(d);
+           });
+  };
+  int64_t total = 0, best = 0;
+  for (const SpaceOperand &operand : space.operands)
+    if (isPointOwn(operand))
+      total += getElementBytes(operand);
+  for (auto [i, d] : llvm::enumerate(reductions)) {
+    problem.reductionExtents.push_back(space.dims[d].extent);
+    int64_t bytes = 0;
+    for (const SpaceOperand &operand : space.operands)
+      if (isPointOwn(operand) && space.getStride(operand, d) == 1)
+        bytes += getElementBytes(operand);
+    if (bytes > best && 2 * bytes >= total) {
+      best = bytes;
+      problem.contiguousReduction = i;
+    }
+  }
+  return problem;
+}
+
+/// With lanes: the combining operation of each accumulated operand, or why
+/// there is none. The element so far (the operand's loads in the body, or
+/// the value a loop carries for it) has one use, the combiner, whose other
+/// operand is the point's contribution; the combiner's result is only
+/// stored (or carried on), once per point.
+static LogicalResult findNestCombiners(const IterationSpace &space,
+                                       NestPlan &plan, std::string &why) {
+  llvm::SmallPtrSet<Operation *, 32> body(space.body.begin(),
+                                          space.body.end());
+  for (auto [index, operand] : llvm::enumerate(space.operands)) {
+    if (!operand.written)
+      continue;
+    std::string name = "output #" + std::to_string(index);
+    if (!operand.read) {
+      why = name + " is written without being accumulated";
+      return failure();
+    }
+    Operation *store = nullptr;
+    SmallVector<Value> current;
+    for (Operation *op : space.body) {
+      auto it = space.operandOf.find(op);
+      if (it == space.operandOf.end() || it->second != index)
+        continue;
+      if (isa<memref::StoreOp>(op)) {
+        if (store) {
+          why = name + " is stored twice per point";
+          return failure();
+        }
+        store = op;
+      } else {
+        current.push_back(op->getResult(0));
+      }
+    }
+    for (const CarriedValue &carried : space.carried)
+      if (carried.operand == index)
+        current.push_back(carried.value);
+    Operation *combiner =
+        store ? space.getStoredValue(store).getDefiningOp() : nullptr;
+    auto isCurrent = [&](Value value) {
+      return llvm::is_contained(current, value);
+    };
+    unsigned uses = 0;
+    for (Value value : current)
+      for (Operation *user : value.getUsers())
+        if (body.contains(user))
+          uses += user == combiner ? 1 : 2;
+    if (!combiner || !body.contains(combiner) || uses != 1 ||
+        llvm::count_if(combiner->getOperands(), isCurrent) != 1 ||
+        !getCombinerIdentity(combiner) ||
+        llvm::any_of(combiner->getResult(0).getUsers(), [&](Operation *user) {
+          return body.contains(user) && user != store;
+        })) {
+      why = name + " is not combined once per point by an addition, "
+                   "product, minimum, maximum or bitwise operation with a "
+                   "contribution of its own";
+      return failure();
+    }
+    unsigned width = combiner->getResult(0).getType().getIntOrFloatBitWidth();
+    if (width > 64 || (width > 32 && width != 64)) {
+      why = name + " has elements of " + std::to_string(width) +
+            " bits, which the lanes do not exchange";
+      return failure();
+    }
+    plan.accumulated.push_back(index);
+    plan.combiners.push_back(combiner);
+  }
+  if (plan.accumulated.empty()) {
+    why = "the nest accumulates no output";
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<NestPlan>
+mlir::autoprof::rewrites::matchNestPlan(const RewriteTarget &target,
+                                        int64_t threadsPerBlock, int64_t lanes,
+                                        std::string &why) {
+  FailureOr<IterationSpace> space = raiseKernel(target.kernel, why);
+  if (failed(space)) {
+    why = "the kernel does not raise: " + why;
+    return failure();
+  }
+  // The launch's shape is the schedule's to choose.
+  if (std::optional<std::string> tied = checkBlockShapeIsFree(target.kernel)) {
+    why = *tied;
+    return failure();
+  }
+  for (gpu::LaunchFuncOp launch : target.launches)
+    if (launch.getAsyncToken() || launch.hasClusterSize()) {
+      why = "a launch is asynchronous or has a cluster size";
+      return failure();
+    }
+  // The nest reorders the points, which is the same computation only when
+  // no buffer it writes overlaps another it accesses: proved from the
+  // buffers' origins, or else checked on the host before each launch.
+  std::string distinct;
+  bool versioned = !proveDistinctBuffers(target.launches, distinct);
+  if (versioned)
+    for (gpu::LaunchFuncOp launch : target.launches) {
+      llvm::SmallPtrSet<Value, 8> passed;
+      for (Value operand : launch.getKernelOperands())
+        if (isa<MemRefType>(operand.getType()) &&
+            !passed.insert(operand).second) {
+          why = "a launch passes one buffer to two arguments";
+          return failure();
+        }
+    }
+  std::optional<NestSchedule> schedule =
+      scheduleNest(getNestProblem(*space), threadsPerBlock, lanes, why);
+  if (!schedule)
+    return failure();
+  NestPlan plan{std::move(*space), std::move(*schedule), versioned, {}, {}};
+  if (lanes > 1 && failed(findNestCombiners(plan.space, plan, why)))
+    return failure();
+  return plan;
+}
+
+/// Keeps the original kernel as a fallback and puts each launch under a
+/// host check that the buffers the nest writes lie apart from the others:
+/// where they do, the launch (returned, for its new geometry) runs the
+/// rewritten kernel; where they do not, a copy of it runs the fallback with
+/// the original geometry.
+static SmallVector<gpu::LaunchFuncOp>
+versionLaunches(RewriterBase &rewriter, const RewriteTarget &target,
+                const IterationSpace &space) {
+  gpu::GPUFuncOp kernel = target.kernel;
+  MLIRContext *context = kernel.getContext();
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  std::string name = (kernel.getName() + "_unmapped").str();
+  for (unsigned suffix = 1; gpuModule.lookupSymbol(name); ++suffix)
+    name = (kernel.getName() + "_unmapped" + Twine(suffix)).str();
+  rewriter.setInsertionPointAfter(kernel);
+  auto fallback = cast<gpu::GPUFuncOp>(rewriter.clone(*kernel));
+  rewriter.modifyOpInPlace(fallback, [&] {
+    fallback.setName(name);
+    AutoProfDialect::FallbackOfAttrHelper(context).setAttr(
+        fallback, FlatSymbolRefAttr::get(kernel.getNameAttr()));
+  });
+  SmallVector<gpu::LaunchFuncOp> versioned;
+  for (gpu::LaunchFuncOp launch : target.launches) {
+    SmallVector<Value> written, passed;
+    for (const SpaceOperand &operand : space.operands)
+      if (operand.written)
+        written.push_back(
+            launch.getKernelOperands()[operand.buffer.getArgNumber()]);
+    for (Value operand : launch.getKernelOperands())
+      if (isa<MemRefType>(operand.getType()))
+        passed.push_back(operand);
+    rewriter.setInsertionPoint(launch);
+    Value apart = buildBuffersApart(rewriter, launch.getLoc(), written, passed);
+    if (!apart) {
+      versioned.push_back(launch);
+      continue;
+    }
+    auto version = scf::IfOp::create(rewriter, launch.getLoc(), apart,
+                                     /*withElse=*/true);
+    rewriter.setInsertionPointToStart(version.thenBlock());
+    versioned.push_back(cast<gpu::LaunchFuncOp>(rewriter.clone(*launch)));
+    rewriter.moveOpBefore(launch, version.elseBlock()->getTerminator());
+    rewriter.modifyOpInPlace(launch, [&] {
+      launch.setKernelAttr(
+          SymbolRefAttr::get(gpuModule.getNameAttr(),
+                             {FlatSymbolRefAttr::get(fallback.getNameAttr())}));
+    });
+  }
+  return versioned;
+}
+
+/// `value` from the lane `offset` names (`kind`: its lane id XOR offset, or
+/// the lane itself) among those of `mask`: any integer or float of up to 32
+/// bits widened to 32, a 64-bit one as two halves.
+static Value shuffle(RewriterBase &rewriter, Location loc, Value value,
+                     Value offset, Value mask, NVVM::ShflKind kind) {
+  Type type = value.getType();
+  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+  Value clamp = arith::ConstantIntOp::create(rewriter, loc, i32, 31);
+  auto shfl = [&](Value word) -> Value {
+    return NVVM::ShflOp::create(rewriter, loc, word.getType(), mask, word,
+                                offset, clamp, kind, UnitAttr());
+  };
+  if (type.isF32() || type.isInteger(32))
+    return shfl(value);
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type bitsType = rewriter.getIntegerType(width);
+  Value bits = isa<FloatType>(type)
+                   ? arith::BitcastOp::create(rewriter, loc, bitsType, value)
+                         .getResult()
+                   : value;
+  Value result;
+  if (width < 32) {
+    Value word = arith::ExtUIOp::create(rewriter, loc, i32, bits);
+    result = arith::TruncIOp::create(rewriter, loc, bitsType, shfl(word));
+  } else {
+    Value thirtyTwo = arith::ConstantIntOp::create(rewriter, loc, i64, 32);
+    Value low = arith::TruncIOp::create(rewriter, loc, i32, bits);
+    Value high = arith::TruncIOp::create(
+        rewriter, loc, i32, arith::ShRUIOp::create(rewriter, loc, bits, thirtyTwo));
+    Value lowBack = arith::ExtUIOp::create(rewriter, loc, i64, shfl(low));
+    Value highBack = arith::ExtUIOp::create(rewriter, loc, i64, shfl(high));
+    result = arith::OrIOp::create(
+        rewriter, loc, lowBack,
+        arith::ShLIOp::create(rewriter, loc, highBack, thirtyTwo));
+  }
+  if (isa<FloatType>(type))
+    result = arith::BitcastOp::create(rewriter, loc, type, result);
+  return result;
+}
+
+LogicalResult mlir::autoprof::rewrites::generateNest(
+    RewriterBase &rewriter, const RewriteTarget &target, const NestPlan &plan) {
+  const IterationSpace &space = plan.space;
+  const NestSchedule &schedule = plan.schedule;
+  int64_t lanes = schedule.lanes;
+  gpu::GPUFuncOp kernel = target.kernel;
+  Location loc = kernel.getLoc();
+  SmallVector<gpu::LaunchFuncOp> launches(target.launches);
+  if (plan.versioned)
+    launches = versionLaunches(rewriter, target, space);
+  rewriter.setInsertionPoint(kernel);
+  Block &old = kernel.getBody().front();
+
+  // A new entry block with the same arguments; the old one is erased once
+  // its computation is cloned.
+  SmallVector<Location> argLocs;
+  for (BlockArgument arg : old.getArguments())
+    argLocs.push_back(arg.getLoc());
+  Block *entry = rewriter.createBlock(&kernel.getBody(), kernel.getBody().begin(),
+                                      old.getArgumentTypes(), argLocs);
+  IRMapping mapping;
+  mapping.map(old.getArguments(), entry->getArguments());
+
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value block = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value linear = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, block,
+                            constant(schedule.threadsPerBlock)),
+      thread);
+  // With lanes, L consecutive threads share a point.
+  Value lane, point = linear;
+  if (lanes > 1) {
+    lane = arith::RemUIOp::create(rewriter, loc, linear, constant(lanes));
+    point = arith::DivUIOp::create(rewriter, loc, linear, constant(lanes));
+  }
+  // Threads past the last point do nothing.
+  if (schedule.blocks * schedule.threadsPerBlock > schedule.points * lanes) {
+    Value inside = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ult, linear,
+                                         constant(schedule.points * lanes));
+    auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+  }
+  // The parallel indices, innermost first.
+  SmallVector<unsigned> parallel = space.getParallelDims();
+  SmallVector<Value> dimValues(space.dims.size());
+  Value rest = point;
+  for (int i = static_cast<int>(schedule.order.size()) - 1; i >= 0; --i) {
+    unsigned d = parallel[schedule.order[i]];
+    int64_t extent = space.dims[d].extent;
+    if (i == 0) {
+      dimValues[d] = rest;
+      break;
+    }
+    dimValues[d] = arith::RemUIOp::create(rewriter, loc, rest, constant(extent));
+    rest = arith::DivUIOp::create(rewriter, loc, rest, constant(extent));
+  }
+  // The maps are pure affine forms of the dimensions with constant
+  // coefficients: each expands to index arithmetic.
+  auto indices = [&](const SpaceOperand &operand) {
+    SmallVector<Value> values;
+    for (AffineExpr expr : operand.map.getResults())
+      values.push_back(affine::expandAffineExpr(rewriter, loc, expr,
+                                                dimValues, ValueRange{}));
+    return values;
+  };
+
+  // Accumulated outputs stay in registers through the reduction loops,
+  // from their element (one lane per point) or from the combination's
+  // neutral element (several).
+  SmallVector<unsigned> accumulated;
+  SmallVector<Value> initial;
+  SmallVector<unsigned> reductions = space.getReductionDims();
+  if (lanes > 1) {
+    accumulated = plan.accumulated;
+    for (Operation *combiner : plan.combiners)
+      initial.push_back(arith::ConstantOp::create(
+          rewriter, loc, *getCombinerIdentity(combiner)));
+  } else if (!reductions.empty()) {
+    for (auto [i, operand] : llvm::enumerate(space.operands))
+      if (operand.written && operand.read) {
+        accumulated.push_back(i);
+        initial.push_back(memref::LoadOp::create(
+            rewriter, loc, mapping.lookup(operand.buffer), indices(operand)));
+      }
+  }
+  SmallVector<scf::ForOp> loops;
+  SmallVector<Value> current = initial;
+  auto openLoop = [&](Value lower, int64_t upper, Value step) {
+    auto loop = scf::ForOp::create(rewriter, loc, lower, constant(upper), step,
+                                   current);
+    loops.push_back(loop);
+    current.assign(loop.getRegionIterArgs().begin(),
+                   loop.getRegionIterArgs().end());
+    rewriter.setInsertionPointToStart(loop.getBody());
+    return loop.getInductionVar();
+  };
+  if (lanes > 1) {
+    // One loop over the linearized reduction points, every L-th from the
+    // lane's own; the innermost dimension of the order along the lanes.
+    Value index =
+        openLoop(lane, space.getReductionPoints(), constant(lanes));
+    for (int i = static_cast<int>(schedule.reductionOrder.size()) - 1; i >= 0;
+         --i) {
+      unsigned d = reductions[schedule.reductionOrder[i]];
+      if (i == 0) {
+        dimValues[d] = index;
+        break;
+      }
+      int64_t extent = space.dims[d].extent;
+      dimValues[d] =
+          arith::RemUIOp::create(rewriter, loc, index, constant(extent));
+      index = arith::DivUIOp::create(rewriter, loc, index, constant(extent));
+    }
+  } else {
+    for (unsigned d : reductions)
+      dimValues[d] = openLoop(constant(0), space.dims[d].extent, constant(1));
+  }
+  // The body, loads and stores of accumulated outputs through registers.
+  SmallVector<Value> next = current;
+  for (Operation *op : space.body) {
+    auto it = space.operandOf.find(op);
+    if (it == space.operandOf.end()) {
+      rewriter.clone(*op, mapping);
+      continue;
+    }
+    const SpaceOperand &operand = space.operands[it->second];
+    auto slot = llvm::find(accumulated, it->second);
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      Value value =
+          slot != accumulated.end()
+              ? current[slot - accumulated.begin()]
+              : memref::LoadOp::create(rewriter, loc,
+                                       mapping.lookup(operand.buffer),
+                                       indices(operand))
+                    .getResult();
+      mapping.map(load.getResult(), value);
+      // An element the kernel carried in a register: its value so far.
+      for (const CarriedValue &carried : space.carried)
+        if (carried.operand == it->second)
+          mapping.map(carried.value, value);
+      continue;
+    }
+    Value value = mapping.lookup(space.getStoredValue(op));
+    if (slot != accumulated.end()) {
+      next[slot - accumulated.begin()] = value;
+      continue;
+    }
+    memref::StoreOp::create(rewriter, loc, value,
+                            mapping.lookup(operand.buffer), indices(operand));
+  }
+  // Close the loops from the innermost, each passing its results out.
+  for (int l = static_cast<int>(loops.size()) - 1; l >= 0; --l) {
+    scf::YieldOp::create(rewriter, loc, next);
+    rewriter.setInsertionPointAfter(loops[l]);
+    next.assign(loops[l].getResults().begin(), loops[l].getResults().end());
+  }
+  if (lanes > 1) {
+    // The lanes of a point are L consecutive lanes of a warp, starting at a
+    // multiple of L: the shuffles name just them.
+    Type i32 = rewriter.getI32Type();
+    auto i32Constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(rewriter, loc, i32, value);
+    };
+    Value laneInWarp = arith::IndexCastUIOp::create(
+        rewriter, loc, i32,
+        gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
+    Value firstLane = arith::AndIOp::create(rewriter, loc, laneInWarp,
+                                            i32Constant(32 - lanes));
+    Value mask =
+        lanes == 32
+            ? i32Constant(-1)
+            : arith::ShLIOp::create(rewriter, loc,
+                                    i32Constant((int64_t(1) << lanes) - 1),
+                                    firstLane)
+                  .getResult();
+    for (auto [i, combiner] : llvm::enumerate(plan.combiners))
+      for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
+        Value other = shuffle(rewriter, loc, next[i], i32Constant(distance),
+                              mask, NVVM::ShflKind::bfly);
+        next[i] = combinePartials(rewriter, combiner, next[i], other);
+      }
+    // The first lane combines each element with its total and stores it.
+    Value isFirst = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::eq, lane,
+                                          constant(0));
+    auto first = scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
+    rewriter.setInsertionPointToStart(first.thenBlock());
+    bool reassociates = false;
+    for (auto [i, operand] : llvm::enumerate(accumulated)) {
+      const SpaceOperand &output = space.operands[operand];
+      Operation *combiner = plan.combiners[i];
+      reassociates |= isa<arith::AddFOp, arith::MulFOp>(combiner);
+      Value element = memref::LoadOp::create(
+          rewriter, loc, mapping.lookup(output.buffer), indices(output));
+      memref::StoreOp::create(
+          rewriter, loc, combinePartials(rewriter, combiner, element, next[i]),
+          mapping.lookup(output.buffer), indices(output));
+    }
+    if (reassociates)
+      AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
+          .setAttr(kernel, rewriter.getUnitAttr());
+  } else {
+    for (auto [i, operand] : llvm::enumerate(accumulated)) {
+      const SpaceOperand &output = space.operands[operand];
+      memref::StoreOp::create(rewriter, loc, next[i],
+                              mapping.lookup(output.buffer), indices(output));
+    }
+  }
+  rewriter.setInsertionPointToEnd(entry);
+  gpu::ReturnOp::create(rewriter, loc);
+  rewriter.eraseBlock(&old);
+
+  // The new geometry, on the kernel and on every launch.
+  rewriter.modifyOpInPlace(kernel, [&] {
+    kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(schedule.threadsPerBlock), 1, 1}));
+    kernel.setKnownGridSizeAttr(rewriter.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(schedule.blocks), 1, 1}));
+  });
+  for (gpu::LaunchFuncOp launch : launches)
+    setLaunchSizes(rewriter, launch, {schedule.blocks, 1, 1},
+                   {schedule.threadsPerBlock, 1, 1});
+  return success();
+}
