@@ -1,6 +1,8 @@
 """The page as a browser shows it: headless Chromium renders it without a
-console message, the screenshot is not blank and the DOM holds every
-kernel. Needs `chromium` (scripts/setup.sh installs it on Debian)."""
+console message, the screenshot is not blank, the DOM holds every kernel,
+the tree with each kernel's path and a reason for every candidate, and
+nothing is wider than the window. Needs `chromium` (scripts/setup.sh
+installs it on Debian); skipped where it is not installed."""
 
 import re
 import shutil
@@ -18,7 +20,9 @@ BROWSER = next((shutil.which(name) for name in
                 if shutil.which(name)), None)
 
 pytestmark = pytest.mark.skipif(BROWSER is None,
-                                reason="no Chromium on this machine")
+                                reason="headless Chromium is not installed "
+                                       "(none of chromium, chromium-browser, "
+                                       "google-chrome on PATH)")
 
 
 def chromium(*args):
