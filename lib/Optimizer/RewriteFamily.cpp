@@ -313,6 +313,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createPrivatizeAtomicsFamily(),
       createMapNestFamily(),
       createMapLanesFamily(),
+      createMapVectorFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

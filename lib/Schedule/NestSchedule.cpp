@@ -20,10 +20,15 @@ llvm::ArrayRef<int64_t> mlir::autoprof::getNestLaneCounts() {
   return counts;
 }
 
+llvm::ArrayRef<int64_t> mlir::autoprof::getNestVectorWidths() {
+  static const int64_t widths[] = {1, 2, 4, 8, 16};
+  return widths;
+}
+
 std::optional<NestSchedule>
 mlir::autoprof::scheduleNest(const NestProblem &problem,
                              int64_t threadsPerBlock, int64_t lanes,
-                             std::string &why) {
+                             int64_t vector, std::string &why) {
   if (!llvm::is_contained(getNestBlockSizes(), threadsPerBlock)) {
     why = "threads per block must be 64, 128, 256 or 512";
     return std::nullopt;
@@ -37,6 +42,14 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
   if (lanes > 1 && problem.reductionPoints < 2 * lanes) {
     why = "the nest has fewer than " + std::to_string(2 * lanes) +
           " reduction points for " + std::to_string(lanes) + " lanes";
+    return std::nullopt;
+  }
+  if (!llvm::is_contained(getNestVectorWidths(), vector)) {
+    why = "the vector width must be 1, 2, 4, 8 or 16";
+    return std::nullopt;
+  }
+  if (lanes > 1 && vector > 1) {
+    why = "a schedule takes lanes per point or a vector width, not both";
     return std::nullopt;
   }
   if (problem.contiguousReduction &&
@@ -64,7 +77,16 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     }
     points *= extent;
   }
+  int64_t contiguousExtent = problem.parallelExtents[problem.contiguous];
+  if (contiguousExtent % vector != 0) {
+    why = "the vector width " + std::to_string(vector) +
+          " does not divide the contiguous extent " +
+          std::to_string(contiguousExtent);
+    return std::nullopt;
+  }
+  points /= vector;
   NestSchedule schedule;
+  schedule.vector = vector;
   for (unsigned d = 0; d < problem.parallelExtents.size(); ++d)
     if (d != problem.contiguous)
       schedule.order.push_back(d);

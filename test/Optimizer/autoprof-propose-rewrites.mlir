@@ -22,13 +22,13 @@
 // REFUSED-DAG: remark: @matmul_kernel: coalesce=32 does not apply: the launches have one-thread blocks (form-blocks applies)
 // REFUSED-DAG: remark: @matmul_kernel: block-size=256 does not apply: a launch is not a constant 1-D launch
 // BLOCKS-LABEL: gpu.func @matmul_kernel
-// BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "map-nest=256", "map-nest=128", "map-nest=512", "launch-bounds=1"]
+// BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "map-nest=256", "map-vector=4", "map-nest=128", "map-nest=512", "launch-bounds=1"]
 
 // 16x16 tiles that read along y and write along x: staging through shared
 // tiles (both sides coalesced) first, then coalescing one side; other block
 // sizes (through a thread remap) come after them.
 // TILED-LABEL: gpu.func @transpose2d_kernel
-// TILED-SAME: autoprof.proposals = ["transpose-tile=32", "transpose-tile=16", "coalesce=32", "coalesce=64", "block-size=128", "block-size=512", "min-blocks=2", "map-nest=256", "map-nest=128", "map-nest=512", "launch-bounds=1"]
+// TILED-SAME: autoprof.proposals = ["transpose-tile=32", "transpose-tile=16", "coalesce=32", "coalesce=64", "block-size=128", "block-size=512", "min-blocks=2", "map-nest=256", "map-vector=4", "map-nest=128", "map-nest=512", "launch-bounds=1"]
 
 // A row sum on 16x16 tiles: each thread walks its row of 4096 elements with
 // a loop while neighbouring threads read other rows. Its loads are
@@ -37,7 +37,7 @@
 // register, then the raised nest with lanes walking each row, then the
 // reduction split across a warp).
 // ROWS-LABEL: gpu.func @row_sum_kernel
-// ROWS-SAME: autoprof.proposals = ["register-accumulate=1", "map-lanes=32", "map-lanes=8", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
+// ROWS-SAME: autoprof.proposals = ["register-accumulate=1", "map-lanes=32", "map-lanes=8", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-vector=4", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64", "min-blocks=2", "launch-bounds=1"]
 
 // A 1-D convolution on 16x16 and on 32x8 tiles: blocks of 16 or 32
 // threads, 2^20 threads. Full blocks come first: the rewrites after them
@@ -57,7 +57,7 @@
 // map-lanes, whose lanes walk each row; map-nest, one thread per row,
 // leaves the row walks as they are and comes after them too).
 // MATVEC-LABEL: gpu.func @matvec_kernel
-// MATVEC-SAME: autoprof.proposals = ["register-accumulate=1", "map-lanes=32", "map-lanes=8", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64",
+// MATVEC-SAME: autoprof.proposals = ["register-accumulate=1", "map-lanes=32", "map-lanes=8", "block-size=256", "block-size=128", "block-size=512", "unroll=4", "unroll=8", "map-nest=256", "map-vector=4", "map-nest=128", "map-nest=512", "coalesce=32", "coalesce=64",
 
 // After register-accumulate the 9-tap window is a reduction loop too short
 // to split among 8 or more threads: no warp-reduce, and block-reduce only

@@ -129,4 +129,35 @@ TEST(NestScheduleTest, RefusesLanesWithoutReductionPoints) {
   EXPECT_EQ(why, "the nest has fewer than 4 reduction points for 2 lanes");
 }
 
+TEST(NestScheduleTest, GivesEachThreadConsecutivePoints) {
+  // NHWC f16 channels, 8 per thread: 64 channels make 8 groups.
+  NestProblem problem;
+  problem.parallelExtents = {8, 56, 56, 64};
+  problem.contiguous = 3;
+  std::string why;
+  std::optional<NestSchedule> schedule =
+      scheduleNest(problem, 256, /*lanes=*/1, /*vector=*/8, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->vector, 8);
+  EXPECT_EQ(schedule->points, 8 * 56 * 56 * 8);
+  EXPECT_EQ(schedule->blocks, 8 * 56 * 56 * 8 / 256);
+  EXPECT_EQ(schedule->order, (llvm::SmallVector<unsigned>{0, 1, 2, 3}));
+}
+
+TEST(NestScheduleTest, RefusesVectorWidthsThatDoNotFit) {
+  NestProblem problem;
+  problem.parallelExtents = {1000, 12};
+  problem.contiguous = 1;
+  problem.reductionExtents = {64};
+  problem.reductionPoints = 64;
+  std::string why;
+  EXPECT_TRUE(scheduleNest(problem, 256, 1, 4, why)) << why;
+  EXPECT_FALSE(scheduleNest(problem, 256, 1, 8, why));
+  EXPECT_EQ(why, "the vector width 8 does not divide the contiguous extent 12");
+  EXPECT_FALSE(scheduleNest(problem, 256, 1, 3, why));
+  EXPECT_EQ(why, "the vector width must be 1, 2, 4, 8 or 16");
+  EXPECT_FALSE(scheduleNest(problem, 256, 8, 4, why));
+  EXPECT_EQ(why, "a schedule takes lanes per point or a vector width, not both");
+}
+
 } // namespace

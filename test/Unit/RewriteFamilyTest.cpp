@@ -36,6 +36,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "privatize-atomics",
     "map-nest",
     "map-lanes",
+    "map-vector",
     "form-blocks",
     "coalesce",
     "transpose-tile",

@@ -25,6 +25,10 @@
 // Where the reduction is contiguous the lanes read consecutive elements;
 // where the parallel points are few the lanes fill the GPU.
 //
+// With a vector width V, each thread takes V consecutive points along the
+// contiguous dimension (whose extent V divides), so that its accesses along
+// it can be one access of V elements.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef AUTOPROF_SCHEDULE_NESTSCHEDULE_H
@@ -64,7 +68,8 @@ struct NestSchedule {
   /// Threads per block (along x) and blocks (along x).
   int64_t threadsPerBlock = 0;
   int64_t blocks = 0;
-  /// The parallel points (threads past them do nothing).
+  /// The parallel points, or with a vector width the groups of `vector`
+  /// points the threads take (threads past them do nothing).
   int64_t points = 0;
   /// Threads per point: each runs every `lanes`-th point of the
   /// linearized reductions, and the lanes combine their partial results.
@@ -73,6 +78,8 @@ struct NestSchedule {
   /// NestProblem::reductionExtents) from the outermost to the innermost of
   /// the linear reduction index; the innermost runs along the lanes.
   llvm::SmallVector<unsigned> reductionOrder;
+  /// Consecutive points along the contiguous dimension each thread takes.
+  int64_t vector = 1;
 };
 
 /// The block sizes a schedule may use.
@@ -80,15 +87,26 @@ llvm::ArrayRef<int64_t> getNestBlockSizes();
 
 /// The lane counts a schedule may give each point.
 llvm::ArrayRef<int64_t> getNestLaneCounts();
+/// The vector widths a schedule may give each thread.
+llvm::ArrayRef<int64_t> getNestVectorWidths();
 
-/// The schedule of `problem` with `threadsPerBlock` threads per block and
-/// `lanes` threads per point, or the reason there is none (`why`): a block
-/// size the launch cannot have, a lane count that is not a power of two up
-/// to 32, lanes without at least two reduction points each, a problem of no
-/// points, or more blocks than a grid holds.
+/// The schedule of `problem` with `threadsPerBlock` threads per block,
+/// `lanes` threads per point and `vector` points per thread, or the reason
+/// there is none (`why`): a block size the launch cannot have, a lane count
+/// that is not a power of two up to 32, lanes without at least two
+/// reduction points each, a vector width that is not a power of two up to
+/// 16 or does not divide the contiguous extent, lanes and a vector width
+/// together, a problem of no points, or more blocks than a grid holds.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                          int64_t threadsPerBlock,
-                                         int64_t lanes, std::string &why);
+                                         int64_t lanes, int64_t vector,
+                                         std::string &why);
+inline std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
+                                                int64_t threadsPerBlock,
+                                                int64_t lanes,
+                                                std::string &why) {
+  return scheduleNest(problem, threadsPerBlock, lanes, /*vector=*/1, why);
+}
 inline std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                                 int64_t threadsPerBlock,
                                                 std::string &why) {

@@ -57,6 +57,9 @@ std::unique_ptr<RewriteFamily> createMapNestFamily();
 /// map-lanes=L: a raised kernel mapped anew with L lanes per parallel point
 /// splitting its reductions.
 std::unique_ptr<RewriteFamily> createMapLanesFamily();
+/// map-vector=V: a raised kernel mapped anew with V consecutive points per
+/// thread along the contiguous dimension.
+std::unique_ptr<RewriteFamily> createMapVectorFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 

@@ -81,7 +81,7 @@ public:
 protected:
   FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t lanes,
                                 std::string &why) const override {
-    return matchNestPlan(target, kThreadsPerBlock, lanes, why);
+    return matchNestPlan(target, kThreadsPerBlock, lanes, /*vector=*/1, why);
   }
 
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,

@@ -49,34 +49,18 @@ public:
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
-    // Where the contiguous dimension already runs along x in whole warps,
-    // a new mapping changes little: not proposed. A contraction goes to
-    // register-accumulate (10) first, on which the tile families build.
-    if (!evidence.raises || evidence.raisedContiguousOnX)
+    std::optional<double> base = getNestMappingScore(evidence);
+    if (!base)
       return;
-    // Loads measured (or estimated) coalesced already gain little from it.
-    // Where most loaded bytes are rows each thread walks with a reduction
-    // loop, one thread per output leaves them scattered whatever the
-    // mapping: the reduction families (warp-reduce, block-reduce) go first.
-    // Where a thread dimension walks the contiguous memory, the thread
-    // remaps (coalesce, form-blocks, block-size) and vectorize serve the
-    // kernel first; where only a per-thread loop does, no other family
-    // reaches it.
-    double base = evidence.rowWalkShare > 0.5      ? 4.4
-                  : !evidence.raisedContiguousInLoop ? 7.5
-                  : evidence.raisedContraction     ? 9.95
-                                                   : 11.95;
-    if (evidence.isCoalesced())
-      base -= 6;
-    ranked.push_back({base, 256});
-    ranked.push_back({base - 0.1, 128});
-    ranked.push_back({base - 0.2, 512});
+    ranked.push_back({*base, 256});
+    ranked.push_back({*base - 0.1, 128});
+    ranked.push_back({*base - 0.2, 512});
   }
 
 protected:
   FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t threads,
                                 std::string &why) const override {
-    return matchNestPlan(target, threads, /*lanes=*/1, why);
+    return matchNestPlan(target, threads, /*lanes=*/1, /*vector=*/1, why);
   }
 
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,

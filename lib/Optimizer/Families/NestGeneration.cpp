@@ -23,6 +23,12 @@
 // `autoprof.reassociated` and its verification bounds the difference by the
 // terms' magnitude.
 //
+// With a vector width V, each thread takes V consecutive points along the
+// contiguous dimension: each operation of the body runs once per point, the
+// points' copies side by side, so that their accesses of neighbouring
+// elements merge into one vector access where they are aligned
+// (mergeNeighbouringAccesses).
+//
 // Reordering the points is the same computation only where the buffers the
 // nest writes lie apart from the others. Where their origins do not prove
 // it, each launch checks it on the host and launches a copy of the original
@@ -45,6 +51,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -55,6 +63,19 @@ using namespace mlir::autoprof::rewrites;
 static int64_t getElementBytes(const SpaceOperand &operand) {
   auto type = cast<MemRefType>(operand.buffer.getType());
   return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+std::optional<double>
+mlir::autoprof::rewrites::getNestMappingScore(const RewriteEvidence &evidence) {
+  if (!evidence.raises || evidence.raisedContiguousOnX)
+    return std::nullopt;
+  double base = evidence.rowWalkShare > 0.5      ? 4.4
+                : !evidence.raisedContiguousInLoop ? 7.5
+                : evidence.raisedContraction     ? 9.95
+                                                 : 11.95;
+  if (evidence.isCoalesced())
+    base -= 6;
+  return base;
 }
 
 NestProblem mlir::autoprof::rewrites::getNestProblem(
@@ -173,7 +194,7 @@ static LogicalResult findNestCombiners(const IterationSpace &space,
 FailureOr<NestPlan>
 mlir::autoprof::rewrites::matchNestPlan(const RewriteTarget &target,
                                         int64_t threadsPerBlock, int64_t lanes,
-                                        std::string &why) {
+                                        int64_t vector, std::string &why) {
   FailureOr<IterationSpace> space = raiseKernel(target.kernel, why);
   if (failed(space)) {
     why = "the kernel does not raise: " + why;
@@ -205,7 +226,7 @@ mlir::autoprof::rewrites::matchNestPlan(const RewriteTarget &target,
         }
     }
   std::optional<NestSchedule> schedule =
-      scheduleNest(getNestProblem(*space), threadsPerBlock, lanes, why);
+      scheduleNest(getNestProblem(*space), threadsPerBlock, lanes, vector, why);
   if (!schedule)
     return failure();
   NestPlan plan{std::move(*space), std::move(*schedule), versioned, {}, {}};
@@ -352,13 +373,18 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
     rewriter.setInsertionPointToStart(guard.thenBlock());
   }
-  // The parallel indices, innermost first.
+  // The parallel indices, innermost first. With a vector width V the
+  // thread takes V consecutive points along the contiguous dimension (the
+  // innermost): copy v of the body is point V * index + v.
+  int64_t copies = schedule.vector;
   SmallVector<unsigned> parallel = space.getParallelDims();
   SmallVector<Value> dimValues(space.dims.size());
   Value rest = point;
   for (int i = static_cast<int>(schedule.order.size()) - 1; i >= 0; --i) {
     unsigned d = parallel[schedule.order[i]];
     int64_t extent = space.dims[d].extent;
+    if (i == static_cast<int>(schedule.order.size()) - 1)
+      extent /= copies;
     if (i == 0) {
       dimValues[d] = rest;
       break;
@@ -366,19 +392,32 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     dimValues[d] = arith::RemUIOp::create(rewriter, loc, rest, constant(extent));
     rest = arith::DivUIOp::create(rewriter, loc, rest, constant(extent));
   }
+  SmallVector<SmallVector<Value>> copyDims(copies, dimValues);
+  if (copies > 1) {
+    unsigned inner = parallel[schedule.order.back()];
+    Value first = arith::MulIOp::create(rewriter, loc, dimValues[inner],
+                                        constant(copies));
+    for (int64_t v = 0; v < copies; ++v)
+      copyDims[v][inner] =
+          v == 0 ? first
+                 : arith::AddIOp::create(rewriter, loc, first, constant(v))
+                       .getResult();
+  }
   // The maps are pure affine forms of the dimensions with constant
   // coefficients: each expands to index arithmetic.
-  auto indices = [&](const SpaceOperand &operand) {
+  auto indices = [&](const SpaceOperand &operand, int64_t copy) {
     SmallVector<Value> values;
     for (AffineExpr expr : operand.map.getResults())
       values.push_back(affine::expandAffineExpr(rewriter, loc, expr,
-                                                dimValues, ValueRange{}));
+                                                copyDims[copy], ValueRange{}));
     return values;
   };
+  SmallVector<IRMapping> mappings(copies, mapping);
 
   // Accumulated outputs stay in registers through the reduction loops,
   // from their element (one lane per point) or from the combination's
-  // neutral element (several).
+  // neutral element (several); one register per copy, at slot * copies +
+  // copy.
   SmallVector<unsigned> accumulated;
   SmallVector<Value> initial;
   SmallVector<unsigned> reductions = space.getReductionDims();
@@ -391,8 +430,10 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     for (auto [i, operand] : llvm::enumerate(space.operands))
       if (operand.written && operand.read) {
         accumulated.push_back(i);
-        initial.push_back(memref::LoadOp::create(
-            rewriter, loc, mapping.lookup(operand.buffer), indices(operand)));
+        for (int64_t v = 0; v < copies; ++v)
+          initial.push_back(memref::LoadOp::create(
+              rewriter, loc, mapping.lookup(operand.buffer),
+              indices(operand, v)));
       }
   }
   SmallVector<scf::ForOp> loops;
@@ -406,6 +447,10 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     rewriter.setInsertionPointToStart(loop.getBody());
     return loop.getInductionVar();
   };
+  auto setReduction = [&](unsigned d, Value value) {
+    for (SmallVector<Value> &dims : copyDims)
+      dims[d] = value;
+  };
   if (lanes > 1) {
     // One loop over the linearized reduction points, every L-th from the
     // lane's own; the innermost dimension of the order along the lanes.
@@ -415,50 +460,57 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
          --i) {
       unsigned d = reductions[schedule.reductionOrder[i]];
       if (i == 0) {
-        dimValues[d] = index;
+        setReduction(d, index);
         break;
       }
       int64_t extent = space.dims[d].extent;
-      dimValues[d] =
-          arith::RemUIOp::create(rewriter, loc, index, constant(extent));
+      setReduction(d, arith::RemUIOp::create(rewriter, loc, index,
+                                             constant(extent)));
       index = arith::DivUIOp::create(rewriter, loc, index, constant(extent));
     }
   } else {
     for (unsigned d : reductions)
-      dimValues[d] = openLoop(constant(0), space.dims[d].extent, constant(1));
+      setReduction(d, openLoop(constant(0), space.dims[d].extent, constant(1)));
   }
-  // The body, loads and stores of accumulated outputs through registers.
+  // The body, loads and stores of accumulated outputs through registers;
+  // each operation once per copy, so that the copies' accesses of one
+  // operand neighbour each other.
   SmallVector<Value> next = current;
   for (Operation *op : space.body) {
     auto it = space.operandOf.find(op);
-    if (it == space.operandOf.end()) {
-      rewriter.clone(*op, mapping);
-      continue;
+    for (int64_t v = 0; v < copies; ++v) {
+      IRMapping &copyMapping = mappings[v];
+      if (it == space.operandOf.end()) {
+        rewriter.clone(*op, copyMapping);
+        continue;
+      }
+      const SpaceOperand &operand = space.operands[it->second];
+      auto slot = llvm::find(accumulated, it->second);
+      int64_t reg = (slot - accumulated.begin()) * copies + v;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        Value value =
+            slot != accumulated.end()
+                ? current[reg]
+                : memref::LoadOp::create(rewriter, loc,
+                                         mapping.lookup(operand.buffer),
+                                         indices(operand, v))
+                      .getResult();
+        copyMapping.map(load.getResult(), value);
+        // An element the kernel carried in a register: its value so far.
+        for (const CarriedValue &carried : space.carried)
+          if (carried.operand == it->second)
+            copyMapping.map(carried.value, value);
+        continue;
+      }
+      Value value = copyMapping.lookup(space.getStoredValue(op));
+      if (slot != accumulated.end()) {
+        next[reg] = value;
+        continue;
+      }
+      memref::StoreOp::create(rewriter, loc, value,
+                              mapping.lookup(operand.buffer),
+                              indices(operand, v));
     }
-    const SpaceOperand &operand = space.operands[it->second];
-    auto slot = llvm::find(accumulated, it->second);
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      Value value =
-          slot != accumulated.end()
-              ? current[slot - accumulated.begin()]
-              : memref::LoadOp::create(rewriter, loc,
-                                       mapping.lookup(operand.buffer),
-                                       indices(operand))
-                    .getResult();
-      mapping.map(load.getResult(), value);
-      // An element the kernel carried in a register: its value so far.
-      for (const CarriedValue &carried : space.carried)
-        if (carried.operand == it->second)
-          mapping.map(carried.value, value);
-      continue;
-    }
-    Value value = mapping.lookup(space.getStoredValue(op));
-    if (slot != accumulated.end()) {
-      next[slot - accumulated.begin()] = value;
-      continue;
-    }
-    memref::StoreOp::create(rewriter, loc, value,
-                            mapping.lookup(operand.buffer), indices(operand));
   }
   // Close the loops from the innermost, each passing its results out.
   for (int l = static_cast<int>(loops.size()) - 1; l >= 0; --l) {
@@ -503,10 +555,10 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       Operation *combiner = plan.combiners[i];
       reassociates |= isa<arith::AddFOp, arith::MulFOp>(combiner);
       Value element = memref::LoadOp::create(
-          rewriter, loc, mapping.lookup(output.buffer), indices(output));
+          rewriter, loc, mapping.lookup(output.buffer), indices(output, 0));
       memref::StoreOp::create(
           rewriter, loc, combinePartials(rewriter, combiner, element, next[i]),
-          mapping.lookup(output.buffer), indices(output));
+          mapping.lookup(output.buffer), indices(output, 0));
     }
     if (reassociates)
       AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
@@ -514,8 +566,10 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   } else {
     for (auto [i, operand] : llvm::enumerate(accumulated)) {
       const SpaceOperand &output = space.operands[operand];
-      memref::StoreOp::create(rewriter, loc, next[i],
-                              mapping.lookup(output.buffer), indices(output));
+      for (int64_t v = 0; v < copies; ++v)
+        memref::StoreOp::create(rewriter, loc, next[i * copies + v],
+                                mapping.lookup(output.buffer),
+                                indices(output, v));
     }
   }
   rewriter.setInsertionPointToEnd(entry);
@@ -532,5 +586,15 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   for (gpu::LaunchFuncOp launch : launches)
     setLaunchSizes(rewriter, launch, {schedule.blocks, 1, 1},
                    {schedule.threadsPerBlock, 1, 1});
+  // The copies' accesses of neighbouring elements become vector accesses
+  // where they are aligned.
+  // (The copies' index arithmetic is common first: accesses merge through
+  // the same outer index values.)
+  if (copies > 1) {
+    DominanceInfo dominance(kernel);
+    eliminateCommonSubExpressions(rewriter, dominance, kernel);
+    mergeNeighbouringAccesses(rewriter, kernel,
+                              {schedule.threadsPerBlock, 1, 1});
+  }
   return success();
 }

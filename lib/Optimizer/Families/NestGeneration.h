@@ -39,12 +39,26 @@ struct NestPlan {
   SmallVector<Operation *> combiners;
 };
 
+/// How promising a new mapping of a raised kernel is (the score of
+/// map-nest with 256 threads), or nothing where it is not worth proposing:
+/// where the contiguous dimension already runs along x in whole warps.
+/// Where more than half of the loaded bytes are rows each thread walks with
+/// a loop, one thread per output leaves them scattered whatever the
+/// mapping: 4.4, after the reduction families. Where a thread dimension
+/// walks the contiguous memory, the thread remaps and vectorize come first:
+/// 7.5. A contraction goes to register-accumulate (10) first, on which the
+/// tile families build: 9.95. Where only a per-thread loop walks it, no
+/// other family reaches it: 11.95. Then 6 less where the loads are
+/// coalesced already.
+std::optional<double> getNestMappingScore(const RewriteEvidence &evidence);
+
 /// The problem a schedule of `space` solves: its parallel and reduction
 /// extents and the dimensions the largest accesses walk contiguously.
 NestProblem getNestProblem(const IterationSpace &space);
 
 /// Raises `target`'s kernel and schedules it with `threadsPerBlock` threads
-/// per block and `lanes` threads per point, or fails with `why`: the kernel
+/// per block, `lanes` threads per point and `vector` points per thread, or
+/// fails with `why`: the kernel
 /// does not raise; its launch shape is tied (launch bounds); a launch is
 /// asynchronous or has a cluster; a launch passes one buffer twice where the
 /// buffers are not proved distinct; with lanes, an output that is not
@@ -53,7 +67,7 @@ NestProblem getNestProblem(const IterationSpace &space);
 /// of its own; or the schedule's refusal.
 FailureOr<NestPlan> matchNestPlan(const RewriteTarget &target,
                                   int64_t threadsPerBlock, int64_t lanes,
-                                  std::string &why);
+                                  int64_t vector, std::string &why);
 
 /// Replaces the kernel's body by the one `plan` schedules, re-sizes every
 /// launch and, where `plan.versioned`, puts each launch under the host

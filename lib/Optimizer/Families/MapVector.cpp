@@ -1,0 +1,83 @@
+//===- MapVector.cpp - map-vector=V: V points per thread of a raised nest -===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A raised kernel (autoprof/Raise) mapped as map-nest maps it, one point
+// per thread along the lanes, moves one element per access: two bytes for
+// f16, one for i8, where a memory-bound kernel wants 16 bytes in flight per
+// access. Here each thread takes V consecutive points along the contiguous
+// dimension (autoprof/Schedule/NestSchedule.h; V divides its extent): each
+// operation of the body runs once per point, the copies side by side, and
+// the copies' accesses of neighbouring elements merge into one access of V
+// elements where the memory-access analysis proves them aligned
+// (mergeNeighbouringAccesses). Blocks have 256 threads.
+//
+// The body follows the schedule (NestGeneration.cpp), which also keeps the
+// original kernel as the fallback of launches whose buffers may overlap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+#include "NestGeneration.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+namespace {
+
+/// Threads per block of the new launch.
+constexpr int64_t kThreadsPerBlock = 256;
+
+class MapVectorFamily : public RewriteFamilyWithPlan<NestPlan> {
+public:
+  StringRef getName() const override { return "map-vector"; }
+  StringRef getSummary() const override {
+    return "the raised iteration space mapped anew with V consecutive points "
+           "per thread along the contiguous dimension, their accesses one "
+           "vector access where aligned";
+  }
+  std::optional<std::string> checkParameter(int64_t n) const override {
+    if (n < 2 || !llvm::is_contained(getNestVectorWidths(), n))
+      return std::string("points per thread must be 2, 4, 8 or 16");
+    return std::nullopt;
+  }
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    static const StringRef facts[] = {"uncoalesced-loads",
+                                      "uncoalesced-stores", "dram-bound"};
+    return facts;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Where a new mapping is worth it (getNestMappingScore), 16 bytes of
+    // the narrowest element per thread, right after map-nest with 256
+    // threads: a memory-bound kernel of elements narrower than 4 bytes
+    // gains the most.
+    std::optional<double> base = getNestMappingScore(evidence);
+    if (!base)
+      return;
+    int64_t bytes = std::max<int64_t>(1, evidence.narrowestElementBytes);
+    ranked.push_back({*base - 0.05, std::min<int64_t>(16, 16 / bytes)});
+  }
+
+protected:
+  FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t vector,
+                                std::string &why) const override {
+    return matchNestPlan(target, kThreadsPerBlock, /*lanes=*/1, vector, why);
+  }
+
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t, NestPlan &plan) const override {
+    return generateNest(rewriter, target, plan);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createMapVectorFamily() {
+  return std::make_unique<MapVectorFamily>();
+}
