@@ -388,6 +388,25 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     result.baselineLaunches = reference->launch.repeat->count;
   result.flopsTotal = features->lookup("flops_total").value_or(0) *
                       static_cast<double>(result.baselineLaunches);
+  for (NamedAttribute named :
+       features->toAttr(original.kernel.getContext())) {
+    double value = 0;
+    if (auto integer = dyn_cast<IntegerAttr>(named.getValue()))
+      value = static_cast<double>(integer.getInt());
+    else if (auto real = dyn_cast<FloatAttr>(named.getValue()))
+      value = real.getValueAsDouble();
+    else
+      continue;
+    result.features.emplace_back(named.getName().str(), value);
+  }
+  for (Type type : original.kernel.getArgumentTypes())
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      memref.getElementType().print(os);
+      if (!llvm::is_contained(result.elementTypes, name))
+        result.elementTypes.push_back(name);
+    }
   result.baseline = MeasuredTiming::of(*baseline);
   result.baselineMetrics = baseline->metrics;
   result.baselineReplayPasses = baseline->replayPasses;

@@ -137,6 +137,14 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
       {"accepted", std::move(accepted)},
       {"best_median_us", result.bestMedianUs},
       {"speedup", result.getSpeedup()}};
+  Object features;
+  for (const auto &[name, value] : result.features)
+    features[name] = value;
+  object["features"] = std::move(features);
+  Array elementTypes;
+  for (const std::string &type : result.elementTypes)
+    elementTypes.push_back(type);
+  object["element_types"] = std::move(elementTypes);
   if (!result.failure.empty())
     object["failed"] = result.failure;
   if (!result.sanitizer.empty())

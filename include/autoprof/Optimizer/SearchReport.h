@@ -116,6 +116,12 @@ struct KernelSearchResult {
   /// Launches the baseline time covers: the trip count of the host loop a
   /// repeated launch sits in, else 1 (flopsTotal counts all of them).
   uint64_t baselineLaunches = 1;
+  /// The original kernel's static features (autoprof-extract-features), in
+  /// the schema's order, and the element types of its buffers ("f16",
+  /// "i8", ...), in argument order: what the report's readers choose a
+  /// compute roof by.
+  std::vector<std::pair<std::string, double>> features;
+  std::vector<std::string> elementTypes;
   std::vector<CandidateRecord> candidates;
   /// Labels of the candidates the result is made of, in order.
   std::vector<std::string> accepted;
