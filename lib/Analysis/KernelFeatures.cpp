@@ -26,6 +26,7 @@
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -795,10 +796,21 @@ void KernelFeatures::set(StringRef name, double value) {
 DictionaryAttr KernelFeatures::toAttr(MLIRContext *context) const {
   Builder builder(context);
   SmallVector<NamedAttribute> entries;
+  // Counts past what an i64 holds (nested loops of 2^32 trips each)
+  // saturate at its largest value instead of wrapping around.
+  auto toCount = [](double value) -> int64_t {
+    constexpr double limit = 9223372036854775807.0; // rounds to 2^63
+    if (std::isnan(value))
+      return 0;
+    if (value >= limit)
+      return std::numeric_limits<int64_t>::max();
+    if (value <= -limit)
+      return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(std::llround(value));
+  };
   for (const auto &[name, value] : values) {
     Attribute attr = lookupFeature(name)->integral
-                         ? Attribute(builder.getI64IntegerAttr(
-                               static_cast<int64_t>(std::llround(value))))
+                         ? Attribute(builder.getI64IntegerAttr(toCount(value)))
                          : Attribute(builder.getF64FloatAttr(value));
     entries.push_back(builder.getNamedAttr(name, attr));
   }
