@@ -129,6 +129,9 @@ struct OptimizePass
 
 void OptimizePass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(checkJobOptions(module.getLoc(), "autoprof-optimize", chip, device,
+                             timeBudget)))
+    return signalPassFailure();
   if (failed(checkWorkerDeadline(module, deadline)))
     return signalPassFailure();
   SearchOptions options;

@@ -19,8 +19,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -425,6 +429,44 @@ LogicalResult mlir::autoprof::checkWorkerDeadline(ModuleOp module,
   return emitError(module.getLoc(),
                    "deadline must be between 1 and 86400 seconds, got ")
          << seconds;
+}
+
+std::optional<unsigned>
+mlir::autoprof::getMinimumPtxVersion(StringRef chip) {
+  return llvm::StringSwitch<std::optional<unsigned>>(chip)
+      .Case("sm_75", 63)
+      .Case("sm_80", 70)
+      .Case("sm_86", 71)
+      .Case("sm_87", 74)
+      .Cases({"sm_89", "sm_90"}, 78)
+      .Case("sm_90a", 80)
+      .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
+      .Cases({"sm_120", "sm_120a"}, 87)
+      .Cases({"sm_103", "sm_103a", "sm_121", "sm_121a"}, 88)
+      .Default(std::nullopt);
+}
+
+LogicalResult mlir::autoprof::checkJobOptions(Location loc, StringRef pass,
+                                              StringRef chip,
+                                              std::optional<int> device,
+                                              std::optional<double> timeBudget) {
+  if (!getMinimumPtxVersion(chip))
+    return emitError(loc) << pass << ": option chip: unsupported chip '"
+                          << chip
+                          << "'; expected an NVIDIA architecture from sm_75 "
+                             "to sm_121a supported by CUDA 13, e.g. sm_90";
+  if (device && *device < 0)
+    return emitError(loc) << pass << ": option device: expected a CUDA device "
+                                     "number (0 or more), got "
+                          << *device;
+  if (timeBudget &&
+      (!std::isfinite(*timeBudget) || *timeBudget < 0 || *timeBudget > 3600))
+    return emitError(loc) << pass
+                          << ": option time-budget: expected seconds from 0 "
+                             "to 3600, got "
+                          << llvm::formatv("{0}", llvm::format("%g", *timeBudget))
+                                 .str();
+  return success();
 }
 
 FailureOr<llvm::StringMap<std::string>>

@@ -7,6 +7,7 @@
 #include "autoprof/Import/Cubin.h"
 #include "autoprof/Import/KernelSpec.h"
 #include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,14 +34,9 @@ struct ImportKernelPass
                 "autoprof-import-kernel needs spec=FILE");
       return signalPassFailure();
     }
-    StringRef number = chip;
-    if (!number.consume_front("sm_") || number.empty() ||
-        !llvm::isDigit(number.front())) {
-      emitError(getOperation().getLoc(), "autoprof-import-kernel: option chip: "
-                                         "expected sm_XX (e.g. sm_90), got '")
-          << chip << "'";
+    if (failed(checkJobOptions(getOperation().getLoc(),
+                               "autoprof-import-kernel", chip)))
       return signalPassFailure();
-    }
     for (const std::string &path : specs)
       if (failed(importSpec(path)))
         return signalPassFailure();

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -66,21 +67,6 @@ void mlir::autoprof::registerPTXLoweringExtensions(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
-/// The lowest PTX ISA version (times ten) that can target each architecture
-/// AutoProf supports; CUDA 13 no longer supports anything older than sm_75.
-static std::optional<unsigned> getMinimumPtxVersion(StringRef chip) {
-  return llvm::StringSwitch<std::optional<unsigned>>(chip)
-      .Case("sm_75", 63)
-      .Case("sm_80", 70)
-      .Case("sm_86", 71)
-      .Case("sm_87", 74)
-      .Cases({"sm_89", "sm_90"}, 78)
-      .Case("sm_90a", 80)
-      .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
-      .Cases({"sm_120", "sm_120a"}, 87)
-      .Cases({"sm_103", "sm_103a", "sm_121", "sm_121a"}, 88)
-      .Default(std::nullopt);
-}
 
 /// PTX ISA versions (times ten) the LLVM 22 NVPTX backend can emit.
 static bool isKnownPtxVersion(unsigned version) {

@@ -267,6 +267,9 @@ void ProfilePass::addDynamicFeatures(
 
 void ProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(checkJobOptions(module.getLoc(), "autoprof-profile", chip, device,
+                             timeBudget)))
+    return signalPassFailure();
   writtenJobs.clear();
   llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
       findKernelLaunches(module);

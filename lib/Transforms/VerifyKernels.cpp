@@ -381,6 +381,9 @@ static LogicalResult verifyImportedKernels(ModuleOp module,
 
 void VerifyKernelsPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(checkJobOptions(module.getLoc(), "autoprof-verify-kernels", chip,
+                             device)))
+    return signalPassFailure();
   if (failed(checkWorkerDeadline(module, deadline)))
     return signalPassFailure();
   OwningOpRef<ModuleOp> referenceModule = loadReference(module);

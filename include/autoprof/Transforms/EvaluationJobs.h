@@ -111,6 +111,19 @@ std::vector<std::string> getVerifyDistributions(gpu::GPUFuncOp reference,
 /// `module` otherwise.
 LogicalResult checkWorkerDeadline(ModuleOp module, unsigned seconds);
 
+/// The lowest PTX ISA version (times ten) that can target `chip`, for the
+/// architectures AutoProf supports (sm_75 to sm_121a: what CUDA 13 still
+/// supports), or nothing for another chip.
+std::optional<unsigned> getMinimumPtxVersion(StringRef chip);
+
+/// Checks the options of a pass that runs jobs, where they are given:
+/// `chip` one of the supported architectures, `device` not negative, and
+/// `timeBudget` seconds a finite number from 0 to 3600. Emits an error
+/// naming `pass` and the option at `loc` otherwise.
+LogicalResult checkJobOptions(Location loc, StringRef pass, StringRef chip,
+                              std::optional<int> device = std::nullopt,
+                              std::optional<double> timeBudget = std::nullopt);
+
 /// Lowers a copy of `module` to PTX for `chip`/`features` and returns the PTX
 /// of every gpu.module by name; `module` itself is not changed.
 FailureOr<llvm::StringMap<std::string>>
