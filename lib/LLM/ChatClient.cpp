@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/LLM/ChatClient.h"
+#include "autoprof/Support/InputFile.h"
 #include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -417,10 +418,10 @@ static Value answerToJSON(const Answer &answer) {
 
 /// Reads a cache entry; a message saying what is wrong with it otherwise.
 static llvm::Expected<Answer> readCacheEntry(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      ::autoprof::readInputFile(path);
   if (!buffer)
-    return makeError("cannot read it: " + buffer.getError().message());
+    return makeError(llvm::toString(buffer.takeError()));
   llvm::Expected<Value> entry = ::autoprof::parseJson((*buffer)->getBuffer());
   if (!entry)
     return makeError("it is not valid JSON: " +

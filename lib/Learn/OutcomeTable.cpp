@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Learn/OutcomeTable.h"
+#include "autoprof/Support/InputFile.h"
 #include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -285,12 +286,10 @@ mlir::autoprof::learn::parseOutcomeTable(llvm::StringRef text) {
 
 llvm::Expected<OutcomeTable>
 mlir::autoprof::learn::loadOutcomeTable(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      ::autoprof::readInputFile(path);
   if (!buffer)
-    return llvm::createStringError(buffer.getError(), "cannot read '%s': %s",
-                                   path.str().c_str(),
-                                   buffer.getError().message().c_str());
+    return buffer.takeError();
   return parseOutcomeTable((*buffer)->getBuffer());
 }
 

@@ -7,6 +7,7 @@
 #include "autoprof/Import/Cubin.h"
 #include "autoprof/Import/KernelSpec.h"
 #include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Support/InputFile.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
 
@@ -47,20 +48,21 @@ struct ImportKernelPass
     auto fail = [&](const Twine &message) {
       return emitError(loc, "kernel spec: ") << message;
     };
-    auto specText = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    auto specText = ::autoprof::readInputFile(path);
+    // (At the module: a location in the file would have the diagnostic
+    // read it to quote a line.)
     if (!specText)
-      return fail("cannot read '" + path +
-                  "': " + specText.getError().message());
+      return emitError(getOperation().getLoc(), "kernel spec: ")
+             << llvm::toString(specText.takeError());
     llvm::Expected<KernelSpec> spec =
         parseKernelSpec((*specText)->getBuffer(), path);
     if (!spec)
       return fail(llvm::toString(spec.takeError()));
     bool isCubin = spec->format == "cubin";
     auto sourceText =
-        llvm::MemoryBuffer::getFile(spec->sourcePath, /*IsText=*/!isCubin);
+        ::autoprof::readInputFile(spec->sourcePath, /*text=*/!isCubin);
     if (!sourceText)
-      return fail("field 'source': cannot read '" + spec->sourcePath +
-                  "': " + sourceText.getError().message());
+      return fail("field 'source': " + llvm::toString(sourceText.takeError()));
     StringRef source = (*sourceText)->getBuffer();
 
     if (isCubin) {

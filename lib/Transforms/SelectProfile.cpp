@@ -7,6 +7,7 @@
 #include "autoprof/Analysis/KernelFeatures.h"
 #include "autoprof/Dialect/AutoProf/IR/TreeEvaluation.h"
 #include "autoprof/Profiling/MetricCatalog.h"
+#include "autoprof/Support/InputFile.h"
 #include "autoprof/Support/Nesting.h"
 #include "autoprof/Transforms/NormalizeKernels.h"
 #include "autoprof/Transforms/Passes.h"
@@ -56,11 +57,11 @@ mlir::autoprof::loadProfilingTree(MLIRContext *context, StringRef treeFile,
         learned ? kLearnedTree : kStartingTree, config,
         learned ? "autoprof-learned-tree" : "autoprof-starting-tree");
   } else {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-        llvm::MemoryBuffer::getFile(treeFile);
-    if (std::error_code ec = buffer.getError()) {
-      emitError(loc, "cannot read tree file '")
-          << treeFile << "': " << ec.message();
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        ::autoprof::readInputFile(treeFile);
+    if (!buffer) {
+      emitError(loc, "cannot read the tree file: ")
+          << llvm::toString(buffer.takeError());
       return failure();
     }
     if (std::optional<std::string> why =

@@ -16,6 +16,7 @@
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Import/ImportedKernel.h"
 #include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Support/InputFile.h"
 #include "autoprof/Support/Nesting.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/Passes.h"
@@ -150,12 +151,14 @@ OwningOpRef<ModuleOp> VerifyKernelsPass::loadReference(ModuleOp module) {
               "reference=<file>");
     return nullptr;
   }
-  std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(reference, &message);
-  if (!file) {
-    emitError(module.getLoc(), "cannot read the reference module: ") << message;
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      ::autoprof::readInputFile(reference);
+  if (!read) {
+    emitError(module.getLoc(), "cannot read the reference module: ")
+        << llvm::toString(read.takeError());
     return nullptr;
   }
+  std::unique_ptr<llvm::MemoryBuffer> file = std::move(*read);
   if (std::optional<std::string> why =
           ::autoprof::checkSourceNesting(file->getBuffer())) {
     emitError(module.getLoc(), "cannot parse the reference module '")

@@ -17,7 +17,7 @@
 
 // NONAME: error: no profiling tree named @nope in '{{.*}}two-trees.mlir'
 
-// MISSING: error: cannot read tree file '{{.*}}does-not-exist': No such file or directory
+// MISSING: error: cannot read the tree file: cannot read '{{.*}}does-not-exist': No such file or directory
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

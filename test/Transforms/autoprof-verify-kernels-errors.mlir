@@ -10,7 +10,7 @@
 
 // SEED: error: @scale failed verification against the reference (rejected): {{.*}}, seeds [7, 8],
 // NO-OPTION: error: autoprof-verify-kernels needs the reference module: reference=<file>
-// NO-FILE: error: cannot read the reference module: cannot open input file '{{.*}}.none': No such file or directory
+// NO-FILE: error: cannot read the reference module: cannot read '{{.*}}.none': No such file or directory
 // DEADLINE: error: deadline must be between 1 and 86400 seconds, got 0
 // NO-WORKER: error: cannot verify @scale: worker '{{.*}}.none' is not an executable file
 

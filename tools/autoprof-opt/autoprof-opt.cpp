@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/InitAll.h"
+#include "autoprof/Support/InputFile.h"
 #include "autoprof/Support/Nesting.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -33,12 +34,25 @@ int main(int argc, char **argv) {
         mlir::MlirOptMain(argc, argv, inputFile, outputFile, registry));
 
   llvm::InitLLVM init(argc, argv);
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFile, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
-    return EXIT_FAILURE;
+  // Standard input is read as it comes; a named file must be a regular
+  // file of a sane size (a FIFO or /dev/zero would hang).
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  if (inputFile == "-") {
+    std::string error;
+    input = mlir::openInputFile(inputFile, &error);
+    if (!input) {
+      llvm::errs() << error << "\n";
+      return EXIT_FAILURE;
+    }
+  } else {
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+        autoprof::readInputFile(inputFile);
+    if (!read) {
+      llvm::errs() << "autoprof-opt: " << llvm::toString(read.takeError())
+                   << "\n";
+      return EXIT_FAILURE;
+    }
+    input = std::move(*read);
   }
   if (std::optional<std::string> why =
           autoprof::checkSourceNesting(input->getBuffer())) {
@@ -46,6 +60,7 @@ int main(int argc, char **argv) {
                  << ": error: " << *why << "\n";
     return EXIT_FAILURE;
   }
+  std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFile, &error);
   if (!output) {
