@@ -392,10 +392,27 @@ int main(int argc, char **argv) {
     llvm::errs() << "autoprof-learn: the learned tree does not verify\n";
     return 1;
   }
+  // With the model as the only proposer, a learning in which it never gave
+  // a tree to evaluate (it could not be reached, or every answer was
+  // refused) learned nothing: it fails rather than write the starting tree.
+  unsigned modelAnswers = 0;
+  std::string lastModelFailure;
   for (const llvm::json::Value &round : result->log) {
     const llvm::json::Object *entry = round.getAsObject();
     if (!entry)
       continue;
+    if (const llvm::json::Array *proposals = entry->getArray("proposals"))
+      for (const llvm::json::Value &proposal : *proposals)
+        if (const llvm::json::Object *object = proposal.getAsObject()) {
+          std::optional<StringRef> edit = object->getString("edit");
+          if (!edit || !edit->starts_with("model proposal"))
+            continue;
+          if (std::optional<StringRef> rejected = object->getString("rejected");
+              rejected && *edit == "model proposal")
+            lastModelFailure = rejected->str();
+          else
+            ++modelAnswers;
+        }
     // A model that could not be asked, or answered with a tree that was
     // refused, is said here, not in the log alone.
     if (const llvm::json::Array *proposals = entry->getArray("proposals"))
@@ -409,6 +426,15 @@ int main(int argc, char **argv) {
     if (std::optional<StringRef> decision = entry->getString("decision"))
       llvm::errs() << "round " << *entry->getInteger("round") << ": "
                    << *decision << "\n";
+  }
+  if (proposer == EditProposer::Model && modelAnswers == 0) {
+    llvm::errs() << "autoprof-learn: the model proposed no tree that could "
+                    "be evaluated in any round"
+                 << (lastModelFailure.empty() ? ""
+                                              : " (the last failure: " +
+                                                    lastModelFailure + ")")
+                 << "; nothing was learned, no tree written\n";
+    return 1;
   }
   llvm::errs() << llvm::formatv(
       "{0} training and {1} held-out kernels; training score {2:F4}\n",
