@@ -183,8 +183,18 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
   auto constantSize = [&](Value value, StringRef what,
                           unsigned &result) -> LogicalResult {
     APInt constant;
-    if (!matchPattern(value, m_ConstantInt(&constant)) ||
-        constant.getSExtValue() < 0 || constant.getSExtValue() > UINT32_MAX)
+    if (!matchPattern(value, m_ConstantInt(&constant))) {
+      // Upstream's lowering computes sizes on the host; normalizing folds
+      // them (autoprof-optimize normalizes by itself).
+      InFlightDiagnostic diag =
+          launch.emitError("the ")
+          << what << " of this launch is not a constant the GPU accepts";
+      diag.attachNote()
+          << "it is computed on the host: run --autoprof-normalize-kernels "
+             "first, which folds it to a constant";
+      return diag;
+    }
+    if (constant.getSExtValue() < 0 || constant.getSExtValue() > UINT32_MAX)
       return launch.emitError("the ")
              << what << " of this launch is not a constant the GPU accepts";
     result = static_cast<unsigned>(constant.getZExtValue());
