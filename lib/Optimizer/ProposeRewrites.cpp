@@ -55,7 +55,8 @@ struct ProposeRewritesPass
       SmallVector<ProposedRewrite> proposed;
       SmallVector<KernelRewrite> ranked = proposeKernelRewrites(
           module, kernel, features->toAttr(&getContext()),
-          getMeasuredMetrics(kernel), emitRemarks ? &refused : nullptr,
+          getMeasuredMetrics(kernel),
+          emitRemarks && emitRefusals ? &refused : nullptr,
           emitRemarks ? &proposed : nullptr);
       SmallVector<Attribute> names;
       for (const KernelRewrite &rewrite : ranked)

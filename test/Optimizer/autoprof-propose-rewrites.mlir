@@ -2,7 +2,8 @@
 // as an attribute; with remarks, why each other one considered does not
 // apply. The kernels are upstream's (test/Corpus/Upstream).
 // RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites | FileCheck %s --check-prefix=BLOCKS
-// RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites="remarks refusals" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: autoprof-opt %S/../Corpus/Upstream/matmul.blocks.mlir --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROPOSED
 // RUN: autoprof-opt %S/../Corpus/Upstream/transpose2d.tile16x16.mlir --autoprof-propose-rewrites 2>&1 | FileCheck %s --check-prefix=TILED
 // RUN: autoprof-opt %S/../Corpus/Upstream/dequant_i8.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH
 // RUN: autoprof-opt %S/../Corpus/Upstream/truncf_f16.tile32x8.mlir --autoprof-apply-rewrites="rewrites=coalesce=32" | autoprof-opt --autoprof-propose-rewrites | FileCheck %s --check-prefix=WIDTH-F16
@@ -21,6 +22,9 @@
 // REFUSED-DAG: remark: @matmul_kernel: restrict=1 does not apply: two buffers of a launch are neither their own allocations nor host arguments marked llvm.noalias, so they may overlap
 // REFUSED-DAG: remark: @matmul_kernel: coalesce=32 does not apply: the launches have one-thread blocks (form-blocks applies)
 // REFUSED-DAG: remark: @matmul_kernel: block-size=256 does not apply: a launch is not a constant 1-D launch
+// Without refusals, the remarks are the proposals alone.
+// PROPOSED: remark: @matmul_kernel: proposal 1: form-blocks=256 (score
+// PROPOSED-NOT: does not apply
 // BLOCKS-LABEL: gpu.func @matmul_kernel
 // BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "map-nest=256", "map-vector=4", "map-nest=128", "map-nest=512", "launch-bounds=1"]
 

@@ -60,8 +60,10 @@ def ProposeRewritesPass : Pass<"autoprof-propose-rewrites", "ModuleOp"> {
     `autoprof-optimize` would measure, in its order, ranked by the kernel's
     features and static memory-access analysis (and by the metrics of
     `autoprof.measurement` when the kernel was profiled). With `remarks`,
-    every rewrite considered and refused gets a remark saying why. No GPU is
-    needed; each proposal can be applied with `autoprof-apply-rewrites`.
+    each proposal gets a remark with its rank, score and the facts it
+    addresses; with `refusals` as well, every rewrite considered and refused
+    gets a remark saying why. No GPU is needed; each proposal can be applied
+    with `autoprof-apply-rewrites`.
 
     ```mlir
     gpu.func @matmul_kernel(...) kernel attributes {
@@ -70,7 +72,9 @@ def ProposeRewritesPass : Pass<"autoprof-propose-rewrites", "ModuleOp"> {
   }];
   let options = [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
-           "Explain each refused rewrite as a remark">,
+           "Explain each proposal as a remark">,
+    Option<"emitRefusals", "refusals", "bool", /*default=*/"false",
+           "With remarks, also explain each rewrite that does not apply">,
     Option<"normalize", "normalize", "bool", /*default=*/"true",
            "Normalize the module first, as the optimizer does">,
   ];
