@@ -323,6 +323,17 @@ llvm::Error mlir::autoprof::checkPtxEntry(const KernelSpec &spec,
     if (param.isScalar && bits != dtypeBits(param.dtype))
       return makeError(where + ": a " + param.dtype + " scalar, but entry '" +
                        spec.entry + "' takes a " + type + " there");
+    // Of the same size, a float where the PTX spells an integer (.u, .s)
+    // or the other way round (.f) would reach the kernel as the wrong
+    // bits; untyped .b parameters take either.
+    bool isFloat = StringRef(param.dtype).starts_with("f") ||
+                   StringRef(param.dtype) == "bf16";
+    if (param.isScalar && ((type[1] == 'f' && !isFloat) ||
+                           ((type[1] == 'u' || type[1] == 's') && isFloat)))
+      return makeError(where + ": a " + param.dtype + " scalar, but entry '" +
+                       spec.entry + "' takes a " + type + " there (" +
+                       (type[1] == 'f' ? "a float" : "an integer") +
+                       " of the same size)");
   }
   unsigned target = archNumber(entry.target);
   unsigned device = archNumber(chip);

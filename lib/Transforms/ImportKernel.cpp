@@ -81,9 +81,14 @@ struct ImportKernelPass
       options.workerPath = workerPath;
       llvm::Expected<std::string> compiled = rt::compileCudaToPtx(
           source, spec->entry, chip, spec->compileOptions, options);
-      if (!compiled)
-        return fail("cannot compile '" + spec->sourcePath +
-                    "': " + llvm::toString(compiled.takeError()));
+      if (!compiled) {
+        // The worker speaks of candidates; an imported kernel is the
+        // user's own source.
+        std::string why = llvm::toString(compiled.takeError());
+        StringRef reason(why);
+        reason.consume_front("the candidate does not compile: ");
+        return fail("cannot compile '" + spec->sourcePath + "': " + reason);
+      }
       ptx = std::move(*compiled);
     }
     llvm::Expected<PtxEntry> entry = readPtxEntry(ptx, spec->entry);

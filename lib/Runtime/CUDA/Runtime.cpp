@@ -1859,6 +1859,10 @@ bool compileWithNvrtc(const std::string &source, const char *entry,
     include = "/usr/local/cuda/include";
   if (!include.empty())
     options.push_back("--include-path=" + include);
+  // CUDA 13 keeps libcu++, CUB and Thrust under include/cccl, which
+  // cooperative groups and <cuda/std/...> need.
+  if (!include.empty() && directoryExists(include + "/cccl"))
+    options.push_back("--include-path=" + include + "/cccl");
   options.insert(options.end(), extraOptions.begin(), extraOptions.end());
   std::vector<const char *> optionPointers;
   for (const std::string &option : options)
