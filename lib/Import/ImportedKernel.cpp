@@ -185,6 +185,8 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     kernel.paramNames.push_back(name ? name.str()
                                      : "arg" + std::to_string(index));
   }
+  // Integer inputs used as indices stay in bounds, as for MLIR launches.
+  rt::applyDefaultIndexBounds(job);
   if (kernel.isCubin()) {
     const std::vector<CubinParam> &taken = kernel.cubinEntry->params;
     bool agree = taken.size() == job.params.size();

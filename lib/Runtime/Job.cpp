@@ -33,6 +33,29 @@ unsigned autoprof::runtime::getDtypeBytes(llvm::StringRef dtype) {
       .Default(4);
 }
 
+void autoprof::runtime::applyDefaultIndexBounds(JobLaunch &launch) {
+  // One-element buffers are results (sums, counters), not what indices
+  // index; bounding by them would make every index input zero.
+  uint64_t smallest = UINT64_MAX;
+  for (const JobParam &param : launch.params)
+    if (!param.isScalar && param.count > 1)
+      smallest = std::min<uint64_t>(smallest, param.count);
+  if (smallest == UINT64_MAX)
+    return;
+  for (JobParam &param : launch.params) {
+    if (param.isScalar || param.role != "input" || param.indexBound != 0 ||
+        param.dtype.empty() || param.dtype.front() == 'f' ||
+        param.dtype == "bf16")
+      continue;
+    unsigned bits = getDtypeBytes(param.dtype) * 8;
+    uint64_t typeLimit = param.dtype.front() == 'u'
+                             ? (bits >= 64 ? UINT64_MAX : (1ull << bits))
+                             : (1ull << (bits - 1));
+    if (smallest <= typeLimit)
+      param.indexBound = static_cast<int64_t>(smallest);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Serialization
 //===----------------------------------------------------------------------===//

@@ -220,7 +220,6 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
            << kernel.getName() << ", which takes " << kernel.getNumArguments();
 
   llvm::DenseSet<Value> seenBuffers;
-  uint64_t smallestBuffer = UINT64_MAX;
   // The body's leading arguments are the parameters; workgroup and private
   // attributions follow them.
   for (auto [index, arg] : llvm::enumerate(
@@ -248,10 +247,6 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
               index, "autoprof.index_bound"))
         param.indexBound = bound.getInt();
       param.sorted = kernel.getArgAttr(index, "autoprof.sorted") != nullptr;
-      // One-element buffers are results (sums, counters), not what indices
-      // index; bounding by them would make every index input zero.
-      if (param.count > 1)
-        smallestBuffer = std::min<uint64_t>(smallestBuffer, param.count);
       param.role = inferBufferRole(arg);
     } else {
       param.isScalar = true;
@@ -284,17 +279,7 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
   }
   // Narrow integers (i8, i16) are data, not indices, when the smallest
   // buffer does not fit their type.
-  for (::autoprof::runtime::JobParam &param : job.params) {
-    if (param.isScalar || param.role != "input" || param.indexBound != 0 ||
-        param.dtype.front() == 'f' || param.dtype == "bf16")
-      continue;
-    unsigned bits = std::stoi(param.dtype.substr(1));
-    uint64_t typeLimit = param.dtype.front() == 'u'
-                             ? (bits >= 64 ? UINT64_MAX : (1ull << bits))
-                             : (1ull << (bits - 1));
-    if (smallestBuffer != UINT64_MAX && smallestBuffer <= typeLimit)
-      param.indexBound = static_cast<int64_t>(smallestBuffer);
-  }
+  ::autoprof::runtime::applyDefaultIndexBounds(job);
   return job;
 }
 

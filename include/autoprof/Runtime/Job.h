@@ -122,6 +122,13 @@ struct EvaluationJob {
 /// other).
 unsigned getDtypeBytes(llvm::StringRef dtype);
 
+/// Gives each integer input buffer of `launch` without an index bound the
+/// default one: the length of the smallest buffer of more than one element,
+/// where that fits the integer type (narrower integers are data, not
+/// indices). Inputs used as indices then stay in bounds, for MLIR launches
+/// and imported kernels alike.
+void applyDefaultIndexBounds(JobLaunch &launch);
+
 /// Whether `option` is an NVRTC option a compile job may pass: those that
 /// choose how the kernel's code is optimized and what its floating-point
 /// arithmetic may round (`--use_fast_math`, `--ftz=true`,
