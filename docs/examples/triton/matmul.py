@@ -14,7 +14,11 @@ import triton
 
 from autoprof import plots
 from autoprof.triton import Space, optimize
-from example_kernels import matmul_kernel
+
+# The kernels are the GPU tests' own (test/Runtime/triton-optimize.test).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "test"
+                       / "Runtime" / "Inputs" / "triton"))
+from example_kernels import matmul_kernel  # noqa: E402
 
 
 out = pathlib.Path(sys.argv[1])
