@@ -34,7 +34,7 @@ namespace {
 /// Threads per block of the new launch.
 constexpr int64_t kThreadsPerBlock = 256;
 
-class MapLanesFamily : public RewriteFamilyWithPlan<NestPlan> {
+class MapLanesFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-lanes"; }
   StringRef getSummary() const override {
@@ -79,14 +79,8 @@ public:
   }
 
 protected:
-  FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t lanes,
-                                std::string &why) const override {
-    return matchNestPlan(target, kThreadsPerBlock, lanes, /*vector=*/1, why);
-  }
-
-  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t, NestPlan &plan) const override {
-    return generateNest(rewriter, target, plan);
+  NestShape getShape(int64_t lanes) const override {
+    return {kThreadsPerBlock, lanes};
   }
 };
 

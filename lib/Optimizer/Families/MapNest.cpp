@@ -28,7 +28,7 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-class MapNestFamily : public RewriteFamilyWithPlan<NestPlan> {
+class MapNestFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-nest"; }
   StringRef getSummary() const override {
@@ -58,15 +58,7 @@ public:
   }
 
 protected:
-  FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t threads,
-                                std::string &why) const override {
-    return matchNestPlan(target, threads, /*lanes=*/1, /*vector=*/1, why);
-  }
-
-  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t, NestPlan &plan) const override {
-    return generateNest(rewriter, target, plan);
-  }
+  NestShape getShape(int64_t threads) const override { return {threads}; }
 };
 
 } // namespace

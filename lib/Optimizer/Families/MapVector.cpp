@@ -31,7 +31,7 @@ namespace {
 /// Threads per block of the new launch.
 constexpr int64_t kThreadsPerBlock = 256;
 
-class MapVectorFamily : public RewriteFamilyWithPlan<NestPlan> {
+class MapVectorFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-vector"; }
   StringRef getSummary() const override {
@@ -64,14 +64,8 @@ public:
   }
 
 protected:
-  FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t vector,
-                                std::string &why) const override {
-    return matchNestPlan(target, kThreadsPerBlock, /*lanes=*/1, vector, why);
-  }
-
-  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
-                          int64_t, NestPlan &plan) const override {
-    return generateNest(rewriter, target, plan);
+  NestShape getShape(int64_t vector) const override {
+    return {kThreadsPerBlock, /*lanes=*/1, vector};
   }
 };
 

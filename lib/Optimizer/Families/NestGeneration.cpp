@@ -193,8 +193,8 @@ static LogicalResult findNestCombiners(const IterationSpace &space,
 
 FailureOr<NestPlan>
 mlir::autoprof::rewrites::matchNestPlan(const RewriteTarget &target,
-                                        int64_t threadsPerBlock, int64_t lanes,
-                                        int64_t vector, std::string &why) {
+                                        const NestShape &shape,
+                                        std::string &why) {
   FailureOr<IterationSpace> space = raiseKernel(target.kernel, why);
   if (failed(space)) {
     why = "the kernel does not raise: " + why;
@@ -226,11 +226,12 @@ mlir::autoprof::rewrites::matchNestPlan(const RewriteTarget &target,
         }
     }
   std::optional<NestSchedule> schedule =
-      scheduleNest(getNestProblem(*space), threadsPerBlock, lanes, vector, why);
+      scheduleNest(getNestProblem(*space), shape.threadsPerBlock, shape.lanes,
+                   shape.vector, why);
   if (!schedule)
     return failure();
   NestPlan plan{std::move(*space), std::move(*schedule), versioned, {}, {}};
-  if (lanes > 1 && failed(findNestCombiners(plan.space, plan, why)))
+  if (shape.lanes > 1 && failed(findNestCombiners(plan.space, plan, why)))
     return failure();
   return plan;
 }
@@ -314,7 +315,8 @@ static Value shuffle(RewriterBase &rewriter, Location loc, Value value,
     Value thirtyTwo = arith::ConstantIntOp::create(rewriter, loc, i64, 32);
     Value low = arith::TruncIOp::create(rewriter, loc, i32, bits);
     Value high = arith::TruncIOp::create(
-        rewriter, loc, i32, arith::ShRUIOp::create(rewriter, loc, bits, thirtyTwo));
+        rewriter, loc, i32,
+        arith::ShRUIOp::create(rewriter, loc, bits, thirtyTwo));
     Value lowBack = arith::ExtUIOp::create(rewriter, loc, i64, shfl(low));
     Value highBack = arith::ExtUIOp::create(rewriter, loc, i64, shfl(high));
     result = arith::OrIOp::create(
@@ -344,8 +346,9 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   SmallVector<Location> argLocs;
   for (BlockArgument arg : old.getArguments())
     argLocs.push_back(arg.getLoc());
-  Block *entry = rewriter.createBlock(&kernel.getBody(), kernel.getBody().begin(),
-                                      old.getArgumentTypes(), argLocs);
+  Block *entry =
+      rewriter.createBlock(&kernel.getBody(), kernel.getBody().begin(),
+                           old.getArgumentTypes(), argLocs);
   IRMapping mapping;
   mapping.map(old.getArguments(), entry->getArguments());
 
@@ -389,7 +392,8 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       dimValues[d] = rest;
       break;
     }
-    dimValues[d] = arith::RemUIOp::create(rewriter, loc, rest, constant(extent));
+    dimValues[d] =
+        arith::RemUIOp::create(rewriter, loc, rest, constant(extent));
     rest = arith::DivUIOp::create(rewriter, loc, rest, constant(extent));
   }
   SmallVector<SmallVector<Value>> copyDims(copies, dimValues);
@@ -525,18 +529,7 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     auto i32Constant = [&](int64_t value) -> Value {
       return arith::ConstantIntOp::create(rewriter, loc, i32, value);
     };
-    Value laneInWarp = arith::IndexCastUIOp::create(
-        rewriter, loc, i32,
-        gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
-    Value firstLane = arith::AndIOp::create(rewriter, loc, laneInWarp,
-                                            i32Constant(32 - lanes));
-    Value mask =
-        lanes == 32
-            ? i32Constant(-1)
-            : arith::ShLIOp::create(rewriter, loc,
-                                    i32Constant((int64_t(1) << lanes) - 1),
-                                    firstLane)
-                  .getResult();
+    Value mask = buildLaneGroup(rewriter, loc, lanes).mask;
     for (auto [i, combiner] : llvm::enumerate(plan.combiners))
       for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
         Value other = shuffle(rewriter, loc, next[i], i32Constant(distance),

@@ -56,9 +56,16 @@ std::optional<double> getNestMappingScore(const RewriteEvidence &evidence);
 /// extents and the dimensions the largest accesses walk contiguously.
 NestProblem getNestProblem(const IterationSpace &space);
 
-/// Raises `target`'s kernel and schedules it with `threadsPerBlock` threads
-/// per block, `lanes` threads per point and `vector` points per thread, or
-/// fails with `why`: the kernel
+/// The shape a family asks of a schedule: threads per block, threads per
+/// point and points per thread.
+struct NestShape {
+  int64_t threadsPerBlock;
+  int64_t lanes = 1;
+  int64_t vector = 1;
+};
+
+/// Raises `target`'s kernel and schedules it in `shape`, or fails with
+/// `why`: the kernel
 /// does not raise; its launch shape is tied (launch bounds); a launch is
 /// asynchronous or has a cluster; a launch passes one buffer twice where the
 /// buffers are not proved distinct; with lanes, an output that is not
@@ -66,14 +73,31 @@ NestProblem getNestProblem(const IterationSpace &space);
 /// point by an associative and commutative operation with a contribution
 /// of its own; or the schedule's refusal.
 FailureOr<NestPlan> matchNestPlan(const RewriteTarget &target,
-                                  int64_t threadsPerBlock, int64_t lanes,
-                                  int64_t vector, std::string &why);
+                                  const NestShape &shape, std::string &why);
 
 /// Replaces the kernel's body by the one `plan` schedules, re-sizes every
 /// launch and, where `plan.versioned`, puts each launch under the host
 /// check with the original kernel as its fallback.
 LogicalResult generateNest(RewriterBase &rewriter, const RewriteTarget &target,
                            const NestPlan &plan);
+
+/// A family whose rewrite is the kernel generated anew from a schedule of
+/// its raised form (map-nest, map-lanes, map-vector): each chooses the
+/// schedule's shape from its parameter, and ranks.
+class NestMappingFamily : public RewriteFamilyWithPlan<NestPlan> {
+protected:
+  /// The schedule's shape for `parameter` (a valid one).
+  virtual NestShape getShape(int64_t parameter) const = 0;
+
+  FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t parameter,
+                                std::string &why) const final {
+    return matchNestPlan(target, getShape(parameter), why);
+  }
+  LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
+                          int64_t, NestPlan &plan) const final {
+    return generateNest(rewriter, target, plan);
+  }
+};
 
 } // namespace mlir::autoprof::rewrites
 

@@ -474,6 +474,27 @@ mlir::autoprof::rewrites::splitReductionLoop(RewriterBase &rewriter,
   return result;
 }
 
+LaneGroup mlir::autoprof::rewrites::buildLaneGroup(RewriterBase &rewriter,
+                                                   Location loc,
+                                                   int64_t lanes) {
+  Type i32 = rewriter.getI32Type();
+  auto i32Constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(rewriter, loc, i32, value);
+  };
+  Value laneInWarp = arith::IndexCastUIOp::create(
+      rewriter, loc, i32, gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
+  Value firstLane = arith::AndIOp::create(rewriter, loc, laneInWarp,
+                                          i32Constant(32 - lanes));
+  Value mask =
+      lanes == 32
+          ? i32Constant(-1)
+          : arith::ShLIOp::create(rewriter, loc,
+                                  i32Constant((int64_t(1) << lanes) - 1),
+                                  firstLane)
+                .getResult();
+  return {firstLane, mask};
+}
+
 Value mlir::autoprof::rewrites::combinePartials(RewriterBase &rewriter,
                                                 Operation *combiner, Value lhs,
                                                 Value rhs) {

@@ -95,6 +95,15 @@ SplitLoop splitReductionLoop(RewriterBase &rewriter,
 /// for maxnumf and minnumf, infinities for maximumf and minimumf).
 std::optional<TypedAttr> getCombinerIdentity(Operation *op);
 
+/// A group of `lanes` consecutive lanes of a warp that starts at a multiple
+/// of `lanes` (a power of two up to 32), as the lane's own group: its first
+/// lane and the shuffle mask that names just its lanes (both i32).
+struct LaneGroup {
+  Value firstLane;
+  Value mask;
+};
+LaneGroup buildLaneGroup(RewriterBase &rewriter, Location loc, int64_t lanes);
+
 /// `combiner` applied to `lhs` and `rhs`, without the flags a combination
 /// in another order breaks (no overflow, no NaN, no infinity).
 Value combinePartials(RewriterBase &rewriter, Operation *combiner, Value lhs,

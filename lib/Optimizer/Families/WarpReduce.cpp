@@ -242,16 +242,7 @@ protected:
     auto i32Constant = [&](int64_t value) -> Value {
       return arith::ConstantIntOp::create(rewriter, loc, i32, value);
     };
-    Value laneInWarp = arith::IndexCastUIOp::create(
-        rewriter, loc, i32,
-        gpu::LaneIdOp::create(rewriter, loc, IntegerAttr()));
-    Value firstLane =
-        arith::AndIOp::create(rewriter, loc, laneInWarp, i32Constant(32 - n));
-    Value mask =
-        n == 32 ? i32Constant(-1)
-                : arith::ShLIOp::create(rewriter, loc,
-                                        i32Constant((1ll << n) - 1), firstLane)
-                      .getResult();
+    auto [firstLane, mask] = buildLaneGroup(rewriter, loc, n);
     Value clamp = i32Constant(31);
     SmallVector<Value> totals;
     for (auto [result, combiner, init] : llvm::zip(
