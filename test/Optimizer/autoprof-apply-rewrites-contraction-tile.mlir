@@ -157,6 +157,70 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A batched product as upstream's 16x16 tiling with bounds checks maps it
+// (batch along x, rows along y, columns along z of blocks one thread deep:
+// the column's global index is spelled tid.z + bid.z): the check bounds
+// global indices, and B is read transposed.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @bmm_guarded(
+    // The check lets 3 batches, 32 rows and 32 columns through: one tile of
+    // 32 x 32 per batch, the batch along z.
+    // CHECK-SAME: known_block_size = array<i32: 8, 8, 1>, known_grid_size = array<i32: 1, 1, 3>
+    // CHECK: %[[BZ:.*]] = gpu.block_id z
+    // CHECK-COUNT-4: vector.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x32x32xf32>, vector<4xf32>
+    // CHECK-COUNT-4: vector.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x32x16xf32>, vector<4xf32>
+    // The tile covers the checked results exactly: no check is left.
+    // CHECK-NOT: scf.if
+    // CHECK-COUNT-16: memref.store %{{.*}}, %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x32x32xf32>
+    gpu.func @bmm_guarded(%a: memref<3x32x16xf32>, %bt: memref<3x32x16xf32>, %c: memref<3x32x32xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %bz = gpu.block_id z
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %tz = gpu.thread_id z
+      %ox = arith.muli %bx, %c16 : index
+      %oy = arith.muli %by, %c16 : index
+      %n = arith.addi %tx, %ox : index
+      %i = arith.addi %ty, %oy : index
+      %j = arith.addi %tz, %bz : index
+      %inn = arith.cmpi ult, %n, %c3 : index
+      %ini = arith.cmpi ult, %i, %c32 : index
+      %inj = arith.cmpi ult, %j, %c32 : index
+      %both = arith.andi %inn, %ini : i1
+      %all = arith.andi %both, %inj : i1
+      scf.if %all {
+        %init = memref.load %c[%n, %i, %j] : memref<3x32x32xf32>
+        %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f32) {
+          %x = memref.load %a[%n, %i, %k] : memref<3x32x16xf32>
+          %y = memref.load %bt[%n, %j, %k] : memref<3x32x16xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          scf.yield %s : f32
+        }
+        memref.store %sum, %c[%n, %i, %j] : memref<3x32x32xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<3x32x16xf32>, %bt: memref<3x32x16xf32>, %c: memref<3x32x32xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@bmm_guarded blocks in (%c1, %c2, %c32) threads in (%c16, %c16, %c1) args(%a : memref<3x32x16xf32>, %bt : memref<3x32x16xf32>, %c : memref<3x32x32xf32>)
+    return
+  }
+}
+
+// -----
+
 // The loop under a condition every thread shares (register-accumulate's
 // check that the buffers do not overlap): the first branch is tiled, the
 // second runs the original code once per result.

@@ -415,51 +415,52 @@ static std::optional<std::string> checkReadOnly(Block &block, Operation *end) {
 }
 
 /// The dimension whose global index `value` is (block id x block size +
-/// thread id, the block id alone for blocks of one thread, the thread id
-/// alone for a grid of one block), or nothing.
+/// thread id along one dimension, in any spelling the affine form of the
+/// access analysis sees through; the block id alone where blocks have one
+/// thread, the thread id alone where the grid has one block), or nothing.
 static std::optional<int>
-getGlobalIndexDim(Value value, const std::array<int64_t, 3> &grid,
+getGlobalIndexDim(MemoryAccessAnalysis &analysis, Value value,
+                  const std::array<int64_t, 3> &grid,
                   const std::array<int64_t, 3> &block) {
-  if (auto id = value.getDefiningOp<gpu::BlockIdOp>()) {
-    int d = static_cast<int>(id.getDimension());
-    return block[d] == 1 ? std::optional<int>(d) : std::nullopt;
-  }
-  if (auto id = value.getDefiningOp<gpu::ThreadIdOp>()) {
-    int d = static_cast<int>(id.getDimension());
-    return grid[d] == 1 ? std::optional<int>(d) : std::nullopt;
-  }
-  auto add = value.getDefiningOp<arith::AddIOp>();
-  if (!add)
+  std::optional<AffineIndex> form = analysis.express(value);
+  if (!form || form->constant != 0 || form->terms.empty())
     return std::nullopt;
-  for (auto [first, threadValue] : {std::pair(add.getLhs(), add.getRhs()),
-                                    std::pair(add.getRhs(), add.getLhs())}) {
-    auto thread = threadValue.getDefiningOp<gpu::ThreadIdOp>();
-    auto mul = first.getDefiningOp<arith::MulIOp>();
-    if (!thread || !mul)
-      continue;
-    int d = static_cast<int>(thread.getDimension());
-    for (auto [blockValue, size] : {std::pair(mul.getLhs(), mul.getRhs()),
-                                    std::pair(mul.getRhs(), mul.getLhs())}) {
-      auto id = blockValue.getDefiningOp<gpu::BlockIdOp>();
-      std::optional<int64_t> constant = getConstant(size);
-      if (id && static_cast<int>(id.getDimension()) == d && constant &&
-          *constant == block[d])
-        return d;
+  std::optional<int> dim;
+  bool thread = false, blocks = false;
+  for (auto [atomIndex, coefficient] : form->terms) {
+    const IndexAtom &atom = analysis.getAtoms()[atomIndex];
+    if (atom.kind != IndexAtomKind::ThreadId &&
+        atom.kind != IndexAtomKind::BlockId)
+      return std::nullopt;
+    int d = static_cast<int>(atom.dim);
+    if (dim && *dim != d)
+      return std::nullopt;
+    dim = d;
+    if (atom.kind == IndexAtomKind::ThreadId) {
+      if (coefficient != 1)
+        return std::nullopt;
+      thread = true;
+    } else {
+      if (coefficient != block[d])
+        return std::nullopt;
+      blocks = true;
     }
   }
-  return std::nullopt;
+  if ((!thread && block[*dim] != 1) || (!blocks && grid[*dim] != 1))
+    return std::nullopt;
+  return dim;
 }
 
 /// Whether `condition` is a conjunction of bounds on global indices, as a
 /// thread remap's guard (threads past the original problem skip the body):
 /// each `index < N` narrows `extents` along the index's dimension.
-static bool matchBoundsGuard(Value condition,
+static bool matchBoundsGuard(MemoryAccessAnalysis &analysis, Value condition,
                              const std::array<int64_t, 3> &grid,
                              const std::array<int64_t, 3> &block,
                              std::array<int64_t, 3> &extents) {
   if (auto both = condition.getDefiningOp<arith::AndIOp>())
-    return matchBoundsGuard(both.getLhs(), grid, block, extents) &&
-           matchBoundsGuard(both.getRhs(), grid, block, extents);
+    return matchBoundsGuard(analysis, both.getLhs(), grid, block, extents) &&
+           matchBoundsGuard(analysis, both.getRhs(), grid, block, extents);
   auto compare = condition.getDefiningOp<arith::CmpIOp>();
   if (!compare)
     return false;
@@ -474,7 +475,7 @@ static bool matchBoundsGuard(Value condition,
                     : arith::CmpIPredicate::slt;
   }
   std::optional<int64_t> limit = getConstant(bound);
-  std::optional<int> d = getGlobalIndexDim(index, grid, block);
+  std::optional<int> d = getGlobalIndexDim(analysis, index, grid, block);
   if (!limit || !d || *limit < 1 ||
       (predicate != arith::CmpIPredicate::ult &&
        predicate != arith::CmpIPredicate::slt))
@@ -546,13 +547,15 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   for (int d = 0; d < 3; ++d)
     plan.extents[d] = plan.grid[d] * plan.block[d];
   Block *home = plan.loop->getBlock();
+  MemoryAccessAnalysis analysis(kernel, plan.block);
   // A remap's bounds check around the loop: the results run over the
   // indices it lets through, and it holds for every one of them.
   Operation *inHome = plan.loop;
   std::array<int64_t, 3> bounded = plan.extents;
   if (auto guard = dyn_cast<scf::IfOp>(plan.loop->getParentOp());
       guard && guard.getNumResults() == 0 && !guard.elseBlock() &&
-      matchBoundsGuard(guard.getCondition(), plan.grid, plan.block, bounded)) {
+      matchBoundsGuard(analysis, guard.getCondition(), plan.grid, plan.block,
+                       bounded)) {
     plan.extents = bounded;
     plan.guard = guard;
     inHome = guard;
@@ -596,8 +599,8 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
       for (int d = 0; d < 3; ++d)
         otherExtents[d] = plan.grid[d] * plan.block[d];
       if (!other || other.getNumResults() != 0 || other.elseBlock() ||
-          !matchBoundsGuard(other.getCondition(), plan.grid, plan.block,
-                            otherExtents) ||
+          !matchBoundsGuard(analysis, other.getCondition(), plan.grid,
+                            plan.block, otherExtents) ||
           otherExtents != plan.extents || checkReadOnly(*fallback, other)) {
         why = "the second branch of the condition around the loop is not "
               "under the same bounds check";
@@ -698,7 +701,6 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
   }
 
   const std::array<int64_t, 3> &totals = plan.extents;
-  MemoryAccessAnalysis analysis(kernel, plan.block);
   // Which loads walk the loop one element per iteration (their copying
   // lanes then run along it). A folded nest's iteration f = sum_l i_l
   // x (the trip counts of the loops inside l) reaches the addresses
