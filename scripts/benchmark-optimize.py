@@ -221,7 +221,8 @@ def main():
             (out / f"{module.stem}.log").write_text(proc.stderr)
             if proc.returncode != 0 or not report.exists():
                 return [], (f"| {module.stem} | failed: "
-                            f"{proc.stderr.strip().splitlines()[-1:]} |")
+                            f"{failure_summary(proc.stderr)} "
+                            f"({module.stem}.log) |")
             seconds = time.monotonic() - module_start
             verdicts = (reverify(args.opt, module,
                                  out / f"{module.stem}.opt.mlir", out, worker)
@@ -563,6 +564,16 @@ TIME_PARTS = [("lower", "lowering to PTX"), ("setup", "worker setup"),
               ("bandwidth", "peak bandwidth measured"),
               ("profile", "profiling"),
               ("retime", "winners re-timed alongside the incumbent")]
+
+
+def failure_summary(stderr):
+    """The first error autoprof-opt reported, without its location, for a
+    table cell: what went wrong, not the caret line under the source."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    message = next((line for line in lines if "error: " in line),
+                   lines[-1] if lines else "no output")
+    message = message.split("error: ", 1)[-1]
+    return message.replace("|", "\\|")
 
 
 def time_summary(kernels):
