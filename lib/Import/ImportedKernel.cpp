@@ -97,7 +97,7 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
   auto entry = dyn_cast_or_null<StringAttr>(imported.get("entry"));
   auto params = dyn_cast_or_null<ArrayAttr>(imported.get("params"));
   if (!entry || !params)
-    return binary.emitError("autoprof.imported of @")
+    return emitError(binary.getLoc(), "autoprof.imported of @")
            << binary.getSymName() << " lacks its entry or its params";
   kernel.entry = entry.str();
   if (auto generic =
@@ -110,13 +110,13 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
   if (Attribute options = imported.get("compile_options")) {
     auto array = dyn_cast<ArrayAttr>(options);
     if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
-      return binary.emitError("autoprof.imported of @")
+      return emitError(binary.getLoc(), "autoprof.imported of @")
              << binary.getSymName()
              << ": compile_options is not an array of strings";
     for (Attribute option : array) {
       StringRef text = cast<StringAttr>(option).getValue();
       if (!rt::isAllowedCompileOption(text))
-        return binary.emitError("autoprof.imported of @")
+        return emitError(binary.getLoc(), "autoprof.imported of @")
                << binary.getSymName() << ": compile_options holds '" << text
                << "', " << rt::kCompileOptionRefusal;
       kernel.compileOptions.push_back(text.str());
@@ -134,13 +134,13 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     }
   }
   if (kernel.ptx.empty() && kernel.cubin.empty())
-    return binary.emitError("imported kernel @")
+    return emitError(binary.getLoc(), "imported kernel @")
            << binary.getSymName() << " holds no PTX or cubin object";
   if (kernel.isCubin()) {
     llvm::Expected<CubinEntry> entry =
         readCubinEntry(kernel.cubin, kernel.entry);
     if (!entry)
-      return binary.emitError("the cubin of imported kernel @")
+      return emitError(binary.getLoc(), "the cubin of imported kernel @")
              << binary.getSymName() << ": "
              << llvm::toString(entry.takeError());
     kernel.cubinEntry = std::move(*entry);
@@ -176,7 +176,7 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     rt::JobParam parsed;
     json::Path::Root root("param");
     if (!param || !rt::fromJSON(json::Value(toJobJSON(param)), parsed, root))
-      return binary.emitError("parameter ")
+      return emitError(binary.getLoc(), "parameter ")
              << index << " of imported kernel @" << binary.getSymName()
              << " is not one of an evaluation job"
              << (param ? ": " + llvm::toString(root.getError()) : "");
@@ -195,7 +195,7 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
                                      ? rt::getDtypeBytes(job.params[i].dtype)
                                      : 8u);
     if (!agree)
-      return binary.emitError("the parameters of imported kernel @")
+      return emitError(binary.getLoc(), "the parameters of imported kernel @")
              << binary.getSymName()
              << " do not match those its cubin's entry takes (" << taken.size()
              << ", of the sizes its attributes record)";
@@ -222,6 +222,12 @@ mlir::autoprof::findImportedKernels(ModuleOp module) {
     gpu::LaunchFuncOp launch = firstLaunch.lookup(binary.getSymName());
     if (!imported || !launch)
       return;
+    // A binary prints its source and PTX on one line: diagnostics at it
+    // name its file and line, without quoting the line (column 0).
+    if (auto at = dyn_cast<FileLineColLoc>(binary.getLoc());
+        at && at.getColumn() != 0)
+      binary->setLoc(
+          FileLineColLoc::get(at.getFilename(), at.getLine(), /*column=*/0));
     FailureOr<ImportedKernel> kernel =
         readImportedKernel(binary, imported, launch);
     if (failed(kernel)) {

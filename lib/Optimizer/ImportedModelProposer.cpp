@@ -44,7 +44,8 @@ public:
         state.context, compileCuda);
     if (!proposal) {
       gpu::BinaryOp binary = kernel.binary;
-      return binary.emitError("the language model could not be asked about @")
+      return emitError(binary.getLoc(),
+                       "the language model could not be asked about @")
              << binary.getSymName() << "::" << kernel.entry << ": "
              << llvm::toString(proposal.takeError());
     }

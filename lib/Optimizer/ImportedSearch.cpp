@@ -43,10 +43,10 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
       measureBaseline(reference, getProfileMetrics(profile, options), options);
   double baselineWorker = secondsSince(baselineStart);
   if (!baseline)
-    return binary.emitError("cannot measure @")
+    return emitError(binary.getLoc(), "cannot measure @")
            << name << ": " << llvm::toString(baseline.takeError());
   if (baseline->status != "ok" || !baseline->medianUs)
-    return binary.emitError("cannot measure @")
+    return emitError(binary.getLoc(), "cannot measure @")
            << name << " (" << baseline->status << "): " << baseline->reason;
 
   ImportedSearchResult found;

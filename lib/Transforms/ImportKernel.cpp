@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::autoprof {
@@ -79,8 +80,19 @@ struct ImportKernelPass
       // CUDA C++ to PTX with NVRTC, in a compile-only worker job.
       rt::WorkerOptions options;
       options.workerPath = workerPath;
+      // A #line directive names the source file as it is: NVRTC's messages
+      // and the PTX's line information (`.file`) then point at it.
+      llvm::SmallString<256> path(spec->sourcePath);
+      (void)llvm::sys::fs::make_absolute(path);
+      std::string named = "#line 1 \"";
+      for (char c : path) {
+        if (c == '"' || c == '\\')
+          named += '\\';
+        named += c;
+      }
+      named += "\"\n" + source.str();
       llvm::Expected<std::string> compiled = rt::compileCudaToPtx(
-          source, spec->entry, chip, spec->compileOptions, options);
+          named, spec->entry, chip, spec->compileOptions, options);
       if (!compiled) {
         // The worker speaks of candidates; an imported kernel is the
         // user's own source.

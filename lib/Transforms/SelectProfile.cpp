@@ -193,7 +193,7 @@ mlir::autoprof::getOrSelectProfile(gpu::BinaryOp binary,
               .getAttr(binary)) {
     auto listed = dyn_cast_or_null<ArrayAttr>(own.get("metrics"));
     if (!listed || !llvm::all_of(listed, llvm::IsaPred<StringAttr>))
-      return binary.emitError("the imported kernel's ")
+      return emitError(binary.getLoc(), "the imported kernel's ")
              << kProfileAttrName
              << " has no 'metrics' array of strings; remove it";
     return own;

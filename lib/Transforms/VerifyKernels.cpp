@@ -325,7 +325,7 @@ static LogicalResult verifyImportedKernels(ModuleOp module,
       if (candidate.binary.getSymName() == binary.getSymName())
         reference = &candidate;
     if (!reference || reference->entry != kernel.entry) {
-      binary.emitError("@")
+      emitError(binary.getLoc(), "@")
           << name << " has no counterpart in the reference module: it "
           << "launches no imported binary @" << binary.getSymName()
           << " with entry '" << kernel.entry << "'";
@@ -343,7 +343,7 @@ static LogicalResult verifyImportedKernels(ModuleOp module,
       continue;
     }
     if (reference->jobLaunch.params.size() != kernel.jobLaunch.params.size()) {
-      binary.emitError("@")
+      emitError(binary.getLoc(), "@")
           << name << " takes " << kernel.jobLaunch.params.size()
           << " parameters, its reference "
           << reference->jobLaunch.params.size();

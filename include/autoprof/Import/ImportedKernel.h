@@ -72,7 +72,10 @@ struct ImportedKernel {
 /// and fails when one cannot be read: no PTX or cubin object, a cubin
 /// without the entry (Cubin.h), sizes that are not
 /// constants, a parameter list that does not match the evaluation job's
-/// schema or the launch's operands.
+/// schema or the launch's operands. Points each binary's location at its
+/// line without a column, so that diagnostics at it name the file and line
+/// but do not quote the line: a gpu.binary prints its whole source and PTX
+/// on one line.
 FailureOr<std::vector<ImportedKernel>> findImportedKernels(ModuleOp module);
 
 /// Where the declaration of an entry lies in a PTX text: offsets of its
