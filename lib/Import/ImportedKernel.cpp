@@ -83,6 +83,13 @@ static json::Object toJobJSON(DictionaryAttr param) {
       object[field.getName().strref()] = integer.getInt();
     else if (auto number = dyn_cast<FloatAttr>(value))
       object[field.getName().strref()] = number.getValueAsDouble();
+    else if (auto numbers = dyn_cast<ArrayAttr>(value)) {
+      json::Array array;
+      for (Attribute element : numbers)
+        if (auto number = dyn_cast<FloatAttr>(element))
+          array.push_back(number.getValueAsDouble());
+      object[field.getName().strref()] = std::move(array);
+    }
   }
   return object;
 }

@@ -429,6 +429,10 @@ static ArrayAttr paramsAttr(Builder &builder, const KernelSpec &spec) {
       if (param.sorted)
         fields.push_back(
             builder.getNamedAttr("sorted", builder.getBoolAttr(true)));
+      if (param.range)
+        fields.push_back(builder.getNamedAttr(
+            "range", builder.getF64ArrayAttr({(*param.range)[0],
+                                              (*param.range)[1]})));
     }
     params.push_back(builder.getDictionaryAttr(fields));
   }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Runtime/Job.h"
+#include "autoprof/Runtime/HostData.h"
 #include "autoprof/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -44,7 +45,7 @@ void autoprof::runtime::applyDefaultIndexBounds(JobLaunch &launch) {
     return;
   for (JobParam &param : launch.params) {
     if (param.isScalar || param.role != "input" || param.indexBound != 0 ||
-        param.dtype.empty() || param.dtype.front() == 'f' ||
+        param.range || param.dtype.empty() || param.dtype.front() == 'f' ||
         param.dtype == "bf16")
       continue;
     unsigned bits = getDtypeBytes(param.dtype) * 8;
@@ -83,6 +84,8 @@ Value autoprof::runtime::toJSON(const JobParam &param) {
     object["index_bound"] = param.indexBound;
   if (param.sorted)
     object["sorted"] = true;
+  if (param.range)
+    object["range"] = Array{(*param.range)[0], (*param.range)[1]};
   return object;
 }
 
@@ -405,6 +408,53 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
   if (!llvm::is_contained({"input", "output", "inout"}, param.role)) {
     path.field("role").report("expected \"input\", \"output\" or \"inout\"");
     return false;
+  }
+  if (const Value *range = value.getAsObject()->get("range")) {
+    const Array *bounds = range->getAsArray();
+    std::optional<double> low, high;
+    if (bounds && bounds->size() == 2) {
+      low = (*bounds)[0].getAsNumber();
+      high = (*bounds)[1].getAsNumber();
+    }
+    if (!low || !high) {
+      path.field("range").report("expected [low, high]: two numbers");
+      return false;
+    }
+    param.range = std::array<double, 2>{*low, *high};
+    // The generator's own check, on the C form it is given.
+    autoprof_param generated = {};
+    generated.dtype = AUTOPROF_F64;
+    (void)dtypeFromName(param.dtype, generated.dtype);
+    generated.role = param.role == "output"  ? AUTOPROF_ROLE_OUTPUT
+                     : param.role == "inout" ? AUTOPROF_ROLE_INOUT
+                                             : AUTOPROF_ROLE_INPUT;
+    generated.index_bound = param.indexBound;
+    generated.has_range = 1;
+    generated.range_low = *low;
+    generated.range_high = *high;
+    switch (checkValueRange(generated)) {
+    case ValueRangeError::None:
+      break;
+    case ValueRangeError::Bounds:
+      path.field("range").report("a value range needs two finite bounds, "
+                                 "the first below the second");
+      return false;
+    case ValueRangeError::Role:
+      path.field("range").report("only input buffers take a value range");
+      return false;
+    case ValueRangeError::IndexBound:
+      path.field("range").report(
+          "a value range and an index bound cannot both be given");
+      return false;
+    case ValueRangeError::FloatType:
+      path.field("range").report(
+          "the value range exceeds the finite values of the element type");
+      return false;
+    case ValueRangeError::IntegerType:
+      path.field("range").report("an integer element type needs integer "
+                                 "bounds that it holds (within 2^62)");
+      return false;
+    }
   }
   return true;
 }

@@ -384,6 +384,7 @@ FailureOr<std::vector<unsigned>> mlir::autoprof::mapJobParameters(
       param.role = theirs.role;
       param.indexBound = theirs.indexBound;
       param.sorted = theirs.sorted;
+      param.range = theirs.range;
       received[found->second] = true;
       map.push_back(found->second);
       continue;

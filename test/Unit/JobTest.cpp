@@ -529,3 +529,63 @@ TEST(Job, TheSpecialDistributionIsKnown) {
             "expected \"normal\", \"uniform\", \"large\", \"small_int\" or "
             "\"special\" at job.verify.distributions");
 }
+
+namespace {
+
+// A buffer's value range travels as [low, high]; the reader checks it as
+// the input generator will (HostData.h) and names where it is wrong.
+TEST(Job, ValueRangesRoundTripAndAreChecked) {
+  EvaluationJob job = makeJob();
+  job.kernel.launch.params[0].range = std::array<double, 2>{0.0, 1.5};
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  llvm::Expected<EvaluationJob> back =
+      parseDocument<EvaluationJob>(text, "job");
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  ASSERT_TRUE(back->kernel.launch.params[0].range);
+  EXPECT_EQ((*back->kernel.launch.params[0].range)[0], 0.0);
+  EXPECT_EQ((*back->kernel.launch.params[0].range)[1], 1.5);
+  EXPECT_FALSE(back->kernel.launch.params[2].range);
+
+  auto withRange = [](const char *param) {
+    return std::string(R"({"kernel": {"code": "c", "entry": "k", "launch":
+        {"params": [)") +
+           param + "]}}}";
+  };
+  EXPECT_EQ(errorOf(withRange(R"({"kind": "buffer", "dtype": "f32",
+      "count": 4, "range": [2, 1]})")),
+            "a value range needs two finite bounds, the first below the "
+            "second at job.kernel.launch.params[0].range");
+  EXPECT_EQ(errorOf(withRange(R"({"kind": "buffer", "dtype": "f32",
+      "count": 4, "range": [0]})")),
+            "expected [low, high]: two numbers at "
+            "job.kernel.launch.params[0].range");
+  EXPECT_EQ(errorOf(withRange(R"({"kind": "buffer", "dtype": "i8",
+      "count": 4, "range": [0, 300]})")),
+            "an integer element type needs integer bounds that it holds "
+            "(within 2^62) at job.kernel.launch.params[0].range");
+  EXPECT_EQ(errorOf(withRange(R"({"kind": "buffer", "dtype": "f32",
+      "count": 4, "role": "output", "range": [0, 1]})")),
+            "only input buffers take a value range at "
+            "job.kernel.launch.params[0].range");
+}
+
+// An integer input with a range keeps it: no default index bound is added.
+TEST(Job, ValueRangesTakeThePlaceOfTheDefaultIndexBound) {
+  JobLaunch launch;
+  JobParam table;
+  table.dtype = "f32";
+  table.count = 100;
+  JobParam offsets;
+  offsets.dtype = "i32";
+  offsets.count = 100;
+  offsets.range = std::array<double, 2>{-5.0, 5.0};
+  JobParam indices = offsets;
+  indices.range.reset();
+  launch.params = {table, offsets, indices};
+  applyDefaultIndexBounds(launch);
+  EXPECT_EQ(launch.params[1].indexBound, 0);
+  EXPECT_EQ(launch.params[2].indexBound, 100);
+}
+
+} // namespace

@@ -155,6 +155,11 @@ static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
                                      : AUTOPROF_ROLE_INPUT;
     p.index_bound = param.indexBound;
     p.sorted = param.sorted;
+    if (param.range) {
+      p.has_range = 1;
+      p.range_low = (*param.range)[0];
+      p.range_high = (*param.range)[1];
+    }
     p.f = param.value;
     p.i = param.intValue;
     result->params.push_back(p);

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,6 +41,10 @@ struct JobParam {
   int64_t indexBound = 0;
   /// Buffers: integer inputs are sorted ascending (offsets, row pointers).
   bool sorted = false;
+  /// Buffers: inputs are generated in [low, high] (JSON `range`: [low,
+  /// high]), a domain the kernel needs, such as non-negative values; every
+  /// distribution keeps its character within it (HostData.h).
+  std::optional<std::array<double, 2>> range;
   /// Scalars: the value of a float scalar ...
   double value = 0;
   /// ... or of an integer scalar, exactly (JSON integers hold any int64).
@@ -122,7 +127,8 @@ struct EvaluationJob {
 /// other).
 unsigned getDtypeBytes(llvm::StringRef dtype);
 
-/// Gives each integer input buffer of `launch` without an index bound the
+/// Gives each integer input buffer of `launch` without an index bound or a
+/// value range the
 /// default one: the length of the smallest buffer of more than one element,
 /// where that fits the integer type (narrower integers are data, not
 /// indices). Inputs used as indices then stay in bounds, for MLIR launches

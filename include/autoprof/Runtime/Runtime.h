@@ -102,6 +102,13 @@ typedef struct autoprof_param {
   /// offsets such as CSR row pointers (with index_bound: nondecreasing values
   /// in [0, index_bound)).
   int sorted;
+  /// Buffers: nonzero when every generated input value lies in [range_low,
+  /// range_high] (a domain the kernel needs, such as non-negative values):
+  /// each distribution then keeps its character within the range (see
+  /// autoprof::runtime::generateInput). Integer types need integer bounds
+  /// the type holds; float types finite bounds; range_low < range_high.
+  int has_range;
+  double range_low, range_high;
   /// Scalars: the value, as double for floats and int64 for integers.
   double f;
   int64_t i;

@@ -23,6 +23,7 @@
 
 #include "CudaApi.h"
 
+#include "autoprof/Runtime/HostData.h"
 #include "autoprof/Runtime/Runtime.h"
 
 #include <chrono>
@@ -140,26 +141,10 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
-// Data types and input generation
+// Buffers
 //===----------------------------------------------------------------------===//
 
-/// Size in bytes of one element of `dtype`; 0 for an invalid value.
-size_t dtypeSize(autoprof_dtype dtype);
-/// True for F32, F64, F16, BF16.
-bool isFloatType(autoprof_dtype dtype);
-/// True for U8..U64.
-bool isUnsignedType(autoprof_dtype dtype);
-/// "f32", "bf16", "i64", ...; "invalid" for unknown values.
-const char *dtypeName(autoprof_dtype dtype);
-/// "normal", "uniform", "large", "small-int"; "invalid" for unknown values.
-const char *distributionName(autoprof_distribution distribution);
-
-/// Fills `out` (count * dtypeSize(param.dtype) bytes) with the deterministic
-/// input data of buffer parameter `paramIndex` for (seed, distribution): the
-/// same triple always gives the same bytes. Never all zero.
-void generateInput(const autoprof_param &param, size_t paramIndex,
-                   uint64_t seed, autoprof_distribution distribution,
-                   uint8_t *out);
+// HostData.h: element types, conversions and input generation.
 
 /// The byte every element of an output buffer is filled with before a run
 /// (0xFF: NaN for floats, -1 / max for integers).
@@ -180,8 +165,6 @@ constexpr uint8_t GuardByte = 0xA5;
 /// The most launches a repeated launch spec may ask for.
 constexpr uint64_t MaxRepeatCount = uint64_t(1) << 20;
 
-/// Reads element `index` of a buffer of `dtype` as double (f16/bf16 decoded).
-double loadElement(const uint8_t *data, autoprof_dtype dtype, uint64_t index);
 
 //===----------------------------------------------------------------------===//
 // Launch specs and buffers
