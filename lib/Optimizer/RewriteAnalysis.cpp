@@ -454,6 +454,7 @@ int64_t getWorkgroupBytes(gpu::GPUFuncOp kernel) {
 }
 
 SmallVector<BlockArgument> findPrivatizableBuffers(gpu::GPUFuncOp kernel,
+                                                   int64_t sharedLimit,
                                                    std::string &why) {
   SmallVector<BlockArgument> buffers;
   int64_t shared = getWorkgroupBytes(kernel);
@@ -481,10 +482,11 @@ SmallVector<BlockArgument> findPrivatizableBuffers(gpu::GPUFuncOp kernel,
     }
     int64_t bytes = type.getNumElements() *
                     llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-    if (shared + bytes > kStaticSharedLimit) {
+    if (shared + bytes > sharedLimit) {
       why = "a block's copy of the atomically updated buffer (" +
             std::to_string(bytes) + " bytes) does not fit next to " +
-            std::to_string(shared) + " bytes in 48 KiB of shared memory";
+            std::to_string(shared) + " bytes in " +
+            std::to_string(sharedLimit / 1024) + " KiB of shared memory";
       continue;
     }
     shared += bytes;

@@ -122,15 +122,14 @@ findVectorizableRegion(gpu::GPUFuncOp kernel,
                        ArrayRef<gpu::LaunchFuncOp> launches, int64_t factor,
                        std::string &why);
 
-/// Shared memory a kernel may use statically on sm_90 without opting in.
-inline constexpr int64_t kStaticSharedLimit = 48 * 1024;
-
 /// Bytes of the kernel's workgroup attributions.
 int64_t getWorkgroupBytes(gpu::GPUFuncOp kernel);
 
 /// Kernel buffers that are only ever targets of atomic adds whose results are
-/// unused: small enough to keep a copy per block in shared memory.
+/// unused: small enough to keep a copy per block in `sharedLimit` bytes of
+/// shared memory.
 SmallVector<BlockArgument> findPrivatizableBuffers(gpu::GPUFuncOp kernel,
+                                                   int64_t sharedLimit,
                                                    std::string &why);
 
 /// The one loop of `kernel` whose iterations `distribute-loop` may spread

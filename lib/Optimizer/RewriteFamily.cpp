@@ -14,6 +14,7 @@
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Raise/IterationSpace.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -25,7 +26,16 @@ RewritePlan::~RewritePlan() = default;
 RewriteFamily::~RewriteFamily() = default;
 
 RewriteTarget RewriteTarget::get(ModuleOp module, gpu::GPUFuncOp kernel) {
-  return RewriteTarget{module, kernel, getLaunches(module, kernel)};
+  RewriteTarget target{module, kernel, getLaunches(module, kernel)};
+  if (auto container = kernel->getParentOfType<gpu::GPUModuleOp>())
+    if (ArrayAttr targets = container.getTargetsAttr())
+      for (Attribute attr : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+          if (const GpuTarget *known = findGpuTarget(nvvm.getChip())) {
+            target.gpu = known;
+            break;
+          }
+  return target;
 }
 
 RewriteMatch RewriteMatch::success(std::unique_ptr<RewritePlan> plan) {
@@ -49,14 +59,26 @@ double RewriteEvidence::getFeature(StringRef name) const {
       .value_or(0);
 }
 
-double RewriteEvidence::getResidentThreadSlots() const {
-  constexpr double kDefaultMultiprocessors = 132;
-  constexpr double kDefaultSlotsPerSM = 2048;
+double RewriteEvidence::getMultiprocessors() const {
   std::optional<double> sms = getMetric("launch__sm_count");
+  return sms && *sms >= 1 ? *sms : double(gpu->multiprocessors);
+}
+
+std::string RewriteEvidence::describeMultiprocessors() const {
+  std::optional<double> sms = getMetric("launch__sm_count");
+  if (sms && *sms >= 1)
+    return "";
+  return (" (launch__sm_count not collected: " + gpu->chip + "'s, " +
+          gpu->part + ")")
+      .str();
+}
+
+double RewriteEvidence::getResidentThreadSlots() const {
   std::optional<double> warps =
       getMetric("device__attribute_max_warps_per_multiprocessor");
-  return (sms && *sms >= 1 ? *sms : kDefaultMultiprocessors) *
-         (warps && *warps >= 1 ? *warps * 32 : kDefaultSlotsPerSM);
+  return getMultiprocessors() *
+         (warps && *warps >= 1 ? *warps * 32
+                               : double(gpu->threadsPerMultiprocessor));
 }
 
 std::optional<double> RewriteEvidence::getMetric(StringRef name) const {
@@ -106,6 +128,7 @@ RewriteEvidence
 RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
                          const llvm::StringMap<double> &metrics) {
   RewriteEvidence evidence = fromMeasurements(features, metrics);
+  evidence.gpu = target.gpu;
   evidence.memoryBound = evidence.getFeature("arith_intensity") < 4.0;
 
   // Sectors per global load request (MemoryWorkloadAnalysis): 4 when a warp

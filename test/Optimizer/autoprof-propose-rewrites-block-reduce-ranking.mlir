@@ -2,14 +2,15 @@
 // thread slots: the fewest threads per column that give 90% of the slots a
 // thread come first (each doubling adds a level of combining), then the
 // larger counts, then the smaller ones. The slots are the SMs and warps per
-// SM the profile counted, else an H200's (132 SMs of 2048 threads).
+// SM the profile counted, else the target's (sm_90: 132 SMs of 2048
+// threads).
 // RUN: autoprof-opt %s --autoprof-propose-rewrites | FileCheck %s
 // RUN: autoprof-opt %s --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
-// 16384 columns: 16 threads each fill 97% of an H200's slots.
+// 16384 columns: 16 threads each fill 97% of sm_90's slots.
 // CHECK-LABEL: gpu.func @vecmat
 // CHECK-SAME: autoprof.proposals = [{{.*}}"block-reduce=16", "block-reduce=32", "block-reduce=8", "block-reduce=4"
-// REMARK: remark: @vecmat: proposal {{[0-9]+}}: block-reduce=16 (score 10.30); 262144 threads fill 0.97 of 270336 resident thread slots (launch__sm_count not collected: an H200's);
+// REMARK: remark: @vecmat: proposal {{[0-9]+}}: block-reduce=16 (score 10.30); 262144 threads fill 0.97 of 270336 resident thread slots (launch__sm_count not collected: sm_90's, H100 or H200);
 // REMARK: remark: @vecmat: proposal {{[0-9]+}}: block-reduce=8 (score 10.10); 131072 threads fill 0.48 of 270336 resident thread slots
 
 // The same columns on a GPU of 16 SMs: 4 threads each are enough.

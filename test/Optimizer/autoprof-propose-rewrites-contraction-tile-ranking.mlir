@@ -12,7 +12,7 @@
 // them; S = 32 makes 576, at most five per SM.
 // CHECK-LABEL: gpu.func @small
 // CHECK-SAME: autoprof.proposals = [{{.*}}"contraction-tile=32", "contraction-tile=64", "contraction-tile=16", "contraction-tile=128"
-// REMARK: remark: @small: proposal 1: contraction-tile=32 (score 11.40); tile model: 576 blocks on 132 SMs (launch__sm_count not collected: an H200's), at most 5 per SM at 0.42 of the FMA peak, cost 12190;
+// REMARK: remark: @small: proposal 1: contraction-tile=32 (score 11.40); tile model: 576 blocks on 132 SMs (launch__sm_count not collected: sm_90's, H100 or H200), at most 5 per SM at 0.42 of the FMA peak, cost 12190;
 // REMARK: remark: @small: proposal 2: contraction-tile=64 (score 11.30); tile model: 144 blocks on 132 SMs {{.*}}, at most 2 per SM at 0.49 of the FMA peak, cost 16718;
 
 // 2048 x 2048 results: 256 blocks of S = 128, two per SM.

@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: gpu.func @small
 // CHECK-SAME: autoprof.proposals = ["mma-tile=64", "mma-tile=128", "contraction-tile=
-// REMARK: remark: @small: proposal 2: mma-tile=128 (score 11.45); products of halves on tensor cores; 4 tiles of 128 on 132 SMs (launch__sm_count not collected: an H200's)
+// REMARK: remark: @small: proposal 2: mma-tile=128 (score 11.45); products of halves on tensor cores; 4 tiles of 128 on 132 SMs (launch__sm_count not collected: sm_90's, H100 or H200)
 // CHECK-LABEL: gpu.func @large
 // CHECK-SAME: autoprof.proposals = ["mma-tile=128", "mma-tile=64", "contraction-tile=
 // REMARK: remark: @large: proposal 1: mma-tile=128 (score 11.60); products of halves on tensor cores; 256 tiles of 128 on 132 SMs

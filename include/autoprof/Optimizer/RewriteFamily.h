@@ -26,6 +26,7 @@
 #define AUTOPROF_OPTIMIZER_REWRITEFAMILY_H
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
+#include "autoprof/Target/GpuTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -43,6 +44,9 @@ struct RewriteTarget {
   ModuleOp module;
   gpu::GPUFuncOp kernel;
   SmallVector<gpu::LaunchFuncOp> launches;
+  /// The GPU the kernel is for: the chip of its gpu.module's #nvvm.target
+  /// where it names a known one, else the default (sm_90).
+  const GpuTarget *gpu = &getDefaultGpuTarget();
 
   /// The target for `kernel` in `module`, with its launches collected.
   static RewriteTarget get(ModuleOp module, gpu::GPUFuncOp kernel);
@@ -136,6 +140,9 @@ struct RewriteEvidence {
   double raisedParallelPoints = 0;
   double raisedReductionPoints = 0;
   bool raisedContiguousReduction = false;
+  /// The GPU the kernel is for (RewriteTarget::gpu); measured figures
+  /// (launch__sm_count) take precedence over its where collected.
+  const GpuTarget *gpu = &getDefaultGpuTarget();
   /// Registers per thread the driver reported (0 when unknown).
   double registersPerThread = 0;
   /// Occupancy is limited by registers: many registers per thread, few
@@ -156,8 +163,15 @@ struct RewriteEvidence {
   /// The value of a collected metric, if collected.
   std::optional<double> getMetric(StringRef name) const;
   /// The GPU's resident thread slots: its SMs times the threads each holds,
-  /// from the launch counters, else those of an H200 (132 x 2048).
+  /// from the launch counters, else the target's.
   double getResidentThreadSlots() const;
+  /// The GPU's SMs: counted by the profile (launch__sm_count), else the
+  /// target's.
+  double getMultiprocessors() const;
+  /// For remarks that quote getMultiprocessors(): empty where the profile
+  /// counted them, else " (launch__sm_count not collected: sm_90's, H100
+  /// or H200)".
+  std::string describeMultiprocessors() const;
   /// The fact named `name` (docs/diagnosis.md), or null when no fact has
   /// that name.
   const BottleneckFact *findFact(StringRef name) const;

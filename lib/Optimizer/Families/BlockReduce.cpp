@@ -83,7 +83,6 @@ public:
     // S = 8 (half the slots), 67 us with S = 16, 70 us with S = 32
     // (docs/results/optimize-upstream-h200.md, "Column reductions").
     double columns = evidence.blockThreads * evidence.gridBlocks;
-    std::optional<double> sms = evidence.getMetric("launch__sm_count");
     double slots = evidence.getResidentThreadSlots();
     auto fill = [&](int64_t s) { return columns * double(s) / slots; };
     // Worth it where the columns alone leave resident slots empty: more
@@ -100,7 +99,7 @@ public:
       std::string why = llvm::formatv(
           "{0:F0} threads fill {1:F2} of {2:F0} resident thread slots{3}",
           columns * double(s), fill(s), slots,
-          sms ? "" : " (launch__sm_count not collected: an H200's)");
+          evidence.describeMultiprocessors());
       ranked.push_back(
           {(worth ? 10.3 : 4.4) - 0.1 * double(position), s, why});
     }
@@ -138,8 +137,10 @@ protected:
     }
     int64_t sharedBytes =
         static_cast<int64_t>(split->combiners.size()) * columns * n * 4;
-    if (sharedBytes > 48 * 1024) {
-      why = "the partial results would not fit in 48 KiB of shared memory";
+    if (sharedBytes > target.gpu->staticSharedPerBlock) {
+      why = "the partial results would not fit in " +
+            std::to_string(target.gpu->staticSharedPerBlock / 1024) +
+            " KiB of shared memory";
       return failure();
     }
     // Every thread of a block reaches the barrier.

@@ -74,8 +74,7 @@ public:
     // spread the same threads over more of them, the largest size that
     // gives every SM a block first (on an H200 a row softmax of 64 blocks
     // of 256 threads ran 1.31x faster on blocks of 128).
-    std::optional<double> sms = evidence.getMetric("launch__sm_count");
-    double multiprocessors = sms && *sms >= 1 ? *sms : 132;
+    double multiprocessors = evidence.getMultiprocessors();
     if (evidence.getFact("too-few-waves") == FactState::True &&
         evidence.gridBlocks < multiprocessors && evidence.blockThreads > 32) {
       double threads = evidence.blockThreads * evidence.gridBlocks;

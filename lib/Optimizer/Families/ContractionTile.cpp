@@ -264,7 +264,8 @@ static std::optional<std::string> checkTensorCores(ContractionPlan &plan) {
 /// S = 128 where edge tiles or a partial last stage clamp the staged
 /// indices (`edges`): ptxas spilled 372 bytes in the loop of a 208 x 336 x
 /// 72 f16 matmul at 128 registers, none at 193.
-static int64_t getResidentBlocks(int64_t s, bool tensorCores, bool edges) {
+static int64_t getResidentBlocks(const GpuTarget &gpu, int64_t s,
+                                 bool tensorCores, bool edges) {
   int64_t threads = getThreads(s) * getThreads(s);
   // The tensor cores hold a thread's sums in fragments (64 registers for
   // the eight of S = 128) and its results' values only after the loop: 128
@@ -273,12 +274,9 @@ static int64_t getResidentBlocks(int64_t s, bool tensorCores, bool edges) {
                       : s >= 128  ? 255
                       : s >= 32   ? 128
                                   : 64;
-  return std::max<int64_t>(1, 65536 / (threads * registers));
+  return std::max<int64_t>(1,
+                           gpu.registersPerMultiprocessor / (threads * registers));
 }
-
-/// SMs of the GPU the kernel runs on when the profile did not count them
-/// (launch__sm_count): an H100 or H200 (sm_90).
-constexpr double kDefaultMultiprocessors = 132;
 
 /// The share of the FMA pipe's peak an SM sustains running S x S tiles of
 /// results, measured on an H200 (sm__pipe_fma_cycles_active of a 2048^3
@@ -892,11 +890,12 @@ ContractionTilingFamily::matchPlan(const RewriteTarget &target, int64_t s,
     why = "the new grid would exceed the hardware's limits";
     return failure();
   }
-  if (sharedBytes > 48 * 1024) {
+  if (sharedBytes > target.gpu->staticSharedPerBlock) {
     why = std::string(plan.doubleBuffered ? "two buffers of the tiles"
                                           : "the tiles") +
-          " would not fit in 48 KiB of shared memory (" +
-          std::to_string(sharedBytes) + " bytes)";
+          " would not fit in " +
+          std::to_string(target.gpu->staticSharedPerBlock / 1024) +
+          " KiB of shared memory (" + std::to_string(sharedBytes) + " bytes)";
     return failure();
   }
   std::string exact;
@@ -1558,7 +1557,7 @@ LogicalResult ContractionTilingFamily::applyPlan(RewriterBase &rewriter,
     rewriter.modifyOpInPlace(kernel, [&] {
       kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                       rewriter.getI32IntegerAttr(getResidentBlocks(
-                          s, plan.tensorCores,
+                          *target.gpu, s, plan.tensorCores,
                           partialRows || partialColumns || !wholeStages)));
     });
   // The neighbouring results' loads before the loop and stores after it
@@ -1648,9 +1647,7 @@ public:
     // unroll whatever it says. Among the sizes, the one the tile model
     // expects to finish first (getTileCost) ranks first.
     double results = evidence.blockThreads * evidence.gridBlocks;
-    std::optional<double> counted = evidence.getMetric("launch__sm_count");
-    double multiprocessors =
-        counted && *counted >= 1 ? *counted : kDefaultMultiprocessors;
+    double multiprocessors = evidence.getMultiprocessors();
     SmallVector<std::pair<double, int64_t>> costs;
     for (int64_t s : {16, 32, 64, 128})
       costs.push_back({getTileCost(s, results, multiprocessors), s});
@@ -1664,7 +1661,7 @@ public:
       llvm::raw_string_ostream os(why);
       os << "tile model: " << llvm::formatv("{0:F0}", blocks) << " blocks on "
          << llvm::formatv("{0:F0}", multiprocessors) << " SMs"
-         << (counted ? "" : " (launch__sm_count not collected: an H200's)")
+         << evidence.describeMultiprocessors()
          << ", at most "
          << llvm::formatv("{0:F0}", std::ceil(blocks / multiprocessors))
          << " per SM at " << llvm::formatv("{0:F2}", getSustainedShare(s))

@@ -49,10 +49,13 @@ protected:
       return failure();
     }
     int64_t threads = (*block)[0] * (*block)[1] * (*block)[2];
-    if (n < 16 || n > 255 || n * threads > 65536) {
+    const GpuTarget &gpu = *target.gpu;
+    if (n < 16 || n > gpu.maxRegistersPerThread ||
+        n * threads > gpu.registersPerBlock) {
       why = "a limit of " + std::to_string(n) + " registers for " +
-            std::to_string(threads) +
-            " threads is not valid (16-255 and at most 65536 per block)";
+            std::to_string(threads) + " threads is not valid (16-" +
+            std::to_string(gpu.maxRegistersPerThread) + " and at most " +
+            std::to_string(gpu.registersPerBlock) + " per block)";
       return failure();
     }
     if (target.kernel->hasAttr(NVVM::NVVMDialect::getMaxnregAttrName())) {

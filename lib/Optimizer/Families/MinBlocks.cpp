@@ -47,10 +47,11 @@ protected:
     if (failed(block))
       return failure();
     int64_t threads = (*block)[0] * (*block)[1] * (*block)[2];
-    if (n < 2 || n * threads > 2048) {
+    int64_t resident = target.gpu->threadsPerMultiprocessor;
+    if (n < 2 || n * threads > resident) {
       why = "asking for " + std::to_string(n) + " blocks of " +
-            std::to_string(threads) +
-            " threads per SM exceeds 2048 resident threads";
+            std::to_string(threads) + " threads per SM exceeds " +
+            std::to_string(resident) + " resident threads";
       return failure();
     }
     if (target.kernel->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName())) {

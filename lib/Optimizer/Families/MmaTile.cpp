@@ -77,14 +77,13 @@ public:
     // gets one or more (a 2048^3 matmul: 256 blocks on 132 SMs), else after
     // 64 (a 768^3 matmul: 36 blocks of 128 would leave most SMs idle).
     double results = evidence.blockThreads * evidence.gridBlocks;
-    std::optional<double> counted = evidence.getMetric("launch__sm_count");
-    double multiprocessors = counted && *counted >= 1 ? *counted : 132;
+    double multiprocessors = evidence.getMultiprocessors();
     double blocks = std::ceil(results / (128.0 * 128.0));
     bool fills = blocks >= multiprocessors;
     std::string why = llvm::formatv(
         "products of halves on tensor cores; {0:F0} tiles of 128 on {1:F0} SMs{2}",
         blocks, multiprocessors,
-        counted ? "" : " (launch__sm_count not collected: an H200's)");
+        evidence.describeMultiprocessors());
     ranked.push_back({11.5, 64, "products of halves on tensor cores"});
     ranked.push_back({fills ? 11.6 : 11.45, 128, why});
   }

@@ -257,11 +257,12 @@ protected:
       return failure();
     }
     int64_t declared = getWorkgroupBytes(kernel);
-    if (declared + shift > kStaticSharedLimit) {
+    int64_t limit = target.gpu->staticSharedPerBlock;
+    if (declared + shift > limit) {
       why = llvm::formatv("the padding adds {0} bytes to the {1} bytes of "
                           "shared memory the kernel declares, more than the "
                           "{2} a kernel may use statically",
-                          shift, declared, kStaticSharedLimit);
+                          shift, declared, limit);
       return failure();
     }
     return plan;

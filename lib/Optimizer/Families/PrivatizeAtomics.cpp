@@ -127,7 +127,8 @@ protected:
   matchPlan(const RewriteTarget &target, int64_t n,
             std::string &why) const override {
     gpu::GPUFuncOp kernel = target.kernel;
-    SmallVector<BlockArgument> buffers = findPrivatizableBuffers(kernel, why);
+    SmallVector<BlockArgument> buffers = findPrivatizableBuffers(
+        kernel, target.gpu->staticSharedPerBlock, why);
     if (buffers.empty())
       return failure();
     if (!kernel.getBody().hasOneBlock()) {
