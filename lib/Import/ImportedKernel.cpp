@@ -8,6 +8,7 @@
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/JSON.h"
 
@@ -213,6 +214,16 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
            << launch.getKernelOperands().size() << " operands for "
            << job.params.size() << " parameters";
   return kernel;
+}
+
+const GpuTarget &ImportedKernel::getGpuTarget() const {
+  gpu::BinaryOp op = binary;
+  for (Attribute attr : op.getObjects())
+    if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
+        if (const GpuTarget *known = findGpuTarget(nvvm.getChip()))
+          return *known;
+  return getDefaultGpuTarget();
 }
 
 FailureOr<std::vector<ImportedKernel>>

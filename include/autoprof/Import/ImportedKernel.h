@@ -18,6 +18,7 @@
 
 #include "autoprof/Import/Cubin.h"
 #include "autoprof/Runtime/Job.h"
+#include "autoprof/Target/GpuTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -55,6 +56,9 @@ struct ImportedKernel {
   /// The kernel is known only as machine code: nothing of it can be
   /// rewritten but its launch.
   bool isCubin() const { return !cubin.empty(); }
+  /// The GPU its code is for: the chip of the binary's #nvvm.target where
+  /// that names a described one, else the default (sm_90).
+  const GpuTarget &getGpuTarget() const;
   /// The evaluation job's kernel for `launch` and `variantPtx`, a variant's
   /// PTX, or when that is empty the kernel's own code (its PTX or cubin).
   ::autoprof::runtime::JobKernel

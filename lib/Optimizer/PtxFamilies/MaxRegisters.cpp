@@ -32,10 +32,13 @@ public:
   std::optional<std::string> apply(const ImportedKernel &kernel, int64_t n,
                                    PtxVariant &variant) const override {
     int64_t threads = ptx_rewrites::getBlockThreads(variant.launch);
-    if (n < 16 || n > 255 || n * threads > 65536)
+    const GpuTarget &gpu = kernel.getGpuTarget();
+    if (n < 16 || n > gpu.maxRegistersPerThread ||
+        n * threads > gpu.registersPerBlock)
       return "a limit of " + std::to_string(n) + " registers for " +
-             std::to_string(threads) +
-             " threads is not valid (16-255 and at most 65536 per block)";
+             std::to_string(threads) + " threads is not valid (16-" +
+             std::to_string(gpu.maxRegistersPerThread) + " and at most " +
+             std::to_string(gpu.registersPerBlock) + " per block)";
     return addVariantDirective(variant, kernel.entry,
                                ".maxnreg " + std::to_string(n));
   }

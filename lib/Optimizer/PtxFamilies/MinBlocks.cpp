@@ -31,10 +31,11 @@ public:
   std::optional<std::string> apply(const ImportedKernel &kernel, int64_t n,
                                    PtxVariant &variant) const override {
     int64_t threads = ptx_rewrites::getBlockThreads(variant.launch);
-    if (n < 2 || n * threads > 2048)
+    int64_t resident = kernel.getGpuTarget().threadsPerMultiprocessor;
+    if (n < 2 || n * threads > resident)
       return "asking for " + std::to_string(n) + " blocks of " +
-             std::to_string(threads) +
-             " threads per SM exceeds 2048 resident threads";
+             std::to_string(threads) + " threads per SM exceeds " +
+             std::to_string(resident) + " resident threads";
     if (kernel.isCubin())
       return std::string("the kernel is known only as a cubin, whose machine "
                          "code takes no .maxntid or .minnctapersm");
