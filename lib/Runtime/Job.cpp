@@ -421,42 +421,49 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
       return false;
     }
     param.range = std::array<double, 2>{*low, *high};
-    // The generator's own check, on the C form it is given.
-    autoprof_param generated = {};
-    generated.dtype = AUTOPROF_F64;
-    (void)dtypeFromName(param.dtype, generated.dtype);
-    generated.role = param.role == "output"  ? AUTOPROF_ROLE_OUTPUT
-                     : param.role == "inout" ? AUTOPROF_ROLE_INOUT
-                                             : AUTOPROF_ROLE_INPUT;
-    generated.index_bound = param.indexBound;
-    generated.has_range = 1;
-    generated.range_low = *low;
-    generated.range_high = *high;
-    switch (checkValueRange(generated)) {
-    case ValueRangeError::None:
-      break;
-    case ValueRangeError::Bounds:
-      path.field("range").report("a value range needs two finite bounds, "
-                                 "the first below the second");
-      return false;
-    case ValueRangeError::Role:
-      path.field("range").report("only input buffers take a value range");
-      return false;
-    case ValueRangeError::IndexBound:
-      path.field("range").report(
-          "a value range and an index bound cannot both be given");
-      return false;
-    case ValueRangeError::FloatType:
-      path.field("range").report(
-          "the value range exceeds the finite values of the element type");
-      return false;
-    case ValueRangeError::IntegerType:
-      path.field("range").report("an integer element type needs integer "
-                                 "bounds that it holds (within 2^62)");
+    if (std::optional<llvm::StringLiteral> why = checkValueRange(param)) {
+      path.field("range").report(*why);
       return false;
     }
   }
   return true;
+}
+
+std::optional<llvm::StringLiteral>
+autoprof::runtime::checkValueRange(const JobParam &param) {
+  if (!param.range)
+    return std::nullopt;
+  // The generator's own check, on the C form it is given.
+  autoprof_param generated = {};
+  generated.is_scalar = param.isScalar;
+  generated.dtype = AUTOPROF_F64;
+  (void)dtypeFromName(param.dtype, generated.dtype);
+  generated.role = param.role == "output"  ? AUTOPROF_ROLE_OUTPUT
+                   : param.role == "inout" ? AUTOPROF_ROLE_INOUT
+                                           : AUTOPROF_ROLE_INPUT;
+  generated.index_bound = param.indexBound;
+  generated.has_range = 1;
+  generated.range_low = (*param.range)[0];
+  generated.range_high = (*param.range)[1];
+  switch (checkValueRange(generated)) {
+  case ValueRangeError::None:
+    return std::nullopt;
+  case ValueRangeError::Bounds:
+    return llvm::StringLiteral("a value range needs two finite bounds, the "
+                               "first below the second");
+  case ValueRangeError::Role:
+    return llvm::StringLiteral("only input buffers take a value range");
+  case ValueRangeError::IndexBound:
+    return llvm::StringLiteral(
+        "a value range and an index bound cannot both be given");
+  case ValueRangeError::FloatType:
+    return llvm::StringLiteral(
+        "the value range exceeds the finite values of the element type");
+  case ValueRangeError::IntegerType:
+    return llvm::StringLiteral("an integer element type needs integer "
+                               "bounds that it holds (within 2^62)");
+  }
+  return std::nullopt;
 }
 
 bool autoprof::runtime::fromJSON(const Value &value, JobLaunch &launch,

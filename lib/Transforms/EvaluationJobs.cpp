@@ -248,6 +248,28 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
         param.indexBound = bound.getInt();
       param.sorted = kernel.getArgAttr(index, "autoprof.sorted") != nullptr;
       param.role = inferBufferRole(arg);
+      if (Attribute range = kernel.getArgAttr(index, "autoprof.range")) {
+        auto bounds = dyn_cast<ArrayAttr>(range);
+        std::optional<double> low, high;
+        if (bounds && bounds.size() == 2) {
+          low = getNumericValue(bounds[0]);
+          high = getNumericValue(bounds[1]);
+        }
+        if (!low || !high)
+          return launch.emitError("argument #")
+                 << index << " of @" << kernel.getName()
+                 << ": autoprof.range is not [low, high], two numbers";
+        param.range = std::array<double, 2>{*low, *high};
+        if (std::optional<llvm::StringLiteral> why =
+                ::autoprof::runtime::checkValueRange(param))
+          return launch.emitError("argument #")
+                 << index << " of @" << kernel.getName() << ": autoprof.range "
+                 << llvm::formatv("[{0}, {1}]: ",
+                                  llvm::format("%g", *low),
+                                  llvm::format("%g", *high))
+                        .str()
+                 << *why;
+      }
     } else {
       param.isScalar = true;
       param.dtype = getDtypeName(type);

@@ -127,6 +127,10 @@ struct EvaluationJob {
 /// other).
 unsigned getDtypeBytes(llvm::StringRef dtype);
 
+/// Why `param`'s value range cannot be generated (HostData.h's check), or
+/// nothing when it can or there is none.
+std::optional<llvm::StringLiteral> checkValueRange(const JobParam &param);
+
 /// Gives each integer input buffer of `launch` without an index bound or a
 /// value range the
 /// default one: the length of the smallest buffer of more than one element,

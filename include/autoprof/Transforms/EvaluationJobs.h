@@ -43,8 +43,10 @@ std::optional<HostLoopRepeat> matchHostLoopRepeat(gpu::LaunchFuncOp launch,
 /// body (read only: input; written only: output; both: inout); integer input
 /// buffers get an index bound (the smallest buffer's element count) so that
 /// data used as indices stays in bounds. Kernel argument attributes refine
-/// the generated data: `autoprof.index_bound = N` sets the bound and
-/// `autoprof.sorted` asks for ascending values (CSR row pointers). Emits a
+/// the generated data: `autoprof.index_bound = N` sets the bound,
+/// `autoprof.sorted` asks for ascending values (CSR row pointers) and
+/// `autoprof.range = [low, high]` keeps an input's values in a domain
+/// (instead of an index bound). Emits a
 /// diagnostic and fails on launches the runtime cannot reproduce: non-constant
 /// sizes or scalars, a buffer passed twice, unsupported element types. A
 /// launch a host loop repeats (matchHostLoopRepeat) becomes a repeated launch
