@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Session and kernel internals, error reporting and buffer preparation shared
-// by Runtime.cpp (sessions, loading, verification, timing) and
+// by the parts of the shim: Runtime.cpp (errors, sessions), LaunchSpec.cpp,
+// LaunchBuffers.cpp, Kernels.cpp, Verification.cpp, Timing.cpp and
 // CuptiProfiler.cpp (autoprof_profile_collect / autoprof_profile_free).
 //
 // Conventions:
@@ -26,8 +27,12 @@
 #include "autoprof/Runtime/HostData.h"
 #include "autoprof/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdarg>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -117,6 +122,22 @@ public:
 private:
   CUresult pushResult;
 };
+
+/// Entry points: fail with AUTOPROF_ERROR_INVALID_ARGUMENT when no session
+/// is given, and push the session's primary context for the rest of the
+/// scope (failing with the driver's error when it cannot be made current).
+#define AUTOPROF_CHECK_SESSION(session)                                        \
+  do {                                                                         \
+    if (!(session))                                                            \
+      return setError(nullptr, AUTOPROF_ERROR_INVALID_ARGUMENT,                \
+                      "%s: no session given", __func__);                       \
+  } while (false)
+
+#define AUTOPROF_PUSH_CONTEXT(session, scope)                                  \
+  ContextScope scope(session);                                                 \
+  if (scope.result() != CUDA_SUCCESS)                                          \
+  return cudaFailure(session, scope.result(),                                  \
+                     "cannot make the device's primary context current")
 
 /// One device allocation, freed on destruction (errors ignored).
 class DeviceAllocation {
@@ -341,6 +362,64 @@ autoprof_status launchOnce(autoprof_session *session, autoprof_kernel *kernel,
 /// CU_DEVICE_ATTRIBUTE_CLOCK_RATE (the maximum, not the current clock) when
 /// NVML is unavailable; 0 when neither works.
 int readSmClockKHz(autoprof_session *session);
+
+//===----------------------------------------------------------------------===//
+// Helpers of several parts
+//===----------------------------------------------------------------------===//
+
+/// Writes a verification's reason into its fixed buffer, cut at the
+/// buffer's size (the C ABI's reasons are bounded; a cut reason still names
+/// the parameter and the element first).
+template <size_t N>
+__attribute__((format(printf, 2, 3))) void
+writeReason(char (&reason)[N], const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(reason, N, format, args);
+  va_end(args);
+}
+
+/// CUDA events destroyed on scope exit.
+class EventList {
+public:
+  ~EventList() {
+    for (CUevent event : events)
+      cuda().cuEventDestroy(event);
+  }
+  /// Creates one more event; null on failure (result in `result`).
+  CUevent create(CUresult &result) {
+    CUevent event = nullptr;
+    result = cuda().cuEventCreate(&event, CU_EVENT_DEFAULT);
+    if (result != CUDA_SUCCESS)
+      return nullptr;
+    events.push_back(event);
+    return event;
+  }
+
+private:
+  std::vector<CUevent> events;
+};
+
+
+/// The median of `values` (0 for none).
+inline double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/// Linear interpolation between closest ranks of sorted `values`.
+inline double percentile(const std::vector<double> &sorted, double fraction) {
+  if (sorted.empty())
+    return 0;
+  double position = fraction * static_cast<double>(sorted.size() - 1);
+  size_t below = static_cast<size_t>(std::floor(position));
+  size_t above = std::min(below + 1, sorted.size() - 1);
+  double weight = position - static_cast<double>(below);
+  return sorted[below] * (1 - weight) + sorted[above] * weight;
+}
 
 } // namespace autoprof::runtime
 
