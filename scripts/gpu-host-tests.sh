@@ -5,6 +5,11 @@
 # and copied to bundle/autoprof-bundle.tar.xz on the host. Ends with
 # "N passed, N failed, N skipped" like scripts/test.sh; lit lists the slowest
 # tests before it (--time-tests), to see where the GPU time goes.
+#
+# The run requires what a GPU host has (the GPU and its driver, ptxas,
+# NVRTC, the worker, Triton with PyTorch): where one is missing it fails
+# instead of skipping the tests that need it. AUTOPROF_REQUIRE replaces the
+# list (comma-separated lit features; empty requires nothing).
 set -uo pipefail
 repo=$(pwd)
 work=${TMPDIR:-/tmp}/autoprof-gpu-tests
@@ -26,8 +31,9 @@ lit_config.load_config(config, "$repo/test/lit.cfg.py")
 CFG
 
 log=$work/lit.log
+require=${AUTOPROF_REQUIRE-cuda-device,ptxas,nvrtc,autoprof-worker,triton}
 PYTHONPATH=$work/autoprof/share/lit python3 -c "from lit.main import main; main()" -v --time-tests \
-  "$work/build/test" 2>&1 | tee "$log"
+  --param "autoprof_require=$require" "$work/build/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() {
   sed -n "s/^ *$1 *: *\([0-9][0-9]*\) (.*/\1/p" "$log" | head -n 1 | grep . || echo 0

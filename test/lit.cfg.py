@@ -27,6 +27,12 @@ config.environment["FILECHECK_OPTS"] = (
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%python", sys.executable))
+# `%lit DIR`: lit itself, on a folder of this suite's built tests.
+lit_home = os.path.dirname(os.path.dirname(os.path.abspath(lit.__file__)))
+config.substitutions.append(
+    ("%lit", f'env PYTHONPATH={lit_home} {sys.executable} -c '
+             '"from lit.main import main; main()"'))
+config.substitutions.append(("%test_obj_root", config.test_exec_root))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = ["autoprof-opt", "autoprof-learn", "autoprof-chat"]
 # The worker exists where the CUDA toolkit was found at configure time.
@@ -127,3 +133,17 @@ if subprocess.run([sys.executable, "-c", "import triton, torch"],
     config.available_features.add("triton")
 config.substitutions.append(
     ("%repo", os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+# `--param autoprof_require=cuda-device,triton,...`: features the host must
+# have. A GPU host's run (scripts/gpu-host-tests.sh) names the GPU's, so that
+# a missing driver, toolkit, Triton or PyTorch fails the run instead of
+# skipping the tests that need them.
+required = [name.strip() for name in
+            lit_config.params.get("autoprof_require", "").split(",")
+            if name.strip()]
+missing = [name for name in required
+           if name not in config.available_features]
+if missing:
+    lit_config.fatal("this host lacks what the run requires "
+                     "(autoprof_require): " + ", ".join(missing))
+
