@@ -62,8 +62,15 @@ struct ApplyRewritesPass
              << "'; pick one with kernel=MODULE::NAME";
       return signalPassFailure();
     }
+    const GpuTarget *gpu = nullptr;
+    if (!chip.empty() && !(gpu = findGpuTarget(chip))) {
+      emitError(module.getLoc(), "autoprof-apply-rewrites: no description of "
+                                 "chip '")
+          << chip << "' (described: " << listGpuTargets() << ")";
+      return signalPassFailure();
+    }
     for (const KernelRewrite &rewrite : parsed)
-      if (failed(applyKernelRewrite(rewrite, module, kernels.front())))
+      if (failed(applyKernelRewrite(rewrite, module, kernels.front(), gpu)))
         return signalPassFailure();
   }
 };

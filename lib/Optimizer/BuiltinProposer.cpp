@@ -92,12 +92,14 @@ public:
       gpu::GPUFuncOp kernel =
           lookupKernel(*variant, state.moduleName, state.kernelName);
       if (std::optional<std::string> why =
-              checkKernelRewrite(revision.rewrite, *variant, kernel)) {
+              checkKernelRewrite(revision.rewrite, *variant, kernel,
+                                 state.gpu)) {
         candidate.status = "skipped";
         candidate.reason = *why;
         return std::optional<Candidate>(std::move(candidate));
       }
-      if (failed(applyKernelRewrite(revision.rewrite, *variant, kernel)))
+      if (failed(applyKernelRewrite(revision.rewrite, *variant, kernel,
+                                     state.gpu)))
         return failure();
       candidate.variant = std::move(variant);
       lastFamily.clear();
@@ -120,12 +122,12 @@ public:
           lookupKernel(*variant, state.moduleName, state.kernelName);
       // Earlier winners can invalidate a later rewrite's preconditions.
       if (std::optional<std::string> why =
-              checkKernelRewrite(rewrite, *variant, kernel)) {
+              checkKernelRewrite(rewrite, *variant, kernel, state.gpu)) {
         candidate.status = "skipped";
         candidate.reason = *why;
         return std::optional<Candidate>(std::move(candidate));
       }
-      if (failed(applyKernelRewrite(rewrite, *variant, kernel)))
+      if (failed(applyKernelRewrite(rewrite, *variant, kernel, state.gpu)))
         return failure();
       // The kernel before this candidate, for revisions should it win.
       if (strategy == SearchStrategy::Greedy)
@@ -163,7 +165,7 @@ public:
       if (succeeded(winner) && kernel) {
         SmallVector<ProposedRewrite> revised =
             proposeRevisions(state.incumbent, kernel, state.features,
-                             state.context.metrics, *winner);
+                             state.context.metrics, *winner, state.gpu);
         for (ProposedRewrite &revision : revised)
           if (!triedBefore.contains(revision.rewrite.str()) &&
               seen.insert(revision.rewrite.str()).second)
@@ -183,8 +185,10 @@ private:
   void rank(SearchState &state) {
     gpu::GPUFuncOp kernel =
         lookupKernel(state.incumbent, state.moduleName, state.kernelName);
-    SmallVector<KernelRewrite> ranked = proposeKernelRewrites(
-        state.incumbent, kernel, state.features, state.context.metrics);
+    SmallVector<KernelRewrite> ranked =
+        proposeKernelRewrites(state.incumbent, kernel, state.features,
+                              state.context.metrics, nullptr, nullptr,
+                              state.gpu);
     queue.assign(ranked.begin(), ranked.end());
   }
 

@@ -122,10 +122,11 @@ static RewriteMatch matchRewrite(const KernelRewrite &rewrite,
 
 std::optional<std::string>
 mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
-                                   ModuleOp module, gpu::GPUFuncOp kernel) {
+                                   ModuleOp module, gpu::GPUFuncOp kernel,
+                                   const GpuTarget *gpu) {
   const RewriteFamily *family;
   RewriteMatch match =
-      matchRewrite(rewrite, RewriteTarget::get(module, kernel), family);
+      matchRewrite(rewrite, RewriteTarget::get(module, kernel, gpu), family);
   if (match.succeeded())
     return std::nullopt;
   return match.getReason().str();
@@ -133,16 +134,18 @@ mlir::autoprof::checkKernelRewrite(const KernelRewrite &rewrite,
 
 LogicalResult mlir::autoprof::applyKernelRewrite(const KernelRewrite &rewrite,
                                                  ModuleOp module,
-                                                 gpu::GPUFuncOp kernel) {
+                                                 gpu::GPUFuncOp kernel,
+                                                 const GpuTarget *gpu) {
   IRRewriter rewriter(kernel.getContext());
-  return applyKernelRewrite(rewriter, rewrite, module, kernel);
+  return applyKernelRewrite(rewriter, rewrite, module, kernel, gpu);
 }
 
 LogicalResult mlir::autoprof::applyKernelRewrite(RewriterBase &rewriter,
                                                  const KernelRewrite &rewrite,
                                                  ModuleOp module,
-                                                 gpu::GPUFuncOp kernel) {
-  RewriteTarget target = RewriteTarget::get(module, kernel);
+                                                 gpu::GPUFuncOp kernel,
+                                                 const GpuTarget *gpu) {
+  RewriteTarget target = RewriteTarget::get(module, kernel, gpu);
   const RewriteFamily *family;
   RewriteMatch match = matchRewrite(rewrite, target, family);
   if (!match.succeeded())
@@ -165,8 +168,8 @@ SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
     ModuleOp module, gpu::GPUFuncOp kernel, DictionaryAttr features,
     const llvm::StringMap<double> &metrics,
     SmallVectorImpl<RefusedRewrite> *refused,
-    SmallVectorImpl<ProposedRewrite> *proposed) {
-  RewriteTarget target = RewriteTarget::get(module, kernel);
+    SmallVectorImpl<ProposedRewrite> *proposed, const GpuTarget *gpu) {
+  RewriteTarget target = RewriteTarget::get(module, kernel, gpu);
   RewriteEvidence evidence =
       RewriteEvidence::compute(target, features, metrics);
   // (score, rewrite): higher scores are tried first, ties in registry order;
@@ -205,14 +208,15 @@ SmallVector<KernelRewrite> mlir::autoprof::proposeKernelRewrites(
 
 SmallVector<ProposedRewrite> mlir::autoprof::proposeRevisions(
     ModuleOp module, gpu::GPUFuncOp kernel, DictionaryAttr features,
-    const llvm::StringMap<double> &metrics, const KernelRewrite &winner) {
+    const llvm::StringMap<double> &metrics, const KernelRewrite &winner,
+    const GpuTarget *gpu) {
   SmallVector<ProposedRewrite> revisions;
   const RewriteFamily *family =
       RewriteFamilyRegistry::get().lookup(winner.family);
   if (!family)
     return revisions;
   RewriteEvidence evidence = RewriteEvidence::compute(
-      RewriteTarget::get(module, kernel), features, metrics);
+      RewriteTarget::get(module, kernel, gpu), features, metrics);
   SmallVector<RankedParameter> ranked;
   family->rankRevisions(evidence, winner.parameter, ranked);
   for (RankedParameter &candidate : ranked) {

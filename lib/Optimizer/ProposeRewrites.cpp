@@ -29,6 +29,13 @@ struct ProposeRewritesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    const GpuTarget *gpu = nullptr;
+    if (!chip.empty() && !(gpu = findGpuTarget(chip))) {
+      emitError(module.getLoc(), "autoprof-propose-rewrites: no description "
+                                 "of chip '")
+          << chip << "' (described: " << listGpuTargets() << ")";
+      return signalPassFailure();
+    }
     if (normalize && failed(normalizeKernels(module)))
       return signalPassFailure();
     llvm::DenseMap<Operation *, gpu::LaunchFuncOp> launches =
@@ -57,7 +64,7 @@ struct ProposeRewritesPass
           module, kernel, features->toAttr(&getContext()),
           getMeasuredMetrics(kernel),
           emitRemarks && emitRefusals ? &refused : nullptr,
-          emitRemarks ? &proposed : nullptr);
+          emitRemarks ? &proposed : nullptr, gpu);
       SmallVector<Attribute> names;
       for (const KernelRewrite &rewrite : ranked)
         names.push_back(builder.getStringAttr(rewrite.str()));

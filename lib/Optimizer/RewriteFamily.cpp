@@ -25,8 +25,13 @@ using namespace mlir::autoprof::rewrites;
 RewritePlan::~RewritePlan() = default;
 RewriteFamily::~RewriteFamily() = default;
 
-RewriteTarget RewriteTarget::get(ModuleOp module, gpu::GPUFuncOp kernel) {
+RewriteTarget RewriteTarget::get(ModuleOp module, gpu::GPUFuncOp kernel,
+                                 const GpuTarget *gpu) {
   RewriteTarget target{module, kernel, getLaunches(module, kernel)};
+  if (gpu) {
+    target.gpu = gpu;
+    return target;
+  }
   if (auto container = kernel->getParentOfType<gpu::GPUModuleOp>())
     if (ArrayAttr targets = container.getTargetsAttr())
       for (Attribute attr : targets)

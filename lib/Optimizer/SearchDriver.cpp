@@ -426,6 +426,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   state.reference = *reference;
   state.features = features->toAttr(context);
   state.budget = options.budget;
+  state.gpu = findGpuTarget(options.chip);
   state.context.gpuName = baseline->gpuName;
   state.context.smCount = baseline->smCount;
   state.context.peakBandwidth = baseline->peakBandwidth;

@@ -43,6 +43,13 @@ const GpuTarget *mlir::autoprof::findGpuTarget(llvm::StringRef chip) {
   return nullptr;
 }
 
+std::string mlir::autoprof::listGpuTargets() {
+  std::string list;
+  for (const GpuTarget &target : kTargets)
+    list += (list.empty() ? "" : ", ") + target.chip.str();
+  return list;
+}
+
 const GpuTarget &mlir::autoprof::getDefaultGpuTarget() {
   return *findGpuTarget("sm_90");
 }

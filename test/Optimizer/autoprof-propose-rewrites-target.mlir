@@ -4,6 +4,13 @@
 // gets one, so mma-tile ranks 128 first; sm_100's 148 would not all get
 // one, so 64 comes first there.
 // RUN: autoprof-opt %s -split-input-file --autoprof-propose-rewrites=remarks -o /dev/null 2>&1 | FileCheck %s
+// The pass's chip= names the GPU for every kernel, whatever the module says.
+// RUN: autoprof-opt %s -split-input-file --autoprof-propose-rewrites="remarks chip=sm_80" -o /dev/null 2>&1 | FileCheck %s --check-prefix=A100
+// A100: remark: @k: proposal 1: mma-tile=128 (score 11.60); products of halves on tensor cores; 144 tiles of 128 on 108 SMs (launch__sm_count not collected: sm_80's, A100)
+// A100: remark: @k: proposal 1: mma-tile=128 (score 11.60); products of halves on tensor cores; 144 tiles of 128 on 108 SMs (launch__sm_count not collected: sm_80's, A100)
+// RUN: not autoprof-opt %s -split-input-file --autoprof-propose-rewrites="chip=sm_9000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=mma-tile=128 chip=sm_9000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: autoprof-{{apply|propose}}-rewrites: no description of chip 'sm_9000' (described: sm_80, sm_86, sm_89, sm_90, sm_100)
 
 // CHECK: remark: @k: proposal 1: mma-tile=128 (score 11.60); products of halves on tensor cores; 144 tiles of 128 on 132 SMs (launch__sm_count not collected: sm_90's, H100 or H200)
 module attributes {gpu.container_module} {

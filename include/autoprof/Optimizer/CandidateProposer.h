@@ -20,6 +20,7 @@
 #include "autoprof/Optimizer/LLMProposer.h"
 #include "autoprof/Runtime/Job.h"
 #include "autoprof/Runtime/WorkerClient.h"
+#include "autoprof/Target/GpuTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -53,6 +54,9 @@ struct SearchState {
   ::autoprof::runtime::JobKernel reference;
   /// The incumbent kernel's static features.
   DictionaryAttr features;
+  /// The GPU the rewrites assume: the search's chip where it is described
+  /// (GpuTarget.h), else null (the module's #nvvm.target, else sm_90).
+  const GpuTarget *gpu = nullptr;
   /// What a proposer may tell a model: device, baseline, the incumbent's
   /// metrics (re-profiled after each greedy win), the history of tried
   /// candidates.

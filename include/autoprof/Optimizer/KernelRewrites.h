@@ -48,6 +48,7 @@
 #define AUTOPROF_OPTIMIZER_KERNELREWRITES_H
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
+#include "autoprof/Target/GpuTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -76,21 +77,26 @@ struct KernelRewrite {
 FailureOr<KernelRewrite> parseKernelRewrite(StringRef text, std::string &error);
 
 /// Why `rewrite` cannot be applied to `kernel` in `module`, or nothing when
-/// its preconditions hold.
+/// its preconditions hold. Every function here takes the GPU the kernel is
+/// for as `gpu`; null: the one the module's #nvvm.target names, else sm_90
+/// (RewriteTarget::get).
 std::optional<std::string> checkKernelRewrite(const KernelRewrite &rewrite,
                                               ModuleOp module,
-                                              gpu::GPUFuncOp kernel);
+                                              gpu::GPUFuncOp kernel,
+                                              const GpuTarget *gpu = nullptr);
 
 /// Applies `rewrite` to `kernel` and its launches in `module` through
 /// `rewriter`; fails with an error naming the reason when its
 /// preconditions do not hold.
 LogicalResult applyKernelRewrite(RewriterBase &rewriter,
                                  const KernelRewrite &rewrite, ModuleOp module,
-                                 gpu::GPUFuncOp kernel);
+                                 gpu::GPUFuncOp kernel,
+                                 const GpuTarget *gpu = nullptr);
 
 /// applyKernelRewrite with an IRRewriter of its own.
 LogicalResult applyKernelRewrite(const KernelRewrite &rewrite, ModuleOp module,
-                                 gpu::GPUFuncOp kernel);
+                                 gpu::GPUFuncOp kernel,
+                                 const GpuTarget *gpu = nullptr);
 
 /// A rewrite considered for a kernel whose preconditions do not hold.
 struct RefusedRewrite {
@@ -122,7 +128,8 @@ proposeKernelRewrites(ModuleOp module, gpu::GPUFuncOp kernel,
                       DictionaryAttr features,
                       const llvm::StringMap<double> &metrics,
                       SmallVectorImpl<RefusedRewrite> *refused = nullptr,
-                      SmallVectorImpl<ProposedRewrite> *proposed = nullptr);
+                      SmallVectorImpl<ProposedRewrite> *proposed = nullptr,
+                      const GpuTarget *gpu = nullptr);
 
 /// The revisions of `winner`, the rewrite that made the incumbent `module`
 /// (RewriteFamily::rankRevisions on the incumbent's evidence: `features`
@@ -132,7 +139,7 @@ SmallVector<ProposedRewrite>
 proposeRevisions(ModuleOp module, gpu::GPUFuncOp kernel,
                  DictionaryAttr features,
                  const llvm::StringMap<double> &metrics,
-                 const KernelRewrite &winner);
+                 const KernelRewrite &winner, const GpuTarget *gpu = nullptr);
 
 } // namespace mlir::autoprof
 

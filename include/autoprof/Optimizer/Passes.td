@@ -38,6 +38,8 @@ def ApplyRewritesPass : Pass<"autoprof-apply-rewrites", "ModuleOp"> {
                "Rewrites to apply, e.g. block-size=128,unroll=4">,
     Option<"normalize", "normalize", "bool", /*default=*/"true",
            "Normalize the module first, as the optimizer does">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The GPU the rewrites assume: sm_80, sm_86, sm_89, sm_90 or sm_100 (its SMs, registers and shared memory; default: the chip of the kernel's gpu.module #nvvm.target, else sm_90)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -77,6 +79,8 @@ def ProposeRewritesPass : Pass<"autoprof-propose-rewrites", "ModuleOp"> {
            "With remarks, also explain each rewrite that does not apply">,
     Option<"normalize", "normalize", "bool", /*default=*/"true",
            "Normalize the module first, as the optimizer does">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The GPU the rewrites assume: sm_80, sm_86, sm_89, sm_90 or sm_100 (its SMs, registers and shared memory; default: the chip of the kernel's gpu.module #nvvm.target, else sm_90)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

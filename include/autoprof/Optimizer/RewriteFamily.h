@@ -44,12 +44,15 @@ struct RewriteTarget {
   ModuleOp module;
   gpu::GPUFuncOp kernel;
   SmallVector<gpu::LaunchFuncOp> launches;
-  /// The GPU the kernel is for: the chip of its gpu.module's #nvvm.target
-  /// where it names a known one, else the default (sm_90).
+  /// The GPU the kernel is for: the one the caller names (the search's
+  /// `chip`), else the chip of its gpu.module's #nvvm.target where that
+  /// names a described one, else the default (sm_90).
   const GpuTarget *gpu = &getDefaultGpuTarget();
 
-  /// The target for `kernel` in `module`, with its launches collected.
-  static RewriteTarget get(ModuleOp module, gpu::GPUFuncOp kernel);
+  /// The target for `kernel` in `module`, with its launches collected, for
+  /// `gpu` (null: as the module says).
+  static RewriteTarget get(ModuleOp module, gpu::GPUFuncOp kernel,
+                           const GpuTarget *gpu = nullptr);
 };
 
 /// What a family's match found; each family derives its own.

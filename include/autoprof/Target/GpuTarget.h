@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir::autoprof {
 
@@ -56,6 +57,8 @@ const GpuTarget *findGpuTarget(llvm::StringRef chip);
 /// The chip the tools compile for unless told otherwise: sm_90 (an H100
 /// or H200).
 const GpuTarget &getDefaultGpuTarget();
+/// The described chips, for messages: "sm_80, sm_86, ...".
+std::string listGpuTargets();
 
 } // namespace mlir::autoprof
 
