@@ -215,8 +215,8 @@ def render_table(results):
     measured.sort(key=lambda item: -item[2][-1][1])
     for page, fields, rows in measured:
         link = f"docs/results/{page.name}"
-        where = (f"{short_gpu(fields['gpu'])}, {commits(fields['commit'])}, "
-                 f"{fields['date']}")
+        # The commit stays on the page and in the index: the README links.
+        where = f"{short_gpu(fields['gpu'])}, {fields['date']}"
         for index, row in enumerate(rows):
             title, count, speedup, ratio, median, low, high = row
             corpus = (f"[{fields['corpus']}]({link}) ({where})"

@@ -56,5 +56,18 @@ if [ "${AUTOPROF_SKIP_FUZZ:-0}" != 1 ]; then
   failed=$(( failed + fuzzfailed ))
   rm -f "$fuzzlog"
 fi
+# The repository's own pages, one check each: the docs lint (short
+# sentences, links that resolve; docs/results/learn-h100 is written by
+# `autoprof evaluate` and `autoprof sweep`) and README's results table and
+# the results index against the measurement pages.
+for check in "scripts/lint-docs.py --exclude docs/results/learn-h100 README.md docs" \
+             "scripts/results-table.py --check"; do
+  if python3 $check; then
+    passed=$(( passed + 1 ))
+  else
+    echo "FAIL: $check"
+    failed=$(( failed + 1 ))
+  fi
+done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$status" = 0 ] && [ "$failed" = 0 ]
