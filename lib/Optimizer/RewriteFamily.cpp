@@ -221,7 +221,8 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
     evidence.raisedContiguousInLoop =
         contiguous.source == SpaceDimSource::Loop;
     // A reduction of at least a warp's width over an input that some
-    // parallel dimension does not index: several points share its elements.
+    // parallel dimension (of more than one point) does not index: several
+    // points share its elements.
     evidence.raisedParallelPoints = double(space->getParallelPoints());
     evidence.raisedReductionPoints = double(space->getReductionPoints());
     evidence.raisedContiguousReduction =
@@ -229,8 +230,9 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
     if (space->getReductionPoints() >= 32)
       for (const SpaceOperand &operand : space->operands)
         for (unsigned d : space->getParallelDims())
-          evidence.raisedContraction |=
-              !operand.written && !operand.map.isFunctionOfDim(d);
+          evidence.raisedContraction |= !operand.written &&
+                                        space->dims[d].extent > 1 &&
+                                        !operand.map.isFunctionOfDim(d);
   }
   // Without the counters, the static analysis estimates the same ratios
   // from each global load's address and width.
@@ -342,6 +344,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createMapNestFamily(),
       createMapLanesFamily(),
       createMapVectorFamily(),
+      createMapSplitFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

@@ -828,13 +828,29 @@ FailureOr<IterationSpace> Raiser::raise() {
       outputs.push_back(&operand);
   if (outputs.empty())
     return fail("it writes nothing");
+  auto isSinglePoint = [](const SpaceDim &dim) {
+    return dim.source != SpaceDimSource::Loop && dim.extent == 1;
+  };
   if (llvm::none_of(space.dims, [&](const SpaceDim &dim) {
         return llvm::any_of(outputs, [&](const SpaceOperand *output) {
           return output->map.isFunctionOfDim(&dim - space.dims.data());
         });
-      }))
-    return fail("it has no parallel dimension (one thread writes every "
-                "element)");
+      })) {
+    // A kernel of one thread in one block whose loops all accumulate
+    // computes a single point (a whole-tensor reduction): a parallel
+    // dimension of one point, the thread, stands first for it.
+    if (llvm::any_of(space.dims, [](const SpaceDim &dim) {
+          return dim.source != SpaceDimSource::Loop;
+        }))
+      return fail("it has no parallel dimension (its threads write the "
+                  "same elements)");
+    SpaceDim point;
+    point.source = SpaceDimSource::Thread;
+    point.extent = 1;
+    space.dims.insert(space.dims.begin(), point);
+    for (SpaceOperand &operand : space.operands)
+      operand.map = operand.map.shiftDims(1);
+  }
   for (unsigned d = 0; d < space.dims.size(); ++d) {
     SpaceDim &dim = space.dims[d];
     unsigned using_ = llvm::count_if(outputs, [&](const SpaceOperand *output) {
@@ -844,7 +860,7 @@ FailureOr<IterationSpace> Raiser::raise() {
       return fail(llvm::formatv("d{0} indexes some of its outputs and not "
                                 "others",
                                 d));
-    dim.reduction = using_ == 0;
+    dim.reduction = using_ == 0 && !isSinglePoint(dim);
     if (dim.reduction && dim.source != SpaceDimSource::Loop)
       return fail(llvm::formatv("its threads along {0} write the same elements",
                                 kDims[static_cast<int>(dim.hardware)]));

@@ -7,6 +7,7 @@
 #include "autoprof/Schedule/NestSchedule.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir::autoprof;
 
@@ -25,10 +26,31 @@ llvm::ArrayRef<int64_t> mlir::autoprof::getNestVectorWidths() {
   return widths;
 }
 
+int64_t mlir::autoprof::getNestSplitLanes(const NestProblem &problem) {
+  return problem.contiguousReduction ? 32 : 1;
+}
+
+std::optional<int64_t> mlir::autoprof::chooseNestSplit(int64_t points,
+                                                       int64_t reductionPoints,
+                                                       int64_t lanes,
+                                                       int64_t residentThreads) {
+  if (points <= 0 || lanes <= 0 || reductionPoints <= 0)
+    return std::nullopt;
+  int64_t split = 1;
+  while (split < kMaxNestSplit &&
+         points < residentThreads / (lanes * split) &&
+         reductionPoints / (lanes * split * 2) >= 16)
+    split *= 2;
+  if (split < 2)
+    return std::nullopt;
+  return split;
+}
+
 std::optional<NestSchedule>
 mlir::autoprof::scheduleNest(const NestProblem &problem,
-                             int64_t threadsPerBlock, int64_t lanes,
-                             int64_t vector, std::string &why) {
+                             const NestShape &shape, std::string &why) {
+  int64_t threadsPerBlock = shape.threadsPerBlock, lanes = shape.lanes,
+          vector = shape.vector, split = shape.split;
   if (!llvm::is_contained(getNestBlockSizes(), threadsPerBlock)) {
     why = "threads per block must be 64, 128, 256 or 512";
     return std::nullopt;
@@ -37,19 +59,30 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     why = "lanes per point must be 1, 2, 4, 8, 16 or 32";
     return std::nullopt;
   }
+  if (split < 1 || split > kMaxNestSplit || !llvm::isPowerOf2_64(split)) {
+    why = "the split must be a power of two up to " +
+          std::to_string(kMaxNestSplit);
+    return std::nullopt;
+  }
   // Each lane runs two reduction points at least: fewer leave lanes idle
-  // and cost the shuffles for nothing.
-  if (lanes > 1 && problem.reductionPoints < 2 * lanes) {
-    why = "the nest has fewer than " + std::to_string(2 * lanes) +
-          " reduction points for " + std::to_string(lanes) + " lanes";
+  // and cost the shuffles (or the atomic combinations) for nothing.
+  if ((lanes > 1 || split > 1) &&
+      problem.reductionPoints < 2 * lanes * split) {
+    why = "the nest has fewer than " + std::to_string(2 * lanes * split) +
+          " reduction points for ";
+    if (lanes > 1)
+      why += std::to_string(lanes) + " lanes" + (split > 1 ? " in " : "");
+    if (split > 1)
+      why += std::to_string(split) + " chunks";
     return std::nullopt;
   }
   if (!llvm::is_contained(getNestVectorWidths(), vector)) {
     why = "the vector width must be 1, 2, 4, 8 or 16";
     return std::nullopt;
   }
-  if (lanes > 1 && vector > 1) {
-    why = "a schedule takes lanes per point or a vector width, not both";
+  if ((lanes > 1 || split > 1) && vector > 1) {
+    why = "a schedule takes lanes per point or a split, or a vector width, "
+          "not both";
     return std::nullopt;
   }
   if (problem.contiguousReduction &&
@@ -94,18 +127,19 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
   schedule.threadsPerBlock = threadsPerBlock;
   schedule.points = points;
   schedule.lanes = lanes;
-  if (lanes > 1) {
+  schedule.split = split;
+  if (lanes > 1 || split > 1) {
     for (unsigned d = 0; d < problem.reductionExtents.size(); ++d)
       if (d != problem.contiguousReduction)
         schedule.reductionOrder.push_back(d);
     if (problem.contiguousReduction)
       schedule.reductionOrder.push_back(*problem.contiguousReduction);
   }
-  if (points > (int64_t(1) << 62) / lanes) {
+  if (points > (int64_t(1) << 62) / (lanes * split)) {
     why = "the nest has more threads than a 64-bit index counts";
     return std::nullopt;
   }
-  int64_t threads = points * lanes;
+  int64_t threads = points * lanes * split;
   schedule.blocks = (threads + threadsPerBlock - 1) / threadsPerBlock;
   if (schedule.blocks > maxBlocks) {
     why = "the nest needs more blocks than a grid holds along x";

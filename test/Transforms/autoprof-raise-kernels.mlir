@@ -330,7 +330,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// One thread writes everything: no parallel dimension to map.
+// One thread accumulates everything (a whole-tensor sum): a single
+// parallel point, whose thread stands for it.
 module attributes {gpu.container_module} {
   func.func @host(%a: memref<64xf32>, %out: memref<1xf32>) {
     %c1 = arith.constant 1 : index
@@ -338,7 +339,7 @@ module attributes {gpu.container_module} {
     return
   }
   gpu.module @m {
-    // expected-remark @below {{@serial not raised: it has no parallel dimension (one thread writes every element)}}
+    // expected-remark @below {{@serial raised: d0 = tid.x in [0, 1) parallel; d1 = loop 0 + 1*i in [0, 64) reduction; read arg0 at (d0, d1) -> (d1); accumulate arg1 at (d0, d1) -> (0)}}
     gpu.func @serial(%a: memref<64xf32>, %out: memref<1xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -349,6 +350,35 @@ module attributes {gpu.container_module} {
         %s = arith.addf %acc, %x : f32
         memref.store %s, %out[%c0] : memref<1xf32>
       }
+      gpu.return
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @serial_raised(
+// CHECK: affine.parallel (%{{.*}}) = (0) to (1) {
+// CHECK: affine.for %[[K:.*]] = 0 to 64 {
+
+// -----
+
+// Threads that all accumulate into one element without atomics: no
+// parallel dimension, and no single point either.
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<64xf32>, %out: memref<1xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @m::@racy blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64xf32>, %out : memref<1xf32>)
+    return
+  }
+  gpu.module @m {
+    // expected-remark @below {{@racy not raised: it has no parallel dimension (its threads write the same elements)}}
+    gpu.func @racy(%a: memref<64xf32>, %out: memref<1xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %t = gpu.thread_id x
+      %x = memref.load %a[%t] : memref<64xf32>
+      %acc = memref.load %out[%c0] : memref<1xf32>
+      %s = arith.addf %acc, %x : f32
+      memref.store %s, %out[%c0] : memref<1xf32>
       gpu.return
     }
   }

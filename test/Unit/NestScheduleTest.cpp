@@ -157,7 +157,76 @@ TEST(NestScheduleTest, RefusesVectorWidthsThatDoNotFit) {
   EXPECT_FALSE(scheduleNest(problem, 256, 1, 3, why));
   EXPECT_EQ(why, "the vector width must be 1, 2, 4, 8 or 16");
   EXPECT_FALSE(scheduleNest(problem, 256, 8, 4, why));
-  EXPECT_EQ(why, "a schedule takes lanes per point or a vector width, not both");
+  EXPECT_EQ(why, "a schedule takes lanes per point or a split, or a vector "
+                 "width, not both");
+}
+
+TEST(NestScheduleTest, SplitsReductionsIntoChunksOutermost) {
+  // A column maximum over 8192 rows of 1000 columns, in 64 chunks: one
+  // thread per point in each chunk, the chunks after all the points.
+  NestProblem problem;
+  problem.parallelExtents = {1000};
+  problem.reductionExtents = {8192};
+  problem.reductionPoints = 8192;
+  std::string why;
+  std::optional<NestSchedule> schedule =
+      scheduleNest(problem, NestShape{256, 1, 1, 64}, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->split, 64);
+  EXPECT_EQ(schedule->points, 1000);
+  EXPECT_EQ(schedule->blocks, 1000 * 64 / 256);
+  EXPECT_EQ(schedule->reductionOrder, (llvm::SmallVector<unsigned>{0}));
+  // With lanes, a chunk is every point's lanes.
+  schedule = scheduleNest(problem, NestShape{256, 32, 1, 4}, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->blocks, 1000 * 32 * 4 / 256);
+}
+
+TEST(NestScheduleTest, RefusesSplitsThatDoNotFit) {
+  NestProblem problem;
+  problem.parallelExtents = {16};
+  problem.reductionExtents = {256};
+  problem.reductionPoints = 256;
+  std::string why;
+  EXPECT_TRUE(scheduleNest(problem, NestShape{256, 8, 1, 16}, why)) << why;
+  EXPECT_FALSE(scheduleNest(problem, NestShape{256, 8, 1, 32}, why));
+  EXPECT_EQ(why, "the nest has fewer than 512 reduction points for 8 lanes "
+                 "in 32 chunks");
+  EXPECT_FALSE(scheduleNest(problem, NestShape{256, 1, 1, 3}, why));
+  EXPECT_EQ(why, "the split must be a power of two up to 4096");
+  EXPECT_FALSE(scheduleNest(problem, NestShape{256, 1, 1, 8192}, why));
+  EXPECT_EQ(why, "the split must be a power of two up to 4096");
+  EXPECT_FALSE(scheduleNest(problem, NestShape{256, 1, 2, 2}, why));
+  EXPECT_EQ(why, "a schedule takes lanes per point or a split, or a vector "
+                 "width, not both");
+}
+
+TEST(NestScheduleTest, SplitsLanesOnlyAlongAContiguousReduction) {
+  NestProblem problem;
+  problem.parallelExtents = {1000};
+  problem.reductionExtents = {8192};
+  problem.reductionPoints = 8192;
+  EXPECT_EQ(getNestSplitLanes(problem), 1);
+  problem.contiguousReduction = 0;
+  EXPECT_EQ(getNestSplitLanes(problem), 32);
+}
+
+TEST(NestScheduleTest, ChoosesTheSplitThatFillsTheGpu) {
+  // An H100's 132 SMs of 2048 threads.
+  const int64_t slots = 132 * 2048;
+  // One point of a warp's lanes over 2^24 elements: the slots would take
+  // 8192 chunks; 4096 is the most.
+  EXPECT_EQ(chooseNestSplit(1, int64_t(1) << 24, 32, slots), 4096);
+  // Over 2^20: each thread keeps 16 points at least.
+  EXPECT_EQ(chooseNestSplit(1, int64_t(1) << 20, 32, slots), 2048);
+  // 1000 columns of 8192 rows, a thread per point: 512 chunks of 16 rows.
+  EXPECT_EQ(chooseNestSplit(1000, 8192, 1, slots), 512);
+  // 100000 columns fill half the GPU: two chunks.
+  EXPECT_EQ(chooseNestSplit(200000, 8192, 1, slots), 2);
+  // Points that fill the GPU, or reductions too short to share: none.
+  EXPECT_EQ(chooseNestSplit(300000, 8192, 1, slots), std::nullopt);
+  EXPECT_EQ(chooseNestSplit(1000, 31, 1, slots), std::nullopt);
+  EXPECT_EQ(chooseNestSplit(0, 8192, 1, slots), std::nullopt);
 }
 
 } // namespace

@@ -37,6 +37,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "map-nest",
     "map-lanes",
     "map-vector",
+    "map-split",
     "form-blocks",
     "coalesce",
     "transpose-tile",

@@ -22,6 +22,9 @@
 // window loop that no operand is shaped like, or a guard that stops short of
 // a buffer's size.)
 //
+// A kernel of one thread whose loops all accumulate into the same elements
+// (a whole-tensor reduction) raises with a parallel dimension of one point.
+//
 // Loops that accumulate an element in a register (iter_args started from a
 // load of the element and stored back to it after the loop) raise like the
 // same accumulation through memory.

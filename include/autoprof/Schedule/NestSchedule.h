@@ -29,6 +29,14 @@
 // contiguous dimension (whose extent V divides), so that its accesses along
 // it can be one access of V elements.
 //
+// With a split S, each point's linearized reductions go to S chunks of
+// threads: chunk c of a point's L lanes, lane l, takes the reduction points
+// c * L + l, c * L + l + S * L, ...; the chunks are the outermost of the
+// launch's linear thread index, so that within a chunk consecutive threads
+// still take consecutive points. Each chunk combines its partial result into
+// the output with an atomic operation. Where the parallel points are few (a
+// whole-tensor reduction has one), the chunks fill the GPU.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef AUTOPROF_SCHEDULE_NESTSCHEDULE_H
@@ -80,6 +88,19 @@ struct NestSchedule {
   llvm::SmallVector<unsigned> reductionOrder;
   /// Consecutive points along the contiguous dimension each thread takes.
   int64_t vector = 1;
+  /// Chunks of threads that split each point's reductions, combined in the
+  /// output by atomic operations; with a split, reductionOrder is set as
+  /// with lanes.
+  int64_t split = 1;
+};
+
+/// The shape a schedule is asked for: threads per block, threads per point
+/// (lanes), points per thread (vector width) and chunks per point (split).
+struct NestShape {
+  int64_t threadsPerBlock = 256;
+  int64_t lanes = 1;
+  int64_t vector = 1;
+  int64_t split = 1;
 };
 
 /// The block sizes a schedule may use.
@@ -89,18 +110,42 @@ llvm::ArrayRef<int64_t> getNestBlockSizes();
 llvm::ArrayRef<int64_t> getNestLaneCounts();
 /// The vector widths a schedule may give each thread.
 llvm::ArrayRef<int64_t> getNestVectorWidths();
+/// The most chunks a schedule may split each point's reductions into (any
+/// power of two from 2 up to it).
+constexpr int64_t kMaxNestSplit = 4096;
 
-/// The schedule of `problem` with `threadsPerBlock` threads per block,
-/// `lanes` threads per point and `vector` points per thread, or the reason
-/// there is none (`why`): a block size the launch cannot have, a lane count
-/// that is not a power of two up to 32, lanes without at least two
-/// reduction points each, a vector width that is not a power of two up to
-/// 16 or does not divide the contiguous extent, lanes and a vector width
-/// together, a problem of no points, or more blocks than a grid holds.
+/// The lanes per point of a split schedule of `problem`: a warp (32) where
+/// the largest loads walk a reduction dimension contiguously, so that a
+/// warp's requests are contiguous; else one thread per point, consecutive
+/// threads on consecutive points.
+int64_t getNestSplitLanes(const NestProblem &problem);
+
+/// The split a schedule of `points` parallel points with `lanes` lanes each
+/// and `reductionPoints` reduction points per point takes on a GPU of
+/// `residentThreads` thread slots: the smallest power of two whose chunks
+/// fill the slots, but no more than leaves each thread 16 reduction points,
+/// and at most kMaxNestSplit; nothing where that is below 2 (the points fill
+/// the GPU, or the reductions are too short to share).
+std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
+                                       int64_t lanes, int64_t residentThreads);
+
+/// The schedule of `problem` in `shape`, or the reason there is none
+/// (`why`): a block size the launch cannot have, a lane count that is not a
+/// power of two up to 32, a split that is not a power of two up to
+/// kMaxNestSplit, lanes and chunks without at least two reduction points
+/// per thread, a vector width that is not a power of two up to 16 or does
+/// not divide the contiguous extent, a vector width with lanes or a split,
+/// a problem of no points, or more blocks than a grid holds.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
-                                         int64_t threadsPerBlock,
-                                         int64_t lanes, int64_t vector,
+                                         const NestShape &shape,
                                          std::string &why);
+inline std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
+                                                int64_t threadsPerBlock,
+                                                int64_t lanes, int64_t vector,
+                                                std::string &why) {
+  return scheduleNest(problem, NestShape{threadsPerBlock, lanes, vector, 1},
+                      why);
+}
 inline std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                                 int64_t threadsPerBlock,
                                                 int64_t lanes,

@@ -60,6 +60,9 @@ std::unique_ptr<RewriteFamily> createMapLanesFamily();
 /// map-vector=V: a raised kernel mapped anew with V consecutive points per
 /// thread along the contiguous dimension.
 std::unique_ptr<RewriteFamily> createMapVectorFamily();
+/// map-split=S: a raised kernel mapped anew with each point's reductions
+/// split into S chunks across the grid, combined by atomic operations.
+std::unique_ptr<RewriteFamily> createMapSplitFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 

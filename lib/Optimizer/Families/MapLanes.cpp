@@ -79,7 +79,7 @@ public:
   }
 
 protected:
-  NestShape getShape(int64_t lanes) const override {
+  NestShape getShape(int64_t lanes, const NestProblem &) const override {
     return {kThreadsPerBlock, lanes};
   }
 };

@@ -58,7 +58,9 @@ public:
   }
 
 protected:
-  NestShape getShape(int64_t threads) const override { return {threads}; }
+  NestShape getShape(int64_t threads, const NestProblem &) const override {
+    return {threads};
+  }
 };
 
 } // namespace

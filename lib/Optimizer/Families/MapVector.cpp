@@ -64,7 +64,7 @@ public:
   }
 
 protected:
-  NestShape getShape(int64_t vector) const override {
+  NestShape getShape(int64_t vector, const NestProblem &) const override {
     return {kThreadsPerBlock, /*lanes=*/1, vector};
   }
 };

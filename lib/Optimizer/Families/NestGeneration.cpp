@@ -23,6 +23,13 @@
 // `autoprof.reassociated` and its verification bounds the difference by the
 // terms' magnitude.
 //
+// With a split S, S chunks of threads (the outermost of the linear thread
+// index) take every S-th group of the linearized reduction points, each
+// from the neutral element, and combine their totals (after the lanes'
+// shuffles) into the output with an atomic operation
+// (memref.atomic_rmw): floating-point sums are reassociated, so the kernel
+// is marked as above; products, which have no atomic form, are refused.
+//
 // With a vector width V, each thread takes V consecutive points along the
 // contiguous dimension: each operation of the body runs once per point, the
 // points' copies side by side, so that their accesses of neighbouring
@@ -54,6 +61,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::autoprof;
@@ -67,7 +75,10 @@ static int64_t getElementBytes(const SpaceOperand &operand) {
 
 std::optional<double>
 mlir::autoprof::rewrites::getNestMappingScore(const RewriteEvidence &evidence) {
-  if (!evidence.raises || evidence.raisedContiguousOnX)
+  // (One point, a whole-tensor reduction, has no mapping but its
+  // reductions': map-lanes and map-split.)
+  if (!evidence.raises || evidence.raisedContiguousOnX ||
+      evidence.raisedParallelPoints < 2)
     return std::nullopt;
   double base = evidence.rowWalkShare > 0.5      ? 4.4
                 : !evidence.raisedContiguousInLoop ? 7.5
@@ -92,13 +103,14 @@ NestProblem mlir::autoprof::rewrites::getNestProblem(
   // The reduction dimension along which the most bytes the nest only reads
   // are contiguous, if that is half of them at least. An operand that no
   // parallel dimension indexes is left out: every point reads the same
-  // elements, a warp once.
+  // elements, a warp once (unless there is one point).
   SmallVector<unsigned> reductions = space.getReductionDims();
+  bool single = space.getParallelPoints() == 1;
   auto isPointOwn = [&](const SpaceOperand &operand) {
     return !operand.written &&
-           llvm::any_of(parallel, [&](unsigned d) {
+           (single || llvm::any_of(parallel, [&](unsigned d) {
              return operand.map.isFunctionOfDim(d);
-           });
+           }));
   };
   int64_t total = 0, best = 0;
   for (const SpaceOperand &operand : space.operands)
@@ -191,10 +203,32 @@ static LogicalResult findNestCombiners(const IterationSpace &space,
   return success();
 }
 
-FailureOr<NestPlan>
-mlir::autoprof::rewrites::matchNestPlan(const RewriteTarget &target,
-                                        const NestShape &shape,
-                                        std::string &why) {
+/// The atomic operation that combines a partial result into an element as
+/// `combiner` does, if the lowering to PTX has one (products have none).
+static std::optional<arith::AtomicRMWKind>
+getAtomicCombination(Operation *combiner) {
+  using Kind = arith::AtomicRMWKind;
+  return llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
+      .Case([](arith::AddFOp) { return Kind::addf; })
+      .Case([](arith::AddIOp) { return Kind::addi; })
+      .Case([](arith::MaximumFOp) { return Kind::maximumf; })
+      .Case([](arith::MinimumFOp) { return Kind::minimumf; })
+      .Case([](arith::MaxNumFOp) { return Kind::maxnumf; })
+      .Case([](arith::MinNumFOp) { return Kind::minnumf; })
+      .Case([](arith::MaxSIOp) { return Kind::maxs; })
+      .Case([](arith::MinSIOp) { return Kind::mins; })
+      .Case([](arith::MaxUIOp) { return Kind::maxu; })
+      .Case([](arith::MinUIOp) { return Kind::minu; })
+      .Case([](arith::OrIOp) { return Kind::ori; })
+      .Case([](arith::AndIOp) { return Kind::andi; })
+      .Case([](arith::XOrIOp) { return Kind::xori; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+FailureOr<NestPlan> mlir::autoprof::rewrites::matchNestPlan(
+    const RewriteTarget &target,
+    llvm::function_ref<NestShape(const NestProblem &)> getShape,
+    std::string &why) {
   FailureOr<IterationSpace> space = raiseKernel(target.kernel, why);
   if (failed(space)) {
     why = "the kernel does not raise: " + why;
@@ -225,14 +259,24 @@ mlir::autoprof::rewrites::matchNestPlan(const RewriteTarget &target,
           return failure();
         }
     }
-  std::optional<NestSchedule> schedule =
-      scheduleNest(getNestProblem(*space), shape.threadsPerBlock, shape.lanes,
-                   shape.vector, why);
+  NestProblem problem = getNestProblem(*space);
+  NestShape shape = getShape(problem);
+  std::optional<NestSchedule> schedule = scheduleNest(problem, shape, why);
   if (!schedule)
     return failure();
   NestPlan plan{std::move(*space), std::move(*schedule), versioned, {}, {}};
-  if (shape.lanes > 1 && failed(findNestCombiners(plan.space, plan, why)))
+  if ((shape.lanes > 1 || shape.split > 1) &&
+      failed(findNestCombiners(plan.space, plan, why)))
     return failure();
+  if (shape.split > 1)
+    for (auto [operand, combiner] :
+         llvm::zip(plan.accumulated, plan.combiners))
+      if (!getAtomicCombination(combiner)) {
+        why = "output #" + std::to_string(operand) + " is combined by '" +
+              combiner->getName().getStringRef().str() +
+              "', which has no atomic form to combine the chunks";
+        return failure();
+      }
   return plan;
 }
 
@@ -362,17 +406,26 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       arith::MulIOp::create(rewriter, loc, block,
                             constant(schedule.threadsPerBlock)),
       thread);
-  // With lanes, L consecutive threads share a point.
-  Value lane, point = linear;
+  // With a split, the chunk is the outermost of the linear index; with
+  // lanes, L consecutive threads share a point.
+  int64_t split = schedule.split;
+  int64_t chunkThreads = schedule.points * lanes;
+  Value lane, chunk, point = linear;
+  if (split > 1) {
+    chunk = arith::DivUIOp::create(rewriter, loc, linear,
+                                   constant(chunkThreads));
+    point = arith::RemUIOp::create(rewriter, loc, linear,
+                                   constant(chunkThreads));
+  }
   if (lanes > 1) {
-    lane = arith::RemUIOp::create(rewriter, loc, linear, constant(lanes));
-    point = arith::DivUIOp::create(rewriter, loc, linear, constant(lanes));
+    lane = arith::RemUIOp::create(rewriter, loc, point, constant(lanes));
+    point = arith::DivUIOp::create(rewriter, loc, point, constant(lanes));
   }
   // Threads past the last point do nothing.
-  if (schedule.blocks * schedule.threadsPerBlock > schedule.points * lanes) {
+  if (schedule.blocks * schedule.threadsPerBlock > chunkThreads * split) {
     Value inside = arith::CmpIOp::create(rewriter, loc,
                                          arith::CmpIPredicate::ult, linear,
-                                         constant(schedule.points * lanes));
+                                         constant(chunkThreads * split));
     auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
     rewriter.setInsertionPointToStart(guard.thenBlock());
   }
@@ -425,7 +478,7 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   SmallVector<unsigned> accumulated;
   SmallVector<Value> initial;
   SmallVector<unsigned> reductions = space.getReductionDims();
-  if (lanes > 1) {
+  if (lanes > 1 || split > 1) {
     accumulated = plan.accumulated;
     for (Operation *combiner : plan.combiners)
       initial.push_back(arith::ConstantOp::create(
@@ -455,11 +508,17 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     for (SmallVector<Value> &dims : copyDims)
       dims[d] = value;
   };
-  if (lanes > 1) {
-    // One loop over the linearized reduction points, every L-th from the
-    // lane's own; the innermost dimension of the order along the lanes.
-    Value index =
-        openLoop(lane, space.getReductionPoints(), constant(lanes));
+  if (lanes > 1 || split > 1) {
+    // One loop over the linearized reduction points, every (S * L)-th from
+    // the thread's own, c * L + l; the innermost dimension of the order
+    // along the lanes.
+    Value start = lane ? lane : constant(0);
+    if (split > 1)
+      start = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, chunk, constant(lanes)), start);
+    Value index = openLoop(start, space.getReductionPoints(),
+                           constant(split * lanes));
     for (int i = static_cast<int>(schedule.reductionOrder.size()) - 1; i >= 0;
          --i) {
       unsigned d = reductions[schedule.reductionOrder[i]];
@@ -522,36 +581,48 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     rewriter.setInsertionPointAfter(loops[l]);
     next.assign(loops[l].getResults().begin(), loops[l].getResults().end());
   }
-  if (lanes > 1) {
+  if (lanes > 1 || split > 1) {
     // The lanes of a point are L consecutive lanes of a warp, starting at a
     // multiple of L: the shuffles name just them.
-    Type i32 = rewriter.getI32Type();
-    auto i32Constant = [&](int64_t value) -> Value {
-      return arith::ConstantIntOp::create(rewriter, loc, i32, value);
-    };
-    Value mask = buildLaneGroup(rewriter, loc, lanes).mask;
-    for (auto [i, combiner] : llvm::enumerate(plan.combiners))
-      for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
-        Value other = shuffle(rewriter, loc, next[i], i32Constant(distance),
-                              mask, NVVM::ShflKind::bfly);
-        next[i] = combinePartials(rewriter, combiner, next[i], other);
-      }
-    // The first lane combines each element with its total and stores it.
-    Value isFirst = arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::eq, lane,
-                                          constant(0));
-    auto first = scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
-    rewriter.setInsertionPointToStart(first.thenBlock());
+    if (lanes > 1) {
+      Type i32 = rewriter.getI32Type();
+      auto i32Constant = [&](int64_t value) -> Value {
+        return arith::ConstantIntOp::create(rewriter, loc, i32, value);
+      };
+      Value mask = buildLaneGroup(rewriter, loc, lanes).mask;
+      for (auto [i, combiner] : llvm::enumerate(plan.combiners))
+        for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
+          Value other = shuffle(rewriter, loc, next[i], i32Constant(distance),
+                                mask, NVVM::ShflKind::bfly);
+          next[i] = combinePartials(rewriter, combiner, next[i], other);
+        }
+      // The first lane combines each element with its total.
+      Value isFirst = arith::CmpIOp::create(rewriter, loc,
+                                            arith::CmpIPredicate::eq, lane,
+                                            constant(0));
+      auto first =
+          scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
+      rewriter.setInsertionPointToStart(first.thenBlock());
+    }
+    // Alone, it stores the combination; with a split, each chunk's total
+    // goes in by an atomic combination.
     bool reassociates = false;
     for (auto [i, operand] : llvm::enumerate(accumulated)) {
       const SpaceOperand &output = space.operands[operand];
       Operation *combiner = plan.combiners[i];
       reassociates |= isa<arith::AddFOp, arith::MulFOp>(combiner);
-      Value element = memref::LoadOp::create(
-          rewriter, loc, mapping.lookup(output.buffer), indices(output, 0));
+      Value buffer = mapping.lookup(output.buffer);
+      if (split > 1) {
+        memref::AtomicRMWOp::create(rewriter, loc,
+                                    *getAtomicCombination(combiner), next[i],
+                                    buffer, indices(output, 0));
+        continue;
+      }
+      Value element =
+          memref::LoadOp::create(rewriter, loc, buffer, indices(output, 0));
       memref::StoreOp::create(
           rewriter, loc, combinePartials(rewriter, combiner, element, next[i]),
-          mapping.lookup(output.buffer), indices(output, 0));
+          buffer, indices(output, 0));
     }
     if (reassociates)
       AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())

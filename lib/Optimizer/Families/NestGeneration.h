@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // What the families that map a raised iteration space anew (map-nest,
-// map-lanes) share: the plan (the raised form, its schedule, whether the
+// map-lanes, map-vector, map-split) share: the plan (the raised form, its schedule, whether the
 // launches need a host check that the buffers lie apart) and the generation
 // of the kernel's new body from it. Each family chooses the schedule's
 // parameters; the generated code only follows the schedule
@@ -32,7 +32,7 @@ struct NestPlan {
   /// that the written buffers lie apart from the others, and launches a
   /// copy of the original kernel (autoprof.fallback_of) where they do not.
   bool versioned = false;
-  /// With lanes: for each accumulated operand (the outputs the nest reads
+  /// With lanes or a split: for each accumulated operand (the outputs the nest reads
   /// and writes, in operand order), the body's operation that combines the
   /// element so far with the point's contribution.
   SmallVector<unsigned> accumulated;
@@ -56,24 +56,19 @@ std::optional<double> getNestMappingScore(const RewriteEvidence &evidence);
 /// extents and the dimensions the largest accesses walk contiguously.
 NestProblem getNestProblem(const IterationSpace &space);
 
-/// The shape a family asks of a schedule: threads per block, threads per
-/// point and points per thread.
-struct NestShape {
-  int64_t threadsPerBlock;
-  int64_t lanes = 1;
-  int64_t vector = 1;
-};
-
-/// Raises `target`'s kernel and schedules it in `shape`, or fails with
-/// `why`: the kernel
-/// does not raise; its launch shape is tied (launch bounds); a launch is
-/// asynchronous or has a cluster; a launch passes one buffer twice where the
-/// buffers are not proved distinct; with lanes, an output that is not
+/// Raises `target`'s kernel and schedules it in the shape `getShape` asks
+/// for its problem, or fails with `why`: the kernel does not raise; its
+/// launch shape is tied (launch bounds); a launch is asynchronous or has a
+/// cluster; a launch passes one buffer twice where the buffers are not
+/// proved distinct; with lanes or a split, an output that is not
 /// accumulated, or an accumulation whose element is not combined once per
 /// point by an associative and commutative operation with a contribution
-/// of its own; or the schedule's refusal.
-FailureOr<NestPlan> matchNestPlan(const RewriteTarget &target,
-                                  const NestShape &shape, std::string &why);
+/// of its own; with a split, a combination that has no atomic form (a
+/// product); or the schedule's refusal.
+FailureOr<NestPlan>
+matchNestPlan(const RewriteTarget &target,
+              llvm::function_ref<NestShape(const NestProblem &)> getShape,
+              std::string &why);
 
 /// Replaces the kernel's body by the one `plan` schedules, re-sizes every
 /// launch and, where `plan.versioned`, puts each launch under the host
@@ -82,16 +77,22 @@ LogicalResult generateNest(RewriterBase &rewriter, const RewriteTarget &target,
                            const NestPlan &plan);
 
 /// A family whose rewrite is the kernel generated anew from a schedule of
-/// its raised form (map-nest, map-lanes, map-vector): each chooses the
+/// its raised form (map-nest, map-lanes, map-vector, map-split): each chooses the
 /// schedule's shape from its parameter, and ranks.
 class NestMappingFamily : public RewriteFamilyWithPlan<NestPlan> {
 protected:
-  /// The schedule's shape for `parameter` (a valid one).
-  virtual NestShape getShape(int64_t parameter) const = 0;
+  /// The schedule's shape for `parameter` (a valid one) and `problem`.
+  virtual NestShape getShape(int64_t parameter,
+                             const NestProblem &problem) const = 0;
 
   FailureOr<NestPlan> matchPlan(const RewriteTarget &target, int64_t parameter,
                                 std::string &why) const final {
-    return matchNestPlan(target, getShape(parameter), why);
+    return matchNestPlan(
+        target,
+        [&](const NestProblem &problem) {
+          return getShape(parameter, problem);
+        },
+        why);
   }
   LogicalResult applyPlan(RewriterBase &rewriter, const RewriteTarget &target,
                           int64_t, NestPlan &plan) const final {

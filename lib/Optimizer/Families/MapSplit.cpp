@@ -1,0 +1,96 @@
+//===- MapSplit.cpp - map-split=S: reductions split across blocks ---------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A kernel that raises to its iteration space (autoprof/Raise) gets a new
+// body whose schedule (autoprof/Schedule/NestSchedule.h) splits each
+// point's reductions into S chunks of threads across the grid: a warp of
+// lanes per point where the largest loads walk a reduction contiguously,
+// else one thread per point with consecutive threads on consecutive
+// points. Each chunk accumulates its share in registers from the
+// combination's neutral element, the lanes combine theirs by shuffles, and
+// the chunk's total goes into the output by an atomic operation. Where the
+// parallel points are few (a whole-tensor reduction has one, a column
+// reduction as many as columns), the other families leave most of the GPU
+// idle; the chunks fill it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+#include "NestGeneration.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+namespace {
+
+/// Threads per block of the new launch.
+constexpr int64_t kThreadsPerBlock = 256;
+
+class MapSplitFamily : public NestMappingFamily {
+public:
+  StringRef getName() const override { return "map-split"; }
+  StringRef getSummary() const override {
+    return "the raised iteration space mapped anew with each point's "
+           "reductions split into S chunks of threads across the grid, "
+           "combined in the output by atomic operations";
+  }
+  std::optional<std::string> checkParameter(int64_t n) const override {
+    if (n < 2 || n > kMaxNestSplit || !llvm::isPowerOf2_64(n))
+      return "chunks per point must be a power of two from 2 to " +
+             std::to_string(kMaxNestSplit);
+    return std::nullopt;
+  }
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    static const StringRef facts[] = {"too-few-waves", "low-occupancy"};
+    return facts;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Where the parallel points (times the lanes each gets) leave resident
+    // thread slots free, as many chunks as fill them (chooseNestSplit).
+    // Where they fill less than a quarter of the GPU, first, above
+    // register-accumulate (10) and map-lanes (9.9), and an eighth of those
+    // chunks as the next try (fewer atomic combinations per element); else
+    // just below map-lanes. A contraction's tile families come first. None
+    // of these scores was set from a measurement yet.
+    if (!evidence.raises || evidence.raisedReductionPoints < 64 ||
+        evidence.raisedParallelPoints < 1)
+      return;
+    int64_t lanes = evidence.raisedContiguousReduction ? 32 : 1;
+    double slots = evidence.getResidentThreadSlots();
+    std::optional<int64_t> split = chooseNestSplit(
+        int64_t(evidence.raisedParallelPoints),
+        int64_t(evidence.raisedReductionPoints), lanes, int64_t(slots));
+    if (!split)
+      return;
+    bool few = evidence.raisedParallelPoints * lanes <= slots / 4;
+    if (evidence.raisedContraction || !few) {
+      ranked.push_back({9.7, *split});
+      return;
+    }
+    ranked.push_back({10.2, *split});
+    if (*split >= 16)
+      ranked.push_back({9.75, *split / 8});
+  }
+
+protected:
+  NestShape getShape(int64_t split, const NestProblem &problem) const override {
+    NestShape shape;
+    shape.threadsPerBlock = kThreadsPerBlock;
+    shape.lanes = getNestSplitLanes(problem);
+    shape.split = split;
+    return shape;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createMapSplitFamily() {
+  return std::make_unique<MapSplitFamily>();
+}
