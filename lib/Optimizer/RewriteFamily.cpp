@@ -345,6 +345,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createMapLanesFamily(),
       createMapVectorFamily(),
       createMapSplitFamily(),
+      createMapReuseFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

@@ -50,7 +50,7 @@ std::optional<NestSchedule>
 mlir::autoprof::scheduleNest(const NestProblem &problem,
                              const NestShape &shape, std::string &why) {
   int64_t threadsPerBlock = shape.threadsPerBlock, lanes = shape.lanes,
-          vector = shape.vector, split = shape.split;
+          vector = shape.vector, split = shape.split, reuse = shape.reuse;
   if (!llvm::is_contained(getNestBlockSizes(), threadsPerBlock)) {
     why = "threads per block must be 64, 128, 256 or 512";
     return std::nullopt;
@@ -80,9 +80,20 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     why = "the vector width must be 1, 2, 4, 8 or 16";
     return std::nullopt;
   }
-  if ((lanes > 1 || split > 1) && vector > 1) {
-    why = "a schedule takes lanes per point or a split, or a vector width, "
-          "not both";
+  if ((lanes > 1 || split > 1) && (vector > 1 || reuse > 1)) {
+    why = "a schedule takes lanes per point or a split, or several points "
+          "per thread, not both";
+    return std::nullopt;
+  }
+  if (reuse < 1 || reuse > kMaxNestReuse || !llvm::isPowerOf2_64(reuse)) {
+    why = "the reuse must be a power of two up to " +
+          std::to_string(kMaxNestReuse);
+    return std::nullopt;
+  }
+  if (reuse > 1 && (!problem.reuse || *problem.reuse == problem.contiguous ||
+                    *problem.reuse >= problem.parallelExtents.size())) {
+    why = "no parallel dimension's points share the loads of a reduction "
+          "point";
     return std::nullopt;
   }
   if (problem.contiguousReduction &&
@@ -119,7 +130,19 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
   }
   points /= vector;
   NestSchedule schedule;
+  if (reuse > 1) {
+    int64_t reuseExtent = problem.parallelExtents[*problem.reuse];
+    if (reuseExtent % reuse != 0) {
+      why = "the reuse " + std::to_string(reuse) +
+            " does not divide the reuse dimension's extent " +
+            std::to_string(reuseExtent);
+      return std::nullopt;
+    }
+    points /= reuse;
+    schedule.reuseDim = *problem.reuse;
+  }
   schedule.vector = vector;
+  schedule.reuse = reuse;
   for (unsigned d = 0; d < problem.parallelExtents.size(); ++d)
     if (d != problem.contiguous)
       schedule.order.push_back(d);

@@ -157,8 +157,61 @@ TEST(NestScheduleTest, RefusesVectorWidthsThatDoNotFit) {
   EXPECT_FALSE(scheduleNest(problem, 256, 1, 3, why));
   EXPECT_EQ(why, "the vector width must be 1, 2, 4, 8 or 16");
   EXPECT_FALSE(scheduleNest(problem, 256, 8, 4, why));
-  EXPECT_EQ(why, "a schedule takes lanes per point or a split, or a vector "
-                 "width, not both");
+  EXPECT_EQ(why, "a schedule takes lanes per point or a split, or several "
+                 "points per thread, not both");
+}
+
+TEST(NestScheduleTest, GivesEachThreadPointsThatShareLoads) {
+  // An NCHW convolution's output [32][64][64][64] (n, f, y, x), x
+  // contiguous, the input shared across f: 4 channels per thread.
+  NestProblem problem;
+  problem.parallelExtents = {32, 64, 64, 64};
+  problem.contiguous = 3;
+  problem.reuse = 1;
+  problem.reductionExtents = {3, 5, 5};
+  problem.reductionPoints = 75;
+  std::string why;
+  NestShape shape;
+  shape.reuse = 4;
+  std::optional<NestSchedule> schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->reuse, 4);
+  EXPECT_EQ(schedule->reuseDim, 1u);
+  EXPECT_EQ(schedule->points, 32 * 16 * 64 * 64);
+  EXPECT_EQ(schedule->blocks, 32 * 16 * 64 * 64 / 256);
+  // With a vector width too: 4 x 2 points per thread.
+  shape.vector = 2;
+  schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->points, 32 * 16 * 64 * 32);
+}
+
+TEST(NestScheduleTest, RefusesReusesThatDoNotFit) {
+  NestProblem problem;
+  problem.parallelExtents = {40, 1000};
+  problem.contiguous = 1;
+  problem.reductionExtents = {64};
+  problem.reductionPoints = 64;
+  std::string why;
+  NestShape shape;
+  shape.reuse = 4;
+  EXPECT_FALSE(scheduleNest(problem, shape, why));
+  EXPECT_EQ(why, "no parallel dimension's points share the loads of a "
+                 "reduction point");
+  problem.reuse = 0;
+  EXPECT_TRUE(scheduleNest(problem, shape, why)) << why;
+  shape.reuse = 32;
+  EXPECT_FALSE(scheduleNest(problem, shape, why));
+  EXPECT_EQ(why, "the reuse must be a power of two up to 16");
+  shape.reuse = 16;
+  EXPECT_FALSE(scheduleNest(problem, shape, why));
+  EXPECT_EQ(why, "the reuse 16 does not divide the reuse dimension's "
+                 "extent 40");
+  shape.reuse = 2;
+  shape.lanes = 2;
+  EXPECT_FALSE(scheduleNest(problem, shape, why));
+  EXPECT_EQ(why, "a schedule takes lanes per point or a split, or several "
+                 "points per thread, not both");
 }
 
 TEST(NestScheduleTest, SplitsReductionsIntoChunksOutermost) {
@@ -197,8 +250,8 @@ TEST(NestScheduleTest, RefusesSplitsThatDoNotFit) {
   EXPECT_FALSE(scheduleNest(problem, NestShape{256, 1, 1, 8192}, why));
   EXPECT_EQ(why, "the split must be a power of two up to 4096");
   EXPECT_FALSE(scheduleNest(problem, NestShape{256, 1, 2, 2}, why));
-  EXPECT_EQ(why, "a schedule takes lanes per point or a split, or a vector "
-                 "width, not both");
+  EXPECT_EQ(why, "a schedule takes lanes per point or a split, or several "
+                 "points per thread, not both");
 }
 
 TEST(NestScheduleTest, SplitsLanesOnlyAlongAContiguousReduction) {

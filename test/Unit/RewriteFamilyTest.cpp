@@ -38,6 +38,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "map-lanes",
     "map-vector",
     "map-split",
+    "map-reuse",
     "form-blocks",
     "coalesce",
     "transpose-tile",

@@ -29,6 +29,12 @@
 // contiguous dimension (whose extent V divides), so that its accesses along
 // it can be one access of V elements.
 //
+// With a reuse R, each thread also takes R consecutive points along the
+// reuse dimension: a parallel dimension (other than the contiguous one)
+// that the largest loads per reduction point do not depend on, so that the
+// R points share those loads (a convolution's input across output
+// channels, a product's row across columns); R divides its extent.
+//
 // With a split S, each point's linearized reductions go to S chunks of
 // threads: chunk c of a point's L lanes, lane l, takes the reduction points
 // c * L + l, c * L + l + S * L, ...; the chunks are the outermost of the
@@ -65,6 +71,10 @@ struct NestProblem {
   /// contiguously, if any.
   llvm::SmallVector<int64_t> reductionExtents;
   std::optional<unsigned> contiguousReduction;
+  /// The index (into parallelExtents) of the parallel dimension, other
+  /// than the contiguous one, that the most bytes loaded per reduction
+  /// point do not depend on (their points share those loads), if any.
+  std::optional<unsigned> reuse;
 };
 
 /// A mapping of the parallel points to a one-dimensional launch.
@@ -76,8 +86,9 @@ struct NestSchedule {
   /// Threads per block (along x) and blocks (along x).
   int64_t threadsPerBlock = 0;
   int64_t blocks = 0;
-  /// The parallel points, or with a vector width the groups of `vector`
-  /// points the threads take (threads past them do nothing).
+  /// The parallel points, or with a vector width and a reuse the groups of
+  /// `vector` x `reuse` points the threads take (threads past them do
+  /// nothing).
   int64_t points = 0;
   /// Threads per point: each runs every `lanes`-th point of the
   /// linearized reductions, and the lanes combine their partial results.
@@ -88,6 +99,10 @@ struct NestSchedule {
   llvm::SmallVector<unsigned> reductionOrder;
   /// Consecutive points along the contiguous dimension each thread takes.
   int64_t vector = 1;
+  /// Consecutive points along the reuse dimension (an index into
+  /// NestProblem::parallelExtents) each thread takes.
+  int64_t reuse = 1;
+  unsigned reuseDim = 0;
   /// Chunks of threads that split each point's reductions, combined in the
   /// output by atomic operations; with a split, reductionOrder is set as
   /// with lanes.
@@ -95,12 +110,14 @@ struct NestSchedule {
 };
 
 /// The shape a schedule is asked for: threads per block, threads per point
-/// (lanes), points per thread (vector width) and chunks per point (split).
+/// (lanes), points per thread along the contiguous dimension (vector width)
+/// and along the reuse dimension (reuse), and chunks per point (split).
 struct NestShape {
   int64_t threadsPerBlock = 256;
   int64_t lanes = 1;
   int64_t vector = 1;
   int64_t split = 1;
+  int64_t reuse = 1;
 };
 
 /// The block sizes a schedule may use.
@@ -113,6 +130,9 @@ llvm::ArrayRef<int64_t> getNestVectorWidths();
 /// The most chunks a schedule may split each point's reductions into (any
 /// power of two from 2 up to it).
 constexpr int64_t kMaxNestSplit = 4096;
+/// The most points a thread may take along the reuse dimension (any power
+/// of two from 2 up to it).
+constexpr int64_t kMaxNestReuse = 16;
 
 /// The lanes per point of a split schedule of `problem`: a warp (32) where
 /// the largest loads walk a reduction dimension contiguously, so that a
@@ -134,8 +154,10 @@ std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
 /// power of two up to 32, a split that is not a power of two up to
 /// kMaxNestSplit, lanes and chunks without at least two reduction points
 /// per thread, a vector width that is not a power of two up to 16 or does
-/// not divide the contiguous extent, a vector width with lanes or a split,
-/// a problem of no points, or more blocks than a grid holds.
+/// not divide the contiguous extent, a reuse that is not a power of two up
+/// to kMaxNestReuse, without a reuse dimension, or that does not divide
+/// its extent, a vector width or a reuse with lanes or a split, a problem
+/// of no points, or more blocks than a grid holds.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                          const NestShape &shape,
                                          std::string &why);

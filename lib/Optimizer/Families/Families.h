@@ -63,6 +63,9 @@ std::unique_ptr<RewriteFamily> createMapVectorFamily();
 /// map-split=S: a raised kernel mapped anew with each point's reductions
 /// split into S chunks across the grid, combined by atomic operations.
 std::unique_ptr<RewriteFamily> createMapSplitFamily();
+/// map-reuse=R: a raised kernel mapped anew with R points per thread along
+/// the parallel dimension whose points share the largest loads.
+std::unique_ptr<RewriteFamily> createMapReuseFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 

@@ -127,6 +127,27 @@ NestProblem mlir::autoprof::rewrites::getNestProblem(
       problem.contiguousReduction = i;
     }
   }
+  // The reuse dimension: the parallel dimension, other than the contiguous
+  // one, that the most bytes loaded per reduction point do not depend on.
+  // Loads that do not vary along the contiguous dimension do not count: a
+  // warp reads them once anyway.
+  int64_t bestShared = 0;
+  for (auto [i, d] : llvm::enumerate(parallel)) {
+    if (d == contiguous || space.dims[d].extent < 2)
+      continue;
+    int64_t bytes = 0;
+    for (const SpaceOperand &operand : space.operands)
+      if (!operand.written && operand.map.isFunctionOfDim(contiguous) &&
+          !operand.map.isFunctionOfDim(d) &&
+          llvm::any_of(reductions, [&](unsigned r) {
+            return operand.map.isFunctionOfDim(r);
+          }))
+        bytes += getElementBytes(operand);
+    if (bytes > bestShared) {
+      bestShared = bytes;
+      problem.reuse = i;
+    }
+  }
   return problem;
 }
 
@@ -431,16 +452,24 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   }
   // The parallel indices, innermost first. With a vector width V the
   // thread takes V consecutive points along the contiguous dimension (the
-  // innermost): copy v of the body is point V * index + v.
-  int64_t copies = schedule.vector;
+  // innermost), and with a reuse R, R consecutive points along the reuse
+  // dimension: copy r * V + v of the body is the point V * index + v along
+  // the one, R * index + r along the other.
+  int64_t vector = schedule.vector, reuse = schedule.reuse;
+  int64_t copies = vector * reuse;
   SmallVector<unsigned> parallel = space.getParallelDims();
+  std::optional<unsigned> reuseDim;
+  if (reuse > 1)
+    reuseDim = parallel[schedule.reuseDim];
   SmallVector<Value> dimValues(space.dims.size());
   Value rest = point;
   for (int i = static_cast<int>(schedule.order.size()) - 1; i >= 0; --i) {
     unsigned d = parallel[schedule.order[i]];
     int64_t extent = space.dims[d].extent;
     if (i == static_cast<int>(schedule.order.size()) - 1)
-      extent /= copies;
+      extent /= vector;
+    if (reuseDim && d == *reuseDim)
+      extent /= reuse;
     if (i == 0) {
       dimValues[d] = rest;
       break;
@@ -450,16 +479,22 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     rest = arith::DivUIOp::create(rewriter, loc, rest, constant(extent));
   }
   SmallVector<SmallVector<Value>> copyDims(copies, dimValues);
-  if (copies > 1) {
-    unsigned inner = parallel[schedule.order.back()];
-    Value first = arith::MulIOp::create(rewriter, loc, dimValues[inner],
-                                        constant(copies));
-    for (int64_t v = 0; v < copies; ++v)
-      copyDims[v][inner] =
-          v == 0 ? first
-                 : arith::AddIOp::create(rewriter, loc, first, constant(v))
-                       .getResult();
-  }
+  auto spread = [&](unsigned d, int64_t count, int64_t stride) {
+    Value first = arith::MulIOp::create(rewriter, loc, dimValues[d],
+                                        constant(count));
+    for (int64_t c = 0; c < copies; ++c) {
+      int64_t offset = (c / stride) % count;
+      copyDims[c][d] =
+          offset == 0
+              ? first
+              : arith::AddIOp::create(rewriter, loc, first, constant(offset))
+                    .getResult();
+    }
+  };
+  if (vector > 1)
+    spread(parallel[schedule.order.back()], vector, 1);
+  if (reuse > 1)
+    spread(*reuseDim, reuse, vector);
   // The maps are pure affine forms of the dimensions with constant
   // coefficients: each expands to index arithmetic.
   auto indices = [&](const SpaceOperand &operand, int64_t copy) {
