@@ -17,7 +17,7 @@ llvm::ArrayRef<int64_t> mlir::autoprof::getNestBlockSizes() {
 }
 
 llvm::ArrayRef<int64_t> mlir::autoprof::getNestLaneCounts() {
-  static const int64_t counts[] = {1, 2, 4, 8, 16, 32};
+  static const int64_t counts[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
   return counts;
 }
 
@@ -56,7 +56,14 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     return std::nullopt;
   }
   if (!llvm::is_contained(getNestLaneCounts(), lanes)) {
-    why = "lanes per point must be 1, 2, 4, 8, 16 or 32";
+    why = "lanes per point must be a power of two up to 512";
+    return std::nullopt;
+  }
+  // Lanes beyond a warp combine through the block's shared memory: a
+  // point's lanes stay within one block.
+  if (lanes > threadsPerBlock) {
+    why = std::to_string(lanes) + " lanes per point do not fit in a block of " +
+          std::to_string(threadsPerBlock) + " threads";
     return std::nullopt;
   }
   if (split < 1 || split > kMaxNestSplit || !llvm::isPowerOf2_64(split)) {

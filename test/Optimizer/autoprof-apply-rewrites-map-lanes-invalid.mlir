@@ -4,7 +4,8 @@
 // RUN: autoprof-opt %s -split-input-file -verify-diagnostics --autoprof-apply-rewrites="rewrites=map-lanes=8" -o /dev/null
 // RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=map-lanes=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM
 // RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=map-lanes=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM
-// PARAM: lanes per point must be 2, 4, 8, 16 or 32
+// RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=map-lanes=512" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM
+// PARAM: lanes per point must be a power of two from 2 to 256
 
 // No reduction: an elementwise kernel.
 module attributes {gpu.container_module} {

@@ -122,7 +122,15 @@ TEST(NestScheduleTest, RefusesLanesWithoutReductionPoints) {
   EXPECT_FALSE(scheduleNest(problem, 256, 4, why));
   EXPECT_EQ(why, "the nest has fewer than 8 reduction points for 4 lanes");
   EXPECT_FALSE(scheduleNest(problem, 256, 3, why));
-  EXPECT_EQ(why, "lanes per point must be 1, 2, 4, 8, 16 or 32");
+  EXPECT_EQ(why, "lanes per point must be a power of two up to 512");
+  // Beyond a warp, within a block.
+  problem.reductionExtents = {4096};
+  problem.reductionPoints = 4096;
+  EXPECT_TRUE(scheduleNest(problem, 256, 256, why)) << why;
+  EXPECT_FALSE(scheduleNest(problem, 128, 256, why));
+  EXPECT_EQ(why, "256 lanes per point do not fit in a block of 128 threads");
+  EXPECT_FALSE(scheduleNest(problem, 512, 1024, why));
+  EXPECT_EQ(why, "lanes per point must be a power of two up to 512");
   NestProblem elementwise;
   elementwise.parallelExtents = {1024};
   EXPECT_FALSE(scheduleNest(elementwise, 256, 2, why));

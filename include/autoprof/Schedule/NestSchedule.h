@@ -23,7 +23,10 @@
 // innermost, lane l accumulates points l, l + L, ... from the combination's
 // neutral element, and the lanes combine their partial results by shuffles.
 // Where the reduction is contiguous the lanes read consecutive elements;
-// where the parallel points are few the lanes fill the GPU.
+// where the parallel points are few the lanes fill the GPU. Beyond a warp
+// (L up to the block's threads), each warp's lanes combine by shuffles and
+// the warps of a point combine through the block's shared memory: the
+// block reduction strategy.
 //
 // With a vector width V, each thread takes V consecutive points along the
 // contiguous dimension (whose extent V divides), so that its accesses along
@@ -123,7 +126,8 @@ struct NestShape {
 /// The block sizes a schedule may use.
 llvm::ArrayRef<int64_t> getNestBlockSizes();
 
-/// The lane counts a schedule may give each point.
+/// The lane counts a schedule may give each point: powers of two up to
+/// 512, a warp's or more within one block.
 llvm::ArrayRef<int64_t> getNestLaneCounts();
 /// The vector widths a schedule may give each thread.
 llvm::ArrayRef<int64_t> getNestVectorWidths();
@@ -151,7 +155,7 @@ std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
 
 /// The schedule of `problem` in `shape`, or the reason there is none
 /// (`why`): a block size the launch cannot have, a lane count that is not a
-/// power of two up to 32, a split that is not a power of two up to
+/// power of two up to 512 or exceeds the block size, a split that is not a power of two up to
 /// kMaxNestSplit, lanes and chunks without at least two reduction points
 /// per thread, a vector width that is not a power of two up to 16 or does
 /// not divide the contiguous extent, a reuse that is not a power of two up

@@ -15,7 +15,10 @@
 // with the total and stores it. Unlike warp-reduce, which splits one loop
 // that carries a value in f32 or i32, it splits any number of reduction
 // dimensions in any mapping, of any element type up to 64 bits, and needs
-// no register-accumulate first. Blocks have 256 threads.
+// no register-accumulate first. Blocks have 256 threads. Beyond a warp
+// (64, 128 or 256 lanes), the warps of a point combine their totals through
+// the block's shared memory after a barrier: the block reduction strategy,
+// for points so few that a warp each leaves the GPU idle.
 //
 // The body follows the schedule (NestGeneration.cpp), which also keeps the
 // original kernel as the fallback of launches whose buffers may overlap.
@@ -42,8 +45,10 @@ public:
            "point splitting its reductions, combined by shuffles";
   }
   std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || !llvm::is_contained(getNestLaneCounts(), n))
-      return std::string("lanes per point must be 2, 4, 8, 16 or 32");
+    if (n < 2 || n > kThreadsPerBlock ||
+        !llvm::is_contained(getNestLaneCounts(), n))
+      return std::string(
+          "lanes per point must be a power of two from 2 to 256");
     return std::nullopt;
   }
   ArrayRef<StringRef> getAddressedFacts() const override {
@@ -71,6 +76,12 @@ public:
     if (evidence.raisedContiguousReduction &&
         (few || !evidence.raisedContraction)) {
       ranked.push_back({9.9, 32});
+      // Where a warp per point still fills at most a quarter of the slots
+      // and each of 256 lanes keeps 16 points, a block per point.
+      if (evidence.raisedParallelPoints * 32 <=
+              evidence.getResidentThreadSlots() / 4 &&
+          evidence.raisedReductionPoints >= 256 * 16)
+        ranked.push_back({9.85, 256});
       ranked.push_back({9.8, 8});
       return;
     }

@@ -442,13 +442,19 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     lane = arith::RemUIOp::create(rewriter, loc, point, constant(lanes));
     point = arith::DivUIOp::create(rewriter, loc, point, constant(lanes));
   }
-  // Threads past the last point do nothing.
+  // Threads past the last point do nothing. Beyond a warp, every thread of
+  // a block reaches the barrier: those past the last point only take no
+  // reduction point and store nothing.
+  bool acrossWarps = lanes > 32;
+  Value inside;
   if (schedule.blocks * schedule.threadsPerBlock > chunkThreads * split) {
-    Value inside = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::ult, linear,
-                                         constant(chunkThreads * split));
-    auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
-    rewriter.setInsertionPointToStart(guard.thenBlock());
+    inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                   linear, constant(chunkThreads * split));
+    if (!acrossWarps) {
+      auto guard =
+          scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
+      rewriter.setInsertionPointToStart(guard.thenBlock());
+    }
   }
   // The parallel indices, innermost first. With a vector width V the
   // thread takes V consecutive points along the contiguous dimension (the
@@ -527,6 +533,16 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
               rewriter, loc, mapping.lookup(operand.buffer),
               indices(operand, v)));
       }
+  }
+  // Beyond a warp, the reductions of a thread past the last point yield
+  // the neutral elements.
+  scf::IfOp insideOnly;
+  if (acrossWarps && inside) {
+    insideOnly = scf::IfOp::create(rewriter, loc, ValueRange(initial).getTypes(),
+                                   inside, /*withElse=*/true);
+    rewriter.setInsertionPointToStart(insideOnly.elseBlock());
+    scf::YieldOp::create(rewriter, loc, initial);
+    rewriter.setInsertionPointToStart(insideOnly.thenBlock());
   }
   SmallVector<scf::ForOp> loops;
   SmallVector<Value> current = initial;
@@ -616,6 +632,12 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
     rewriter.setInsertionPointAfter(loops[l]);
     next.assign(loops[l].getResults().begin(), loops[l].getResults().end());
   }
+  if (insideOnly) {
+    scf::YieldOp::create(rewriter, loc, next);
+    rewriter.setInsertionPointAfter(insideOnly);
+    next.assign(insideOnly.getResults().begin(),
+                insideOnly.getResults().end());
+  }
   if (lanes > 1 || split > 1) {
     // The lanes of a point are L consecutive lanes of a warp, starting at a
     // multiple of L: the shuffles name just them.
@@ -624,17 +646,82 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       auto i32Constant = [&](int64_t value) -> Value {
         return arith::ConstantIntOp::create(rewriter, loc, i32, value);
       };
-      Value mask = buildLaneGroup(rewriter, loc, lanes).mask;
-      for (auto [i, combiner] : llvm::enumerate(plan.combiners))
-        for (int64_t distance = lanes / 2; distance >= 1; distance /= 2) {
-          Value other = shuffle(rewriter, loc, next[i], i32Constant(distance),
-                                mask, NVVM::ShflKind::bfly);
-          next[i] = combinePartials(rewriter, combiner, next[i], other);
+      // Butterfly shuffles among the lanes of a warp: the whole warp
+      // beyond a warp's lanes.
+      int64_t warpLanes = std::min<int64_t>(lanes, 32);
+      Value mask = acrossWarps
+                       ? i32Constant(-1)
+                       : buildLaneGroup(rewriter, loc, lanes).mask;
+      auto butterfly = [&](int64_t width) {
+        for (auto [i, combiner] : llvm::enumerate(plan.combiners))
+          for (int64_t distance = width / 2; distance >= 1; distance /= 2) {
+            Value other = shuffle(rewriter, loc, next[i],
+                                  i32Constant(distance), mask,
+                                  NVVM::ShflKind::bfly);
+            next[i] = combinePartials(rewriter, combiner, next[i], other);
+          }
+      };
+      butterfly(warpLanes);
+      if (acrossWarps) {
+        // Each warp's first lane puts its total in shared memory; after a
+        // barrier, the first L / 32 lanes of each point take its warps'
+        // totals and combine them by shuffles among them.
+        int64_t warps = schedule.threadsPerBlock / 32;
+        int64_t pointWarps = lanes / 32;
+        Value warp = arith::DivUIOp::create(rewriter, loc, thread,
+                                            constant(32));
+        Value warpLane = arith::RemUIOp::create(rewriter, loc, thread,
+                                                constant(32));
+        Value isWarpFirst = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, warpLane, constant(0));
+        MLIRContext *context = kernel.getContext();
+        SmallVector<Value> buffers;
+        for (Value total : next) {
+          auto type = MemRefType::get(
+              {warps}, total.getType(), MemRefLayoutAttrInterface(),
+              gpu::AddressSpaceAttr::get(context,
+                                         gpu::AddressSpace::Workgroup));
+          buffers.push_back(kernel.addWorkgroupAttribution(type, loc));
         }
+        auto write = scf::IfOp::create(rewriter, loc, isWarpFirst,
+                                       /*withElse=*/false);
+        rewriter.setInsertionPointToStart(write.thenBlock());
+        for (auto [buffer, total] : llvm::zip(buffers, next))
+          memref::StoreOp::create(rewriter, loc, total, buffer, warp);
+        rewriter.setInsertionPointAfter(write);
+        gpu::BarrierOp::create(rewriter, loc);
+        Value takes = arith::CmpIOp::create(rewriter, loc,
+                                            arith::CmpIPredicate::ult, lane,
+                                            constant(pointWarps));
+        Value slot = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(
+                rewriter, loc,
+                arith::DivUIOp::create(rewriter, loc, thread,
+                                       constant(lanes)),
+                constant(pointWarps)),
+            lane);
+        auto read = scf::IfOp::create(rewriter, loc,
+                                      ValueRange(next).getTypes(), takes,
+                                      /*withElse=*/true);
+        rewriter.setInsertionPointToStart(read.thenBlock());
+        SmallVector<Value> loaded;
+        for (Value buffer : buffers)
+          loaded.push_back(
+              memref::LoadOp::create(rewriter, loc, buffer, slot));
+        scf::YieldOp::create(rewriter, loc, loaded);
+        rewriter.setInsertionPointToStart(read.elseBlock());
+        scf::YieldOp::create(rewriter, loc, initial);
+        rewriter.setInsertionPointAfter(read);
+        next.assign(read.getResults().begin(), read.getResults().end());
+        butterfly(pointWarps);
+      }
       // The first lane combines each element with its total.
       Value isFirst = arith::CmpIOp::create(rewriter, loc,
                                             arith::CmpIPredicate::eq, lane,
                                             constant(0));
+      if (acrossWarps && inside)
+        isFirst = arith::AndIOp::create(rewriter, loc, isFirst, inside);
       auto first =
           scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
       rewriter.setInsertionPointToStart(first.thenBlock());
