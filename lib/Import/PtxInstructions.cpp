@@ -333,12 +333,146 @@ static llvm::StringSet<> findThreadDependent(const ParsedBody &body) {
   return dependent;
 }
 
+std::optional<FloatFormat> mlir::autoprof::getFloatFormat(StringRef name) {
+  name.consume_back("x2");
+  name.consume_back("x4");
+  return llvm::StringSwitch<std::optional<FloatFormat>>(name)
+      .Case("f64", FloatFormat{52, 11})
+      .Case("f32", FloatFormat{23, 8})
+      .Case("tf32", FloatFormat{10, 8})
+      .Case("f16", FloatFormat{10, 5})
+      .Case("bf16", FloatFormat{7, 8})
+      .Case("e4m3", FloatFormat{3, 4})
+      .Case("e5m2", FloatFormat{2, 5})
+      .Default(std::nullopt);
+}
+
+std::string mlir::autoprof::describeFloatFormat(const FloatFormat &format) {
+  for (StringRef name : {"f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2"})
+    if (getFloatFormat(name) == format)
+      return name.str();
+  return "m" + std::to_string(format.mantissa) + "e" +
+         std::to_string(format.exponent);
+}
+
+/// The least precise of two optional formats, and the most precise.
+static void noteLeast(std::optional<FloatFormat> &least, FloatFormat format) {
+  least = least ? least->meet(format) : format;
+}
+static FloatFormat join(const FloatFormat &a, const FloatFormat &b) {
+  return {std::max(a.mantissa, b.mantissa), std::max(a.exponent, b.exponent)};
+}
+
+/// For each register that only exact widenings define (cvt.f32.f16,
+/// cvt.f32.bf16, cvt.f64.f32: no rounding), the format it was widened from:
+/// a product of such values is as precise as one of the narrower values.
+static llvm::StringMap<FloatFormat>
+findWidenedRegisters(const ParsedBody &body) {
+  llvm::StringMap<FloatFormat> widened;
+  llvm::StringSet<> other;
+  for (const Instruction &instruction : body.instructions) {
+    if (instruction.operands.empty() ||
+        !writesFirstOperand(instruction.opcode))
+      continue;
+    StringRef result = instruction.operands.front().trim();
+    ArrayRef<StringRef> opcode = instruction.opcode;
+    std::optional<FloatFormat> to, from;
+    if (opcode.front() == "cvt" && opcode.size() == 3) {
+      to = getFloatFormat(opcode[1]);
+      from = getFloatFormat(opcode[2]);
+    }
+    if (to && from && to->covers(*from) && !(*to == *from)) {
+      auto [it, inserted] = widened.try_emplace(result, *from);
+      if (!inserted)
+        it->second = join(it->second, *from);
+    } else {
+      other.insert(result);
+    }
+  }
+  for (const auto &entry : other)
+    widened.erase(entry.getKey());
+  return widened;
+}
+
+/// Records the formats of one instruction's products and accumulations.
+/// A multiplication's product is as precise as the more precise of its
+/// operands, each of the instruction's format unless exactly widened from
+/// a narrower one.
+static void notePrecision(const Instruction &instruction,
+                          const llvm::StringMap<FloatFormat> &widened,
+                          PtxMathPrecision &out) {
+  ArrayRef<StringRef> opcode = instruction.opcode;
+  StringRef base = opcode.front();
+  StringRef second = opcode.size() > 1 ? opcode[1] : StringRef();
+  // Tensor-core products: the formats after the shape are those of D, A, B
+  // and C (wgmma: D, A, B; wmma of halves names D and C only).
+  if (base == "mma" ||
+      ((base == "wgmma" || base == "wmma") && second.starts_with("mma"))) {
+    llvm::SmallVector<FloatFormat> formats;
+    for (StringRef part : opcode.drop_front())
+      if (std::optional<FloatFormat> format = getFloatFormat(part))
+        formats.push_back(*format);
+    if (formats.empty())
+      return;
+    noteLeast(out.accumulation, formats.front());
+    if (base != "wgmma" && formats.size() > 1)
+      noteLeast(out.accumulation, formats.back());
+    if (formats.size() > 2) {
+      ArrayRef<FloatFormat> operands =
+          ArrayRef(formats).drop_front().drop_back(base == "wgmma" ? 0 : 1);
+      FloatFormat product = operands.front();
+      for (FloatFormat format : operands)
+        product = join(product, format);
+      noteLeast(out.product, product);
+    } else {
+      noteLeast(out.product, *getFloatFormat("f16"));
+    }
+    return;
+  }
+  // A value rounded to tf32 (cvt.rna.tf32.f32) takes part in tf32
+  // products.
+  if (base == "cvt") {
+    if (opcode.size() > 2 && llvm::is_contained(opcode, StringRef("tf32")))
+      noteLeast(out.product, *getFloatFormat("tf32"));
+    return;
+  }
+  bool multiplies = llvm::is_contained({"mul", "fma", "mad"}, base);
+  bool accumulates = llvm::is_contained({"add", "sub", "fma", "mad"}, base);
+  bool other = llvm::is_contained({"div", "rcp", "sqrt", "rsqrt", "ex2",
+                                   "lg2", "sin", "cos", "tanh"},
+                                  base);
+  if (!multiplies && !accumulates && !other)
+    return;
+  PtxType type = getOperationType(opcode);
+  if (type.kind != 'f')
+    return;
+  std::optional<FloatFormat> format = getFloatFormat(type.name);
+  if (!format)
+    return;
+  if (accumulates || other)
+    noteLeast(out.accumulation, *format);
+  if (other) {
+    noteLeast(out.product, *format);
+    return;
+  }
+  if (!multiplies)
+    return;
+  std::optional<FloatFormat> product;
+  for (unsigned i = 1; i <= 2 && i < instruction.operands.size(); ++i) {
+    auto it = widened.find(instruction.operands[i].trim());
+    FloatFormat operand = it == widened.end() ? *format : it->second;
+    product = product ? join(*product, operand) : operand;
+  }
+  noteLeast(out.product, product ? *product : *format);
+}
+
 PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
   std::string storage;
   ParsedBody parsed = parseBody(body, storage);
   PtxInstructionCounts result;
   llvm::StringMap<double> &counts = result.counts;
   llvm::StringSet<> threadDependent = findThreadDependent(parsed);
+  llvm::StringMap<FloatFormat> widened = findWidenedRegisters(parsed);
 
   // Loops: a branch to a label at or before it closes one; the loop is the
   // span from its header to its last back edge.
@@ -375,6 +509,7 @@ PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {
     StringRef base = opcode.front();
     StringRef second = opcode.size() > 1 ? opcode[1] : StringRef();
     PtxType type = getOperationType(opcode);
+    notePrecision(instruction, widened, result.precision);
 
     // Control flow and synchronization.
     if (base == "bra" || base == "brx") {

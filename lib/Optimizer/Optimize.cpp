@@ -140,6 +140,7 @@ void OptimizePass::runOnOperation() {
   options.device = device;
   options.budget = budget;
   options.noProfile = noProfile;
+  options.precision = precision;
   options.timeBudgetSeconds = timeBudget;
   options.seed = seed;
   options.chip = chip;

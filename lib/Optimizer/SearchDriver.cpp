@@ -6,6 +6,8 @@
 
 #include "autoprof/Optimizer/SearchDriver.h"
 
+#include "autoprof/Optimizer/Precision.h"
+
 #include "RewriteAnalysis.h"
 
 #include "autoprof/Analysis/KernelFeatures.h"
@@ -549,6 +551,14 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       result.candidates.push_back(std::move(record));
       continue;
     }
+    // A candidate that computes in a lower precision than the original's
+    // (and than the user allowed) is rejected before it runs.
+    if (std::string lowered =
+            checkPrecision(*reference, *code, options.precision);
+        !lowered.empty()) {
+      reject(std::move(lowered));
+      continue;
+    }
     rt::EvaluationJob job;
     job.device = options.device;
     job.kernel = *reference;
@@ -714,6 +724,20 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     result.candidates.push_back(std::move(record));
   }
 
+  // The math of the original and of the result, where their PTX says.
+  auto describe = [](const rt::JobKernel &kernel) -> std::optional<MathFormats> {
+    std::optional<PtxMathPrecision> precision = getKernelPrecision(kernel);
+    if (!precision)
+      return std::nullopt;
+    auto name = [](const std::optional<FloatFormat> &format) {
+      return format ? describeFloatFormat(*format) : std::string();
+    };
+    return MathFormats{name(precision->product),
+                       name(precision->accumulation)};
+  };
+  result.originalMath = describe(*reference);
+  result.resultMath = describe(incumbentCode);
+  result.precisionPolicy = stringifyPrecisionPolicy(options.precision).str();
   if (!result.failure.empty())
     llvm::errs() << "autoprof-optimize: @" << kernelName << ": "
                  << result.failure << "\n";

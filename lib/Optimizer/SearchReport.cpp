@@ -149,6 +149,16 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
     object["failed"] = result.failure;
   if (!result.sanitizer.empty())
     object["sanitizer"] = result.sanitizer;
+  auto math = [](const MathFormats &formats) {
+    return Object{{"products", formats.products},
+                  {"accumulations", formats.accumulations}};
+  };
+  Object precision{{"policy", result.precisionPolicy}};
+  if (result.originalMath)
+    precision["original"] = math(*result.originalMath);
+  if (result.resultMath)
+    precision["result"] = math(*result.resultMath);
+  object["precision"] = std::move(precision);
   return object;
 }
 

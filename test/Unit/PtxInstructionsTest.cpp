@@ -257,4 +257,67 @@ TEST(PtxInstructionsTest, EmptyBodyCountsNothing) {
   EXPECT_EQ(counts.loopDepth, 0u);
 }
 
+TEST(PtxInstructionsTest, FindsTheLeastPreciseFormats) {
+  // f32 FMAs: products and accumulations in f32; minima and conversions
+  // for storage count in neither.
+  PtxMathPrecision f32 = countPtxInstructions(kGridStride).precision;
+  ASSERT_TRUE(f32.product && f32.accumulation);
+  EXPECT_EQ(describeFloatFormat(*f32.product), "f32");
+  EXPECT_EQ(describeFloatFormat(*f32.accumulation), "f32");
+  // Tensor-core products of halves accumulated in f32, a min in f16.
+  PtxMathPrecision mma = countPtxInstructions(R"(
+	mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};
+	min.f16 %h1, %h2, %h3;
+	cvt.rn.f16.f32 %h4, %f1;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*mma.product), "f16");
+  EXPECT_EQ(describeFloatFormat(*mma.accumulation), "f32");
+  // The same accumulated in f16, and a value rounded to tf32.
+  PtxMathPrecision half = countPtxInstructions(R"(
+	mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r3, %r4, %r5, %r6}, {%r7, %r8}, {%r1, %r2};
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*half.accumulation), "f16");
+  PtxMathPrecision tf32 = countPtxInstructions(R"(
+	cvt.rna.tf32.f32 %r1, %f1;
+	fma.rn.f32 %f2, %f3, %f4, %f2;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*tf32.product), "tf32");
+  EXPECT_EQ(describeFloatFormat(*tf32.accumulation), "f32");
+  // Halves widened exactly and multiplied in f32 are f16 products, as a
+  // tensor core's; one f32 operand makes the product f32.
+  PtxMathPrecision widened = countPtxInstructions(R"(
+	cvt.f32.f16 %f1, %h1;
+	cvt.f32.f16 %f2, %h2;
+	fma.rn.f32 %f3, %f1, %f2, %f3;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*widened.product), "f16");
+  EXPECT_EQ(describeFloatFormat(*widened.accumulation), "f32");
+  PtxMathPrecision mixed = countPtxInstructions(R"(
+	cvt.f32.f16 %f1, %h1;
+	ld.global.f32 %f2, [%rd1];
+	mul.rn.f32 %f3, %f1, %f2;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*mixed.product), "f32");
+  // No float arithmetic: no format.
+  PtxMathPrecision none = countPtxInstructions(R"(
+	add.s32 %r1, %r2, %r3;
+	max.f32 %f1, %f2, %f3;
+)").precision;
+  EXPECT_FALSE(none.product);
+  EXPECT_FALSE(none.accumulation);
+}
+
+TEST(PtxInstructionsTest, OrdersFormatsByMantissaAndRange) {
+  FloatFormat f32 = *getFloatFormat("f32"), tf32 = *getFloatFormat("tf32"),
+              f16 = *getFloatFormat("f16x2"), bf16 = *getFloatFormat("bf16");
+  EXPECT_TRUE(f32.covers(tf32));
+  EXPECT_TRUE(tf32.covers(f16));
+  EXPECT_FALSE(f16.covers(tf32));
+  // f16 and bf16: neither covers the other.
+  EXPECT_FALSE(f16.covers(bf16));
+  EXPECT_FALSE(bf16.covers(f16));
+  EXPECT_EQ(describeFloatFormat(f16.meet(bf16)), "m7e5");
+  EXPECT_FALSE(getFloatFormat("s32"));
+}
+
 } // namespace

@@ -23,9 +23,52 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace mlir::autoprof {
+
+/// A floating-point format by its precision: mantissa and exponent bits
+/// (f32: 23 and 8; tf32: 10 and 8; f16: 10 and 5; bf16: 7 and 8).
+struct FloatFormat {
+  unsigned mantissa = 0;
+  unsigned exponent = 0;
+
+  /// Whether `this` is at least as precise as `other` in both respects.
+  bool covers(const FloatFormat &other) const {
+    return mantissa >= other.mantissa && exponent >= other.exponent;
+  }
+  /// Componentwise the least precise of the two.
+  FloatFormat meet(const FloatFormat &other) const {
+    return {std::min(mantissa, other.mantissa),
+            std::min(exponent, other.exponent)};
+  }
+  bool operator==(const FloatFormat &other) const {
+    return mantissa == other.mantissa && exponent == other.exponent;
+  }
+};
+
+/// The format PTX names `name` ("f32", "f16x2", "bf16", "tf32", "e4m3",
+/// ...), if it is a floating-point one.
+std::optional<FloatFormat> getFloatFormat(llvm::StringRef name);
+/// "f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", or "m<M>e<E>".
+std::string describeFloatFormat(const FloatFormat &format);
+
+/// The least precise formats an entry's floating-point arithmetic uses: in
+/// its products and in its accumulations. A multiplication (mul, fma) is
+/// a product as precise as the more precise of its two operands, each of
+/// the instruction's format unless an exact widening made it (cvt.f32.f16:
+/// f16 values multiplied in f32 are f16 products, as a tensor core's are);
+/// a tensor-core product is one of its operands' formats; a value rounded to
+/// tf32 is a tf32 product. Additions, fma's addend and tensor-core
+/// accumulators are accumulations. Divisions, roots and special functions
+/// count in both; minima, maxima, comparisons, conversions for storage and
+/// atomics in neither.
+struct PtxMathPrecision {
+  std::optional<FloatFormat> product, accumulation;
+};
 
 struct PtxInstructionCounts {
   /// Counts by feature name ("global_loads", "flops_f32", ...); names with
@@ -40,6 +83,8 @@ struct PtxInstructionCounts {
   /// Bits of the widest vector global (or generic) load or store, 0
   /// without one.
   uint64_t maxVectorBits = 0;
+  /// The least precise formats of its arithmetic.
+  PtxMathPrecision precision;
 
   double get(llvm::StringRef name) const { return counts.lookup(name); }
 };

@@ -10,6 +10,7 @@
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/LLM/ChatClient.h"
 #include "autoprof/Optimizer/CandidateProposer.h"
+#include "autoprof/Optimizer/Precision.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -225,6 +225,20 @@ def OptimizePass : Pass<"autoprof-optimize", "ModuleOp"> {
                         "racecheck", "shared-memory data races"),
              clEnumValN(::mlir::autoprof::SanitizeMode::All, "all",
                         "memcheck, then racecheck"))}]>,
+    Option<"precision", "precision", "::mlir::autoprof::PrecisionPolicy",
+           /*default=*/"::mlir::autoprof::PrecisionPolicy::Same",
+           "The formats a candidate may compute in below the original's "
+           "least precise ones (products and accumulations, read from the "
+           "PTX); a candidate below them is rejected",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::autoprof::PrecisionPolicy::Same, "same",
+                        "none: the original's precision"),
+             clEnumValN(::mlir::autoprof::PrecisionPolicy::TF32, "tf32",
+                        "down to tf32"),
+             clEnumValN(::mlir::autoprof::PrecisionPolicy::F16, "f16",
+                        "down to f16 (tf32 included)"),
+             clEnumValN(::mlir::autoprof::PrecisionPolicy::BF16, "bf16",
+                        "down to bf16"))}]>,
     Option<"sanitizerPath", "sanitizer", "std::string", /*default=*/"\"\"",
            "compute-sanitizer to run (default: PATH, then $CUDA_HOME/bin, "
            "then /usr/local/cuda/bin)">,

@@ -19,6 +19,7 @@
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
 #include "autoprof/Optimizer/CandidateProposer.h"
+#include "autoprof/Optimizer/Precision.h"
 #include "autoprof/Optimizer/SearchReport.h"
 #include "autoprof/Runtime/WorkerClient.h"
 
@@ -54,6 +55,8 @@ struct SearchOptions {
   /// Collect no counters (no-profile): the baseline and winners are timed,
   /// never profiled.
   bool noProfile = false;
+  /// The formats a candidate may compute in below the original's.
+  PrecisionPolicy precision = PrecisionPolicy::Same;
 };
 
 /// Searches kernels of one module with one proposer.

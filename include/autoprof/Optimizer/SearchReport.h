@@ -95,6 +95,13 @@ struct CandidateRecord {
   llvm::json::Object details;
 };
 
+/// The least precise formats of a kernel's products and accumulations
+/// ("f32", "f16", ...; empty where it has none).
+struct MathFormats {
+  std::string products;
+  std::string accumulations;
+};
+
 /// What the search of one kernel found.
 struct KernelSearchResult {
   /// "module::kernel".
@@ -129,6 +136,10 @@ struct KernelSearchResult {
   /// The compute-sanitizer tools would-be winners ran under, or why they
   /// could not (empty: none were asked for).
   std::string sanitizer;
+  /// The math of the original and of the result, where their code is PTX,
+  /// and the precision policy ("same", "tf32", ...).
+  std::optional<MathFormats> originalMath, resultMath;
+  std::string precisionPolicy = "same";
   /// Why the search stopped before its budget was spent (the proposer or a
   /// variant failed); empty when it did not. The winners before it count.
   std::string failure;
