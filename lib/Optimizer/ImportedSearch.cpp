@@ -6,6 +6,8 @@
 
 #include "autoprof/Optimizer/ImportedSearch.h"
 
+#include "autoprof/Optimizer/Precision.h"
+
 #include "autoprof/Import/PtxFeatures.h"
 #include "autoprof/Transforms/EvaluationJobs.h"
 #include "autoprof/Transforms/ProfileSelection.h"
@@ -128,6 +130,19 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     ++state.proposed;
     PtxVariant &variant = *candidate.variant;
     rt::JobKernel code = kernel.getJobKernel(variant.ptx, variant.launch);
+    // A candidate that computes in a lower precision than the original's
+    // (and than the user allowed) is rejected before it runs.
+    if (std::string lowered =
+            checkPrecision(reference, code, options.precision);
+        !lowered.empty()) {
+      record.status = "rejected";
+      record.reason = std::move(lowered);
+      llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
+                   << ": rejected (" << record.reason << ")\n";
+      history.push_back(record.label + ": rejected, " + record.reason);
+      result.candidates.push_back(std::move(record));
+      continue;
+    }
     rt::EvaluationJob job;
     job.device = options.device;
     job.kernel = reference;
@@ -222,6 +237,9 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     }
     result.candidates.push_back(std::move(record));
   }
+  result.originalMath = getKernelMath(reference);
+  result.resultMath = getKernelMath(incumbentCode);
+  result.precisionPolicy = stringifyPrecisionPolicy(options.precision).str();
   llvm::errs() << llvm::formatv(
       "autoprof-optimize: @{0}: {1:F2} us -> {2:F2} us ({3:F2}x){4}{5}; "
       "{6} candidates: {7} verified, {8} rejected, {9} not run\n",

@@ -51,6 +51,17 @@ mlir::autoprof::getKernelPrecision(const rt::JobKernel &kernel) {
   return countPtxInstructions(body).precision;
 }
 
+std::optional<MathFormats>
+mlir::autoprof::getKernelMath(const rt::JobKernel &kernel) {
+  std::optional<PtxMathPrecision> precision = getKernelPrecision(kernel);
+  if (!precision)
+    return std::nullopt;
+  auto name = [](const std::optional<FloatFormat> &format) {
+    return format ? describeFloatFormat(*format) : std::string();
+  };
+  return MathFormats{name(precision->product), name(precision->accumulation)};
+}
+
 /// The policy's name in the `precision=` option that allows `format`.
 static StringRef getAllowingPolicy(const FloatFormat &format) {
   for (StringRef name : {"tf32", "f16", "bf16"})

@@ -725,18 +725,8 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   }
 
   // The math of the original and of the result, where their PTX says.
-  auto describe = [](const rt::JobKernel &kernel) -> std::optional<MathFormats> {
-    std::optional<PtxMathPrecision> precision = getKernelPrecision(kernel);
-    if (!precision)
-      return std::nullopt;
-    auto name = [](const std::optional<FloatFormat> &format) {
-      return format ? describeFloatFormat(*format) : std::string();
-    };
-    return MathFormats{name(precision->product),
-                       name(precision->accumulation)};
-  };
-  result.originalMath = describe(*reference);
-  result.resultMath = describe(incumbentCode);
+  result.originalMath = getKernelMath(*reference);
+  result.resultMath = getKernelMath(incumbentCode);
   result.precisionPolicy = stringifyPrecisionPolicy(options.precision).str();
   if (!result.failure.empty())
     llvm::errs() << "autoprof-optimize: @" << kernelName << ": "

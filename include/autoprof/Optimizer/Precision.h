@@ -49,6 +49,16 @@ std::optional<FloatFormat> getAllowedFormat(PrecisionPolicy policy);
 std::optional<PtxMathPrecision>
 getKernelPrecision(const ::autoprof::runtime::JobKernel &kernel);
 
+/// The least precise formats of a kernel's products and accumulations
+/// ("f32", "f16", ...; empty where it has none), for reports.
+struct MathFormats {
+  std::string products;
+  std::string accumulations;
+};
+/// Those of `kernel`, where its code is PTX.
+std::optional<MathFormats>
+getKernelMath(const ::autoprof::runtime::JobKernel &kernel);
+
 /// Why `candidate` computes in a lower precision than `reference` allows
 /// under `policy` ("its products are f16 where the original's are f32 at
 /// the least; precision=f16 allows it"), or an empty string where it does

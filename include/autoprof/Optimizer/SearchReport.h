@@ -13,6 +13,7 @@
 #ifndef AUTOPROF_OPTIMIZER_SEARCHREPORT_H
 #define AUTOPROF_OPTIMIZER_SEARCHREPORT_H
 
+#include "autoprof/Optimizer/Precision.h"
 #include "autoprof/Runtime/Job.h"
 
 #include "mlir/IR/Location.h"
@@ -93,13 +94,6 @@ struct CandidateRecord {
   std::optional<EvaluationSeconds> seconds;
   /// What the proposer recorded about it.
   llvm::json::Object details;
-};
-
-/// The least precise formats of a kernel's products and accumulations
-/// ("f32", "f16", ...; empty where it has none).
-struct MathFormats {
-  std::string products;
-  std::string accumulations;
 };
 
 /// What the search of one kernel found.

@@ -1,0 +1,88 @@
+//===- PrecisionTest.cpp - The precision policy ---------------------------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Optimizer/Precision.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::autoprof;
+namespace rt = ::autoprof::runtime;
+
+namespace {
+
+/// A PTX module of one entry `k` whose body is `body`.
+rt::JobKernel makePtx(const std::string &body) {
+  rt::JobKernel kernel;
+  kernel.entry = "k";
+  kernel.code = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n" +
+                body + "\n\tret;\n}\n";
+  return kernel;
+}
+
+// An f32 product accumulated in f32.
+const char *kF32 = "\tfma.rn.f32 %f3, %f1, %f2, %f3;";
+// Tensor-core products of tf32 accumulated in f32.
+const char *kTF32 =
+    "\tcvt.rna.tf32.f32 %r1, %f1;\n"
+    "\tmma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, "
+    "%f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};";
+// Halves accumulated in halves.
+const char *kF16 = "\tfma.rn.f16 %h3, %h1, %h2, %h3;";
+
+TEST(PrecisionTest, RejectsLowerPrecisionUnlessAllowed) {
+  rt::JobKernel original = makePtx(kF32);
+  EXPECT_EQ(checkPrecision(original, makePtx(kF32), PrecisionPolicy::Same),
+            "");
+  EXPECT_EQ(checkPrecision(original, makePtx(kTF32), PrecisionPolicy::Same),
+            "computes in a lower precision: its products are tf32 where the "
+            "original's are f32 at the least; precision=tf32 allows it");
+  EXPECT_EQ(checkPrecision(original, makePtx(kTF32), PrecisionPolicy::TF32),
+            "");
+  // TF32 allows tf32 products, not f16 ones (f16 has less range).
+  EXPECT_EQ(checkPrecision(original, makePtx(kF16), PrecisionPolicy::TF32),
+            "computes in a lower precision: its products are f16 where the "
+            "original's are f32 at the least; precision=f16 allows it");
+  EXPECT_EQ(checkPrecision(original, makePtx(kF16), PrecisionPolicy::F16), "");
+  // bf16 does not allow f16, nor f16 bf16.
+  EXPECT_NE(checkPrecision(original, makePtx(kF16), PrecisionPolicy::BF16),
+            "");
+}
+
+TEST(PrecisionTest, ComparesAccumulationsApart) {
+  // f16 products accumulated in f32, against the same accumulated in f16.
+  rt::JobKernel original = makePtx(
+      "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, "
+      "%f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};");
+  rt::JobKernel halves = makePtx(
+      "\tmma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r3, "
+      "%r4, %r5, %r6}, {%r7, %r8}, {%r1, %r2};");
+  EXPECT_EQ(checkPrecision(original, halves, PrecisionPolicy::Same),
+            "computes in a lower precision: its accumulations are f16 where "
+            "the original's are f32 at the least; precision=f16 allows it");
+  // Halves widened and multiplied in f32 are the same products as a
+  // tensor core's.
+  rt::JobKernel widened = makePtx("\tcvt.f32.f16 %f1, %h1;\n"
+                                  "\tcvt.f32.f16 %f2, %h2;\n"
+                                  "\tfma.rn.f32 %f3, %f1, %f2, %f3;");
+  EXPECT_EQ(checkPrecision(widened, original, PrecisionPolicy::Same), "");
+}
+
+TEST(PrecisionTest, ChecksOnlyPtx) {
+  rt::JobKernel cuda;
+  cuda.format = "cuda";
+  cuda.entry = "k";
+  cuda.code = "__global__ void k(__half *x) { x[0] = x[0] * x[0]; }";
+  EXPECT_FALSE(getKernelPrecision(cuda));
+  EXPECT_EQ(checkPrecision(makePtx(kF32), cuda, PrecisionPolicy::Same), "");
+  std::optional<MathFormats> math = getKernelMath(makePtx(kTF32));
+  ASSERT_TRUE(math);
+  EXPECT_EQ(math->products, "tf32");
+  EXPECT_EQ(math->accumulations, "f32");
+  EXPECT_EQ(stringifyPrecisionPolicy(PrecisionPolicy::BF16), "bf16");
+}
+
+} // namespace
