@@ -62,7 +62,8 @@ getKernelMath(const ::autoprof::runtime::JobKernel &kernel);
 /// Why `candidate` computes in a lower precision than `reference` allows
 /// under `policy` ("its products are f16 where the original's are f32 at
 /// the least; precision=f16 allows it"), or an empty string where it does
-/// not, or where either kernel's code is not PTX.
+/// not, or where either kernel's code is not PTX (a cubin; a CUDA C++
+/// candidate reaches the search as the PTX NVRTC made of it).
 std::string checkPrecision(const ::autoprof::runtime::JobKernel &reference,
                            const ::autoprof::runtime::JobKernel &candidate,
                            PrecisionPolicy policy);
