@@ -344,11 +344,17 @@ std::optional<FloatFormat> mlir::autoprof::getFloatFormat(StringRef name) {
       .Case("bf16", FloatFormat{7, 8})
       .Case("e4m3", FloatFormat{3, 4})
       .Case("e5m2", FloatFormat{2, 5})
+      .Case("e3m2", FloatFormat{2, 3})
+      .Case("e2m3", FloatFormat{3, 2})
+      .Case("e2m1", FloatFormat{1, 2})
       .Default(std::nullopt);
 }
 
 std::string mlir::autoprof::describeFloatFormat(const FloatFormat &format) {
-  for (StringRef name : {"f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2"})
+  if (format == FloatFormat{0, 0})
+    return "an unknown format";
+  for (StringRef name : {"f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2",
+                         "e3m2", "e2m3", "e2m1"})
     if (getFloatFormat(name) == format)
       return name.str();
   return "m" + std::to_string(format.mantissa) + "e" +
@@ -363,41 +369,101 @@ static FloatFormat join(const FloatFormat &a, const FloatFormat &b) {
   return {std::max(a.mantissa, b.mantissa), std::max(a.exponent, b.exponent)};
 }
 
-/// For each register that only exact widenings define (cvt.f32.f16,
-/// cvt.f32.bf16, cvt.f64.f32: no rounding), the format it was widened from:
-/// a product of such values is as precise as one of the narrower values.
+/// The (to, from) float formats of a conversion: its last two type parts
+/// (cvt.f32.f16, cvt.ftz.f32.f16, cvt.rn.f16.f32).
+static std::optional<std::pair<FloatFormat, FloatFormat>>
+getConversionFormats(ArrayRef<StringRef> opcode) {
+  if (opcode.front() != "cvt" || opcode.size() < 3)
+    return std::nullopt;
+  std::optional<FloatFormat> to = getFloatFormat(opcode[opcode.size() - 2]);
+  std::optional<FloatFormat> from = getFloatFormat(opcode.back());
+  if (!to || !from)
+    return std::nullopt;
+  return std::make_pair(*to, *from);
+}
+
+/// For each register whose every definition is an exact widening
+/// (cvt.f32.f16, cvt.f32.bf16, cvt.f64.f32), or a move or selection of
+/// such registers and immediates, the format its values were widened from
+/// (the most precise of its definitions'): a product of such values is
+/// one of the narrower values. Computed to a fixed point.
 static llvm::StringMap<FloatFormat>
 findWidenedRegisters(const ParsedBody &body) {
+  // Each written register's definitions.
+  llvm::StringMap<llvm::SmallVector<const Instruction *, 2>> definitions;
+  for (const Instruction &instruction : body.instructions)
+    if (!instruction.operands.empty() &&
+        writesFirstOperand(instruction.opcode))
+      definitions[instruction.operands.front().trim()].push_back(&instruction);
   llvm::StringMap<FloatFormat> widened;
-  llvm::StringSet<> other;
-  for (const Instruction &instruction : body.instructions) {
-    if (instruction.operands.empty() ||
-        !writesFirstOperand(instruction.opcode))
-      continue;
-    StringRef result = instruction.operands.front().trim();
-    ArrayRef<StringRef> opcode = instruction.opcode;
-    std::optional<FloatFormat> to, from;
-    if (opcode.front() == "cvt" && opcode.size() == 3) {
-      to = getFloatFormat(opcode[1]);
-      from = getFloatFormat(opcode[2]);
-    }
-    if (to && from && to->covers(*from) && !(*to == *from)) {
-      auto [it, inserted] = widened.try_emplace(result, *from);
-      if (!inserted)
-        it->second = join(it->second, *from);
-    } else {
-      other.insert(result);
+  // Optimistic start: every register a widening or a copy defines; a
+  // register leaves when a definition is neither, or reads one that left.
+  llvm::StringSet<> candidates;
+  for (const auto &entry : definitions)
+    candidates.insert(entry.getKey());
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (const auto &entry : definitions) {
+      StringRef name = entry.getKey();
+      if (!candidates.contains(name))
+        continue;
+      std::optional<FloatFormat> format;
+      bool exact = true;
+      for (const Instruction *instruction : entry.getValue()) {
+        ArrayRef<StringRef> opcode = instruction->opcode;
+        if (auto formats = getConversionFormats(opcode)) {
+          auto [to, from] = *formats;
+          if (!to.covers(from) || to == from) {
+            exact = false;
+            break;
+          }
+          format = format ? join(*format, from) : from;
+          continue;
+        }
+        if (opcode.front() != "mov" && opcode.front() != "selp") {
+          exact = false;
+          break;
+        }
+        // Sources: the operands after the result (selp's last one is its
+        // predicate); immediates take any format.
+        ArrayRef<StringRef> operands = instruction->operands;
+        size_t last = opcode.front() == "selp" ? 3 : operands.size();
+        for (size_t i = 1; i < last && i < operands.size(); ++i) {
+          StringRef source = operands[i].trim();
+          if (!source.starts_with("%"))
+            continue;
+          if (!candidates.contains(source)) {
+            exact = false;
+            break;
+          }
+          auto it = widened.find(source);
+          if (it != widened.end())
+            format = format ? join(*format, it->second) : it->second;
+        }
+        if (!exact)
+          break;
+      }
+      if (!exact) {
+        candidates.erase(name);
+        widened.erase(name);
+        changed = true;
+        continue;
+      }
+      if (format) {
+        auto [it, inserted] = widened.try_emplace(name, *format);
+        if (inserted || !(it->second == *format)) {
+          it->second = *format;
+          changed = true;
+        }
+      }
     }
   }
-  for (const auto &entry : other)
-    widened.erase(entry.getKey());
+  // Only registers some widening reaches count.
   return widened;
 }
 
 /// Records the formats of one instruction's products and accumulations.
-/// A multiplication's product is as precise as the more precise of its
-/// operands, each of the instruction's format unless exactly widened from
-/// a narrower one.
 static void notePrecision(const Instruction &instruction,
                           const llvm::StringMap<FloatFormat> &widened,
                           PtxMathPrecision &out) {
@@ -405,35 +471,50 @@ static void notePrecision(const Instruction &instruction,
   StringRef base = opcode.front();
   StringRef second = opcode.size() > 1 ? opcode[1] : StringRef();
   // Tensor-core products: the formats after the shape are those of D, A, B
-  // and C (wgmma: D, A, B; wmma of halves names D and C only).
+  // and C (wgmma: D, A, B; wmma of halves names D and C only). tcgen05's
+  // are in its descriptor: unknown here.
+  if (base == "tcgen05" && second == "mma") {
+    noteLeast(out.productOperands, FloatFormat{0, 0});
+    noteLeast(out.productRounding, FloatFormat{0, 0});
+    noteLeast(out.accumulation, FloatFormat{0, 0});
+    return;
+  }
   if (base == "mma" ||
       ((base == "wgmma" || base == "wmma") && second.starts_with("mma"))) {
     llvm::SmallVector<FloatFormat> formats;
-    for (StringRef part : opcode.drop_front())
+    bool unknown = false;
+    for (StringRef part : opcode.drop_front()) {
       if (std::optional<FloatFormat> format = getFloatFormat(part))
         formats.push_back(*format);
+      else if (part.size() >= 4 && part[0] == 'e' && llvm::isDigit(part[1]) &&
+               part[2] == 'm' && llvm::isDigit(part[3]))
+        unknown = true;
+    }
     if (formats.empty())
       return;
     noteLeast(out.accumulation, formats.front());
+    noteLeast(out.productRounding, formats.front());
     if (base != "wgmma" && formats.size() > 1)
       noteLeast(out.accumulation, formats.back());
-    if (formats.size() > 2) {
+    if (unknown) {
+      noteLeast(out.productOperands, FloatFormat{0, 0});
+    } else if (formats.size() > 2) {
       ArrayRef<FloatFormat> operands =
           ArrayRef(formats).drop_front().drop_back(base == "wgmma" ? 0 : 1);
       FloatFormat product = operands.front();
       for (FloatFormat format : operands)
         product = join(product, format);
-      noteLeast(out.product, product);
+      noteLeast(out.productOperands, product);
     } else {
-      noteLeast(out.product, *getFloatFormat("f16"));
+      noteLeast(out.productOperands, *getFloatFormat("f16"));
     }
     return;
   }
   // A value rounded to tf32 (cvt.rna.tf32.f32) takes part in tf32
   // products.
   if (base == "cvt") {
-    if (opcode.size() > 2 && llvm::is_contained(opcode, StringRef("tf32")))
-      noteLeast(out.product, *getFloatFormat("tf32"));
+    if (llvm::is_contained(opcode, StringRef("tf32")))
+      noteLeast(out.productOperands, *getFloatFormat("tf32"));
     return;
   }
   bool multiplies = llvm::is_contained({"mul", "fma", "mad"}, base);
@@ -443,16 +524,20 @@ static void notePrecision(const Instruction &instruction,
                                   base);
   if (!multiplies && !accumulates && !other)
     return;
-  PtxType type = getOperationType(opcode);
-  if (type.kind != 'f')
+  // The formats the instruction names: one, or (PTX 8.6's mixed forms,
+  // fma.rn.f32.f16) the result's and then the operands'.
+  llvm::SmallVector<FloatFormat, 2> named;
+  for (StringRef part : opcode.drop_front())
+    if (std::optional<FloatFormat> format = getFloatFormat(part))
+      named.push_back(*format);
+  if (named.empty())
     return;
-  std::optional<FloatFormat> format = getFloatFormat(type.name);
-  if (!format)
-    return;
+  FloatFormat result = named.front(), operandFormat = named.back();
   if (accumulates || other)
-    noteLeast(out.accumulation, *format);
+    noteLeast(out.accumulation, result);
   if (other) {
-    noteLeast(out.product, *format);
+    noteLeast(out.productOperands, operandFormat);
+    noteLeast(out.productRounding, result);
     return;
   }
   if (!multiplies)
@@ -460,10 +545,11 @@ static void notePrecision(const Instruction &instruction,
   std::optional<FloatFormat> product;
   for (unsigned i = 1; i <= 2 && i < instruction.operands.size(); ++i) {
     auto it = widened.find(instruction.operands[i].trim());
-    FloatFormat operand = it == widened.end() ? *format : it->second;
+    FloatFormat operand = it == widened.end() ? operandFormat : it->second;
     product = product ? join(*product, operand) : operand;
   }
-  noteLeast(out.product, product ? *product : *format);
+  noteLeast(out.productOperands, product ? *product : operandFormat);
+  noteLeast(out.productRounding, result);
 }
 
 PtxInstructionCounts mlir::autoprof::countPtxInstructions(StringRef body) {

@@ -59,7 +59,9 @@ mlir::autoprof::getKernelMath(const rt::JobKernel &kernel) {
   auto name = [](const std::optional<FloatFormat> &format) {
     return format ? describeFloatFormat(*format) : std::string();
   };
-  return MathFormats{name(precision->product), name(precision->accumulation)};
+  return MathFormats{name(precision->productOperands),
+                     name(precision->productRounding),
+                     name(precision->accumulation)};
 }
 
 /// The policy's name in the `precision=` option that allows `format`.
@@ -95,8 +97,11 @@ std::string mlir::autoprof::checkPrecision(const rt::JobKernel &reference,
                : "; precision=" + allowing.str() + " allows it";
     return why;
   };
-  std::string why =
-      check("products", original->product, variant->product);
+  std::string why = check("products' operands", original->productOperands,
+                          variant->productOperands);
+  if (why.empty())
+    why = check("products", original->productRounding,
+                variant->productRounding);
   if (why.empty())
     why = check("accumulations", original->accumulation,
                 variant->accumulation);

@@ -150,7 +150,8 @@ llvm::json::Value mlir::autoprof::toJSON(const KernelSearchResult &result) {
   if (!result.sanitizer.empty())
     object["sanitizer"] = result.sanitizer;
   auto math = [](const MathFormats &formats) {
-    return Object{{"products", formats.products},
+    return Object{{"product_operands", formats.productOperands},
+                  {"products", formats.products},
                   {"accumulations", formats.accumulations}};
   };
   Object precision{{"policy", result.precisionPolicy}};

@@ -2,7 +2,7 @@
 // loopback server plays a model whose answer computes an f32 kernel's
 // product in f16, and a stand-in worker plays the GPU (every candidate it
 // runs is verified at 50 us against 100 us). The PTX of both kernels says
-// the candidate's products are f16 where the original's are f32: it is
+// the candidate multiplies f16 operands where the original's are f32: it is
 // rejected before it runs, unless precision=f16 allows it; tf32 does not.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/with-llm-server.py %S/Inputs/llm-half.json %t/same.jsonl -- %autoprof_opt %s --autoprof-optimize="proposer=llm budget=1 endpoint=http://127.0.0.1:{port}/v1 model=m worker=%S/Inputs/fake-worker.py report=%t/same.report" -o %t/same.mlir 2> %t/same.log
@@ -17,19 +17,21 @@
 // RUN: FileCheck %s --input-file=%t/f16.mlir --check-prefix=HALVES
 // RUN: not %autoprof_opt %s --autoprof-optimize="precision=f8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
-// SAME: @scale llm#1: rejected (computes in a lower precision: its products are f16 where the original's are f32 at the least; precision=f16 allows it)
-// SAME-REPORT: "reason": "computes in a lower precision: its products are f16 where the original's are f32 at the least; precision=f16 allows it",
+// SAME: @scale llm#1: rejected (computes in a lower precision: its products' operands are f16 where the original's are f32 at the least; precision=f16 allows it)
+// SAME-REPORT: "reason": "computes in a lower precision: its products' operands are f16 where the original's are f32 at the least; precision=f16 allows it",
 // SAME-REPORT: "source": "llm",
 // SAME-REPORT-NEXT: "status": "rejected"
 // The report records the math of the original and of the result.
 // SAME-REPORT: "precision": {
 // SAME-REPORT-NEXT: "original": {
 // SAME-REPORT-NEXT: "accumulations": "",
+// SAME-REPORT-NEXT: "product_operands": "f32",
 // SAME-REPORT-NEXT: "products": "f32"
 // SAME-REPORT-NEXT: },
 // SAME-REPORT-NEXT: "policy": "same",
 // SAME-REPORT-NEXT: "result": {
 // SAME-REPORT-NEXT: "accumulations": "",
+// SAME-REPORT-NEXT: "product_operands": "f32",
 // SAME-REPORT-NEXT: "products": "f32"
 // KEPT: arith.mulf %{{.*}}, %{{.*}} : f32
 // KEPT-NOT: f16
@@ -40,6 +42,7 @@
 // F16-REPORT: "policy": "f16",
 // F16-REPORT-NEXT: "result": {
 // F16-REPORT-NEXT: "accumulations": "",
+// F16-REPORT-NEXT: "product_operands": "f16",
 // F16-REPORT-NEXT: "products": "f16"
 
 // BAD: for the --precision option: Cannot find option named 'f8'!

@@ -38,14 +38,16 @@ TEST(PrecisionTest, RejectsLowerPrecisionUnlessAllowed) {
   EXPECT_EQ(checkPrecision(original, makePtx(kF32), PrecisionPolicy::Same),
             "");
   EXPECT_EQ(checkPrecision(original, makePtx(kTF32), PrecisionPolicy::Same),
-            "computes in a lower precision: its products are tf32 where the "
-            "original's are f32 at the least; precision=tf32 allows it");
+            "computes in a lower precision: its products' operands are tf32 "
+            "where the original's are f32 at the least; precision=tf32 "
+            "allows it");
   EXPECT_EQ(checkPrecision(original, makePtx(kTF32), PrecisionPolicy::TF32),
             "");
   // TF32 allows tf32 products, not f16 ones (f16 has less range).
   EXPECT_EQ(checkPrecision(original, makePtx(kF16), PrecisionPolicy::TF32),
-            "computes in a lower precision: its products are f16 where the "
-            "original's are f32 at the least; precision=f16 allows it");
+            "computes in a lower precision: its products' operands are f16 "
+            "where the original's are f32 at the least; precision=f16 allows "
+            "it");
   EXPECT_EQ(checkPrecision(original, makePtx(kF16), PrecisionPolicy::F16), "");
   // bf16 does not allow f16, nor f16 bf16.
   EXPECT_NE(checkPrecision(original, makePtx(kF16), PrecisionPolicy::BF16),
@@ -61,14 +63,21 @@ TEST(PrecisionTest, ComparesAccumulationsApart) {
       "\tmma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r3, "
       "%r4, %r5, %r6}, {%r7, %r8}, {%r1, %r2};");
   EXPECT_EQ(checkPrecision(original, halves, PrecisionPolicy::Same),
-            "computes in a lower precision: its accumulations are f16 where "
-            "the original's are f32 at the least; precision=f16 allows it");
+            "computes in a lower precision: its products are f16 where the "
+            "original's are f32 at the least; precision=f16 allows it");
   // Halves widened and multiplied in f32 are the same products as a
   // tensor core's.
   rt::JobKernel widened = makePtx("\tcvt.f32.f16 %f1, %h1;\n"
                                   "\tcvt.f32.f16 %f2, %h2;\n"
                                   "\tfma.rn.f32 %f3, %f1, %f2, %f3;");
   EXPECT_EQ(checkPrecision(widened, original, PrecisionPolicy::Same), "");
+  // f16 products rounded to f16 before an f32 sum are not.
+  rt::JobKernel rounded = makePtx("\tmul.rn.f16 %h3, %h1, %h2;\n"
+                                  "\tcvt.f32.f16 %f3, %h3;\n"
+                                  "\tadd.rn.f32 %f4, %f4, %f3;");
+  EXPECT_EQ(checkPrecision(widened, rounded, PrecisionPolicy::Same),
+            "computes in a lower precision: its products are f16 where the "
+            "original's are f32 at the least; precision=f16 allows it");
 }
 
 TEST(PrecisionTest, ChecksOnlyPtx) {
@@ -80,7 +89,8 @@ TEST(PrecisionTest, ChecksOnlyPtx) {
   EXPECT_EQ(checkPrecision(makePtx(kF32), cuda, PrecisionPolicy::Same), "");
   std::optional<MathFormats> math = getKernelMath(makePtx(kTF32));
   ASSERT_TRUE(math);
-  EXPECT_EQ(math->products, "tf32");
+  EXPECT_EQ(math->productOperands, "tf32");
+  EXPECT_EQ(math->products, "f32");
   EXPECT_EQ(math->accumulations, "f32");
   EXPECT_EQ(stringifyPrecisionPolicy(PrecisionPolicy::BF16), "bf16");
 }

@@ -261,8 +261,9 @@ TEST(PtxInstructionsTest, FindsTheLeastPreciseFormats) {
   // f32 FMAs: products and accumulations in f32; minima and conversions
   // for storage count in neither.
   PtxMathPrecision f32 = countPtxInstructions(kGridStride).precision;
-  ASSERT_TRUE(f32.product && f32.accumulation);
-  EXPECT_EQ(describeFloatFormat(*f32.product), "f32");
+  ASSERT_TRUE(f32.productOperands && f32.productRounding && f32.accumulation);
+  EXPECT_EQ(describeFloatFormat(*f32.productOperands), "f32");
+  EXPECT_EQ(describeFloatFormat(*f32.productRounding), "f32");
   EXPECT_EQ(describeFloatFormat(*f32.accumulation), "f32");
   // Tensor-core products of halves accumulated in f32, a min in f16.
   PtxMathPrecision mma = countPtxInstructions(R"(
@@ -270,7 +271,8 @@ TEST(PtxInstructionsTest, FindsTheLeastPreciseFormats) {
 	min.f16 %h1, %h2, %h3;
 	cvt.rn.f16.f32 %h4, %f1;
 )").precision;
-  EXPECT_EQ(describeFloatFormat(*mma.product), "f16");
+  EXPECT_EQ(describeFloatFormat(*mma.productOperands), "f16");
+  EXPECT_EQ(describeFloatFormat(*mma.productRounding), "f32");
   EXPECT_EQ(describeFloatFormat(*mma.accumulation), "f32");
   // The same accumulated in f16, and a value rounded to tf32.
   PtxMathPrecision half = countPtxInstructions(R"(
@@ -281,7 +283,7 @@ TEST(PtxInstructionsTest, FindsTheLeastPreciseFormats) {
 	cvt.rna.tf32.f32 %r1, %f1;
 	fma.rn.f32 %f2, %f3, %f4, %f2;
 )").precision;
-  EXPECT_EQ(describeFloatFormat(*tf32.product), "tf32");
+  EXPECT_EQ(describeFloatFormat(*tf32.productOperands), "tf32");
   EXPECT_EQ(describeFloatFormat(*tf32.accumulation), "f32");
   // Halves widened exactly and multiplied in f32 are f16 products, as a
   // tensor core's; one f32 operand makes the product f32.
@@ -290,20 +292,56 @@ TEST(PtxInstructionsTest, FindsTheLeastPreciseFormats) {
 	cvt.f32.f16 %f2, %h2;
 	fma.rn.f32 %f3, %f1, %f2, %f3;
 )").precision;
-  EXPECT_EQ(describeFloatFormat(*widened.product), "f16");
+  EXPECT_EQ(describeFloatFormat(*widened.productOperands), "f16");
+  EXPECT_EQ(describeFloatFormat(*widened.productRounding), "f32");
   EXPECT_EQ(describeFloatFormat(*widened.accumulation), "f32");
   PtxMathPrecision mixed = countPtxInstructions(R"(
 	cvt.f32.f16 %f1, %h1;
 	ld.global.f32 %f2, [%rd1];
 	mul.rn.f32 %f3, %f1, %f2;
 )").precision;
-  EXPECT_EQ(describeFloatFormat(*mixed.product), "f32");
+  EXPECT_EQ(describeFloatFormat(*mixed.productOperands), "f32");
+  // Widened through a move and a selection (an immediate takes any
+  // format), and by a conversion with a modifier.
+  PtxMathPrecision copied = countPtxInstructions(R"(
+	cvt.ftz.f32.f16 %f1, %h1;
+	cvt.f32.f16 %f2, %h2;
+	selp.f32 %f3, %f1, 0f00000000, %p1;
+	mov.f32 %f4, %f2;
+	fma.rn.f32 %f5, %f3, %f4, %f5;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*copied.productOperands), "f16");
+  // Halves multiplied and rounded in f16, then widened and added in f32.
+  PtxMathPrecision rounded = countPtxInstructions(R"(
+	mul.rn.f16 %h3, %h1, %h2;
+	cvt.f32.f16 %f3, %h3;
+	add.rn.f32 %f4, %f4, %f3;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*rounded.productOperands), "f16");
+  EXPECT_EQ(describeFloatFormat(*rounded.productRounding), "f16");
+  EXPECT_EQ(describeFloatFormat(*rounded.accumulation), "f32");
+  // PTX 8.6's mixed forms: the result's format, then the operands'.
+  PtxMathPrecision mixedForm = countPtxInstructions(R"(
+	fma.rn.f32.f16 %f1, %h1, %h2, %f1;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*mixedForm.productOperands), "f16");
+  EXPECT_EQ(describeFloatFormat(*mixedForm.accumulation), "f32");
+  // Formats of four and six bits, and tcgen05's (in its descriptor).
+  PtxMathPrecision fp4 = countPtxInstructions(R"(
+	mma.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*fp4.productOperands), "e2m1");
+  PtxMathPrecision tcgen05 = countPtxInstructions(R"(
+	tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;
+)").precision;
+  EXPECT_EQ(describeFloatFormat(*tcgen05.productOperands),
+            "an unknown format");
   // No float arithmetic: no format.
   PtxMathPrecision none = countPtxInstructions(R"(
 	add.s32 %r1, %r2, %r3;
 	max.f32 %f1, %f2, %f3;
 )").precision;
-  EXPECT_FALSE(none.product);
+  EXPECT_FALSE(none.productOperands);
   EXPECT_FALSE(none.accumulation);
 }
 

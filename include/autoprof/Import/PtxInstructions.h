@@ -53,21 +53,25 @@ struct FloatFormat {
 /// The format PTX names `name` ("f32", "f16x2", "bf16", "tf32", "e4m3",
 /// ...), if it is a floating-point one.
 std::optional<FloatFormat> getFloatFormat(llvm::StringRef name);
-/// "f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", or "m<M>e<E>".
+/// "f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", "e3m2", "e2m3",
+/// "e2m1", "an unknown format" ({0, 0}), or "m<M>e<E>".
 std::string describeFloatFormat(const FloatFormat &format);
 
-/// The least precise formats an entry's floating-point arithmetic uses: in
-/// its products and in its accumulations. A multiplication (mul, fma) is
-/// a product as precise as the more precise of its two operands, each of
-/// the instruction's format unless an exact widening made it (cvt.f32.f16:
-/// f16 values multiplied in f32 are f16 products, as a tensor core's are);
-/// a tensor-core product is one of its operands' formats; a value rounded to
-/// tf32 is a tf32 product. Additions, fma's addend and tensor-core
-/// accumulators are accumulations. Divisions, roots and special functions
-/// count in both; minima, maxima, comparisons, conversions for storage and
-/// atomics in neither.
+/// The least precise formats an entry's floating-point arithmetic uses.
+/// A product (mul, fma, a tensor-core product) has two: its operands' (the
+/// more precise of the two, each of the instruction's format unless exact
+/// widenings made it, through moves and selections: f16 values widened to
+/// f32) and the format it is rounded to (the instruction's; a tensor core's
+/// accumulator). f16 values multiplied in f32 and a tensor core's f16
+/// products accumulated in f32 are alike; f16 products rounded to f16 are
+/// not. A value rounded to tf32 has tf32 operands. Additions, fma's
+/// addend and tensor-core accumulators are accumulations. Divisions, roots
+/// and special functions count in all three; minima, maxima, comparisons,
+/// conversions for storage and atomics in none. A tensor-core product of a
+/// format this does not know (tcgen05.mma, whose formats are in its
+/// descriptor) counts as the unknown format {0, 0}.
 struct PtxMathPrecision {
-  std::optional<FloatFormat> product, accumulation;
+  std::optional<FloatFormat> productOperands, productRounding, accumulation;
 };
 
 struct PtxInstructionCounts {

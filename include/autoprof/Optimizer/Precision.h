@@ -49,9 +49,11 @@ std::optional<FloatFormat> getAllowedFormat(PrecisionPolicy policy);
 std::optional<PtxMathPrecision>
 getKernelPrecision(const ::autoprof::runtime::JobKernel &kernel);
 
-/// The least precise formats of a kernel's products and accumulations
-/// ("f32", "f16", ...; empty where it has none), for reports.
+/// The least precise formats of a kernel's products' operands, of what its
+/// products are rounded to, and of its accumulations ("f32", "f16", ...;
+/// empty where it has none), for reports.
 struct MathFormats {
+  std::string productOperands;
   std::string products;
   std::string accumulations;
 };
