@@ -108,6 +108,16 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
       break;
     ImportedCandidate &candidate = **next;
     CandidateRecord record;
+    // Records a rejection: on stderr, in the proposer's history and in the
+    // report.
+    auto reject = [&](std::string reason) {
+      record.status = "rejected";
+      record.reason = std::move(reason);
+      llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
+                   << ": rejected (" << record.reason << ")\n";
+      history.push_back(record.label + ": rejected, " + record.reason);
+      result.candidates.push_back(std::move(record));
+    };
     record.label = candidate.label;
     record.source = proposer.getName().str();
     record.details = std::move(candidate.details);
@@ -135,12 +145,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     if (std::string lowered =
             checkPrecision(reference, code, options.precision);
         !lowered.empty()) {
-      record.status = "rejected";
-      record.reason = std::move(lowered);
-      llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
-                   << ": rejected (" << record.reason << ")\n";
-      history.push_back(record.label + ": rejected, " + record.reason);
-      result.candidates.push_back(std::move(record));
+      reject(std::move(lowered));
       continue;
     }
     rt::EvaluationJob job;
@@ -188,12 +193,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     if (wins && !options.sanitizers.empty()) {
       std::string finding = sanitizeCandidate(code, options, record.sanitizer);
       if (!finding.empty()) {
-        record.status = "rejected";
-        record.reason = std::move(finding);
-        llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
-                     << ": rejected (" << record.reason << ")\n";
-        history.push_back(record.label + ": rejected, " + record.reason);
-        result.candidates.push_back(std::move(record));
+        reject(std::move(finding));
         continue;
       }
     }
