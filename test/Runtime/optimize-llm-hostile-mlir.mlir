@@ -8,21 +8,29 @@
 //    NaN, as the 0xff poison does, and is caught by the other poison;
 // 4. a fused multiply-add: verified.
 // @affine64 (f64):
-// 5. computed in f32, 6. computed in f16: beyond the f64 tolerance;
+// 5. computed in f32, 6. computed in f16: rejected by the precision check
+//    before they run; where precision=tf32 lets the f32 one run, its values
+//    are beyond the f64 tolerance;
 // 7. x + x + x for 3 * x, 8. a fused multiply-add: verified.
 // REQUIRES: cuda-device
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/../Optimizer/Inputs/with-llm-server.py %S/Inputs/llm-hostile-mlir.json %t/requests.jsonl -- %autoprof_opt %s --autoprof-optimize="proposer=llm budget=4 time-budget=0.1 endpoint=http://127.0.0.1:{port}/v1 model=m" -o /dev/null 2> %t/stderr.txt
 // RUN: FileCheck %s --input-file=%t/stderr.txt
+// RUN: %python %S/../Optimizer/Inputs/with-llm-server.py %S/Inputs/llm-hostile-mlir.json %t/requests-tf32.jsonl -- %autoprof_opt %s --autoprof-optimize="proposer=llm budget=4 time-budget=0.1 precision=tf32 endpoint=http://127.0.0.1:{port}/v1 model=m" -o /dev/null 2> %t/stderr-tf32.txt
+// RUN: FileCheck %s --check-prefix=TF32 --input-file=%t/stderr-tf32.txt
 
 // CHECK: @affine llm#1: rejected (did not write: parameter 1 (f32 output) element 999936 still holds the poison value (bytes 0xff) where the reference computed {{.*}} (64 of 1000000 elements differ; seed 1, distribution normal))
 // CHECK: @affine llm#2: rejected (wrote into an input: parameter 0 (f32 input) element
 // CHECK: @affine llm#3: rejected (did not write: parameter 1 (f32 output) element 0 still holds the poison value (bytes 0x5a)
 // CHECK: @affine llm#4: verified
-// CHECK: @affine64 llm#1: rejected (wrong result: parameter 1 (f64 output) element
-// CHECK: @affine64 llm#2: rejected (
+// CHECK: @affine64 llm#1: rejected (computes in a lower precision: its products' operands are f32 where the original's are f64 at the least; precision=tf32 allows it)
+// CHECK: @affine64 llm#2: rejected (computes in a lower precision: its products' operands are f16 where the original's are f64 at the least; precision=f16 allows it)
 // CHECK: @affine64 llm#3: verified
 // CHECK: @affine64 llm#4: verified
+
+// TF32: @affine64 llm#1: rejected (wrong result: parameter 1 (f64 output) element
+// TF32: @affine64 llm#2: rejected (computes in a lower precision: its products' operands are f16
+// TF32: @affine64 llm#3: verified
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
