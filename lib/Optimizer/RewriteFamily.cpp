@@ -225,8 +225,9 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
     // points share its elements.
     evidence.raisedParallelPoints = double(space->getParallelPoints());
     evidence.raisedReductionPoints = double(space->getReductionPoints());
-    evidence.raisedContiguousReduction =
-        rewrites::getNestProblem(*space).contiguousReduction.has_value();
+    NestProblem problem = rewrites::getNestProblem(*space);
+    evidence.raisedContiguousReduction = problem.contiguousReduction.has_value();
+    evidence.raisedSplitLimit = getNestSplitLimit(problem);
     if (space->getReductionPoints() >= 32)
       for (const SpaceOperand &operand : space->operands)
         for (unsigned d : space->getParallelDims())

@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir::autoprof;
 
 llvm::ArrayRef<int64_t> mlir::autoprof::getNestBlockSizes() {
@@ -26,6 +28,13 @@ llvm::ArrayRef<int64_t> mlir::autoprof::getNestVectorWidths() {
   return widths;
 }
 
+int64_t mlir::autoprof::getNestSplitLimit(const NestProblem &problem) {
+  if (problem.compareSwapPointsPerWord <= 0)
+    return kMaxNestSplit;
+  return std::max<int64_t>(
+      1, kMaxCompareSwapContention / problem.compareSwapPointsPerWord);
+}
+
 int64_t mlir::autoprof::getNestSplitLanes(const NestProblem &problem) {
   return problem.contiguousReduction ? 32 : 1;
 }
@@ -33,11 +42,12 @@ int64_t mlir::autoprof::getNestSplitLanes(const NestProblem &problem) {
 std::optional<int64_t> mlir::autoprof::chooseNestSplit(int64_t points,
                                                        int64_t reductionPoints,
                                                        int64_t lanes,
-                                                       int64_t residentThreads) {
+                                                       int64_t residentThreads,
+                                                       int64_t maxSplit) {
   if (points <= 0 || lanes <= 0 || reductionPoints <= 0)
     return std::nullopt;
   int64_t split = 1;
-  while (split < kMaxNestSplit &&
+  while (split < std::min(maxSplit, kMaxNestSplit) &&
          points < residentThreads / (lanes * split) &&
          reductionPoints / (lanes * split * 2) >= 16)
     split *= 2;

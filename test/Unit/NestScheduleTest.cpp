@@ -288,6 +288,27 @@ TEST(NestScheduleTest, ChoosesTheSplitThatFillsTheGpu) {
   EXPECT_EQ(chooseNestSplit(300000, 8192, 1, slots), std::nullopt);
   EXPECT_EQ(chooseNestSplit(1000, 31, 1, slots), std::nullopt);
   EXPECT_EQ(chooseNestSplit(0, 8192, 1, slots), std::nullopt);
+  // A limit from the combination: 1000 columns of i8 take 16 chunks.
+  EXPECT_EQ(chooseNestSplit(1000, 8192, 1, slots, 16), 16);
+  EXPECT_EQ(chooseNestSplit(1000, 8192, 1, slots, 1), std::nullopt);
+}
+
+TEST(NestScheduleTest, LimitsTheSplitOfACompareAndSwapCombination) {
+  NestProblem problem;
+  problem.parallelExtents = {1000};
+  problem.reductionPoints = 8192;
+  // Atomic instructions of their own: the most chunks.
+  EXPECT_EQ(getNestSplitLimit(problem), kMaxNestSplit);
+  // 32-bit elements combined by a compare-and-swap loop (a float maximum):
+  // 64 chunks contend for each word.
+  problem.compareSwapPointsPerWord = 1;
+  EXPECT_EQ(getNestSplitLimit(problem), kMaxCompareSwapContention);
+  // i8 elements: four points share a word, a quarter of the chunks.
+  problem.compareSwapPointsPerWord = 4;
+  EXPECT_EQ(getNestSplitLimit(problem), kMaxCompareSwapContention / 4);
+  // Never below one chunk.
+  problem.compareSwapPointsPerWord = 2 * kMaxCompareSwapContention;
+  EXPECT_EQ(getNestSplitLimit(problem), 1);
 }
 
 } // namespace

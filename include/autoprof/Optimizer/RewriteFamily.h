@@ -26,6 +26,7 @@
 #define AUTOPROF_OPTIMIZER_REWRITEFAMILY_H
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
+#include "autoprof/Schedule/NestSchedule.h"
 #include "autoprof/Target/GpuTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -143,6 +144,10 @@ struct RewriteEvidence {
   double raisedParallelPoints = 0;
   double raisedReductionPoints = 0;
   bool raisedContiguousReduction = false;
+  /// The most chunks a split of the raised form's reductions may take
+  /// (getNestSplitLimit): fewer where combining them into an output is a
+  /// compare-and-swap loop.
+  int64_t raisedSplitLimit = kMaxNestSplit;
   /// The GPU the kernel is for (RewriteTarget::gpu); measured figures
   /// (launch__sm_count) take precedence over its where collected.
   const GpuTarget *gpu = &getDefaultGpuTarget();

@@ -78,6 +78,12 @@ struct NestProblem {
   /// than the contiguous one, that the most bytes loaded per reduction
   /// point do not depend on (their points share those loads), if any.
   std::optional<unsigned> reuse;
+  /// Where a split's atomic combination of some output is a loop of
+  /// compare-and-swap on a 32-bit word (elements narrower than 32 bits,
+  /// floating-point minimum and maximum): the points whose elements share
+  /// one word (32 / bits, 1 for 32-bit elements); 0 where every
+  /// combination is an atomic instruction of its own.
+  int64_t compareSwapPointsPerWord = 0;
 };
 
 /// A mapping of the parallel points to a one-dimensional launch.
@@ -138,6 +144,19 @@ constexpr int64_t kMaxNestSplit = 4096;
 /// of two from 2 up to it).
 constexpr int64_t kMaxNestReuse = 16;
 
+/// The most compare-and-swap loops a split lets contend for one word: each
+/// failed swap is retried, so contenders cost about their square, where an
+/// atomic instruction of its own costs each contender once. Not set from a
+/// measurement yet: 512 chunks of a column maximum over i8 (2048
+/// contenders a word) took twice the time of one thread per column.
+constexpr int64_t kMaxCompareSwapContention = 64;
+
+/// The most chunks a split schedule of `problem` may take: kMaxNestSplit,
+/// or where its combination is a compare-and-swap loop, as many as keep
+/// the contenders for one word within kMaxCompareSwapContention (the
+/// chunks times the points sharing a word), 1 at the least.
+int64_t getNestSplitLimit(const NestProblem &problem);
+
 /// The lanes per point of a split schedule of `problem`: a warp (32) where
 /// the largest loads walk a reduction dimension contiguously, so that a
 /// warp's requests are contiguous; else one thread per point, consecutive
@@ -148,10 +167,12 @@ int64_t getNestSplitLanes(const NestProblem &problem);
 /// and `reductionPoints` reduction points per point takes on a GPU of
 /// `residentThreads` thread slots: the smallest power of two whose chunks
 /// fill the slots, but no more than leaves each thread 16 reduction points,
-/// and at most kMaxNestSplit; nothing where that is below 2 (the points fill
-/// the GPU, or the reductions are too short to share).
+/// and at most `maxSplit` (getNestSplitLimit); nothing where that is below
+/// 2 (the points fill the GPU, the reductions are too short to share, or
+/// the combination bears no split).
 std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
-                                       int64_t lanes, int64_t residentThreads);
+                                       int64_t lanes, int64_t residentThreads,
+                                       int64_t maxSplit = kMaxNestSplit);
 
 /// The schedule of `problem` in `shape`, or the reason there is none
 /// (`why`): a block size the launch cannot have, a lane count that is not a

@@ -52,24 +52,33 @@ public:
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Where the parallel points (times the lanes each gets) leave resident
-    // thread slots free, as many chunks as fill them (chooseNestSplit).
-    // Where they fill less than a quarter of the GPU, first, above
-    // register-accumulate (10) and map-lanes (9.9), and an eighth of those
-    // chunks as the next try (fewer atomic combinations per element); else
-    // just below map-lanes. A contraction's tile families come first. None
-    // of these scores was set from a measurement yet.
+    // thread slots free, as many chunks as fill them (chooseNestSplit),
+    // within what the outputs' atomic combination bears
+    // (getNestSplitLimit). Where they fill less than a quarter of the GPU,
+    // first, above register-accumulate (10) and map-lanes (9.9), and an
+    // eighth of those chunks as the next try (fewer atomic combinations per
+    // element); else, or where the combination's limit keeps the chunks
+    // below a quarter of the GPU, just below map-lanes. A contraction's
+    // tile families come first. None of these scores was set from a
+    // measurement yet.
     if (!evidence.raises || evidence.raisedReductionPoints < 64 ||
         evidence.raisedParallelPoints < 1)
       return;
     int64_t lanes = evidence.raisedContiguousReduction ? 32 : 1;
     double slots = evidence.getResidentThreadSlots();
-    std::optional<int64_t> split = chooseNestSplit(
-        int64_t(evidence.raisedParallelPoints),
-        int64_t(evidence.raisedReductionPoints), lanes, int64_t(slots));
+    int64_t points = int64_t(evidence.raisedParallelPoints);
+    int64_t reductionPoints = int64_t(evidence.raisedReductionPoints);
+    std::optional<int64_t> split =
+        chooseNestSplit(points, reductionPoints, lanes, int64_t(slots),
+                        evidence.raisedSplitLimit);
     if (!split)
       return;
+    std::optional<int64_t> unlimited =
+        chooseNestSplit(points, reductionPoints, lanes, int64_t(slots));
+    bool limited = unlimited && *unlimited > *split &&
+                   double(points * lanes * *split) < slots / 4;
     bool few = evidence.raisedParallelPoints * lanes <= slots / 4;
-    if (evidence.raisedContraction || !few) {
+    if (evidence.raisedContraction || !few || limited) {
       ranked.push_back({9.7, *split});
       return;
     }

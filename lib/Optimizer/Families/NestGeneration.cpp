@@ -148,6 +148,27 @@ NestProblem mlir::autoprof::rewrites::getNestProblem(
       problem.reuse = i;
     }
   }
+  // The outputs whose atomic combination would be a compare-and-swap loop:
+  // PTX's atomic instructions take 32- and 64-bit elements (and sums of f16
+  // and bf16), and no floating-point minimum or maximum.
+  for (Operation *op : space.body) {
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (!store)
+      continue;
+    Type element = store.getValueToStore().getType();
+    if (!element.isIntOrFloat())
+      continue;
+    unsigned bits = element.getIntOrFloatBitWidth();
+    Operation *combiner = space.getStoredValue(store).getDefiningOp();
+    bool halfSum = isa_and_nonnull<arith::AddFOp>(combiner) &&
+                   (element.isF16() || element.isBF16());
+    bool floatExtremum =
+        isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+                        arith::MinNumFOp>(combiner);
+    if ((bits < 32 && !halfSum) || floatExtremum)
+      problem.compareSwapPointsPerWord = std::max<int64_t>(
+          problem.compareSwapPointsPerWord, std::max(1u, 32 / bits));
+  }
   return problem;
 }
 
