@@ -347,6 +347,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createMapVectorFamily(),
       createMapSplitFamily(),
       createMapReuseFamily(),
+      createMapStackFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

@@ -76,6 +76,13 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
           std::to_string(threadsPerBlock) + " threads";
     return std::nullopt;
   }
+  if (shape.stacked && (lanes < 2 || lanes * 32 > threadsPerBlock)) {
+    why = "stacked lanes must be 2 at least and leave each row of the block a "
+          "warp of points: at most " +
+          std::to_string(threadsPerBlock / 32) + " in a block of " +
+          std::to_string(threadsPerBlock) + " threads";
+    return std::nullopt;
+  }
   if (split < 1 || split > kMaxNestSplit || !llvm::isPowerOf2_64(split)) {
     why = "the split must be a power of two up to " +
           std::to_string(kMaxNestSplit);
@@ -179,8 +186,17 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     why = "the nest has more threads than a 64-bit index counts";
     return std::nullopt;
   }
-  int64_t threads = points * lanes * split;
-  schedule.blocks = (threads + threadsPerBlock - 1) / threadsPerBlock;
+  schedule.stacked = shape.stacked;
+  if (shape.stacked) {
+    // Each chunk takes whole blocks of threadsPerBlock / lanes points.
+    int64_t rowPoints = threadsPerBlock / lanes;
+    int64_t chunkBlocks = (points + rowPoints - 1) / rowPoints;
+    schedule.blocks = chunkBlocks > maxBlocks / split ? maxBlocks + 1
+                                                       : chunkBlocks * split;
+  } else {
+    int64_t threads = points * lanes * split;
+    schedule.blocks = (threads + threadsPerBlock - 1) / threadsPerBlock;
+  }
   if (schedule.blocks > maxBlocks) {
     why = "the nest needs more blocks than a grid holds along x";
     return std::nullopt;

@@ -39,6 +39,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "map-vector",
     "map-split",
     "map-reuse",
+    "map-stack",
     "form-blocks",
     "coalesce",
     "transpose-tile",

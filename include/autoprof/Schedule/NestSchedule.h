@@ -28,6 +28,14 @@
 // the warps of a point combine through the block's shared memory: the
 // block reduction strategy.
 //
+// With stacked lanes, the L lanes of a point lie a row apart instead: a
+// block's threads form L rows of P = threadsPerBlock / L consecutive points
+// (P a warp at least), row l takes every L-th reduction point, and after a
+// barrier the first row combines the rows' partial results through the
+// block's shared memory. Each warp still takes consecutive points, so that
+// where the reduction is not what the loads walk contiguously (a column
+// reduction, a pool over rows), the lanes read whole rows of points.
+//
 // With a vector width V, each thread takes V consecutive points along the
 // contiguous dimension (whose extent V divides), so that its accesses along
 // it can be one access of V elements.
@@ -106,6 +114,10 @@ struct NestSchedule {
   /// NestProblem::reductionExtents) from the outermost to the innermost of
   /// the linear reduction index; the innermost runs along the lanes.
   llvm::SmallVector<unsigned> reductionOrder;
+  /// The lanes are stacked: a block holds `lanes` rows of
+  /// threadsPerBlock / lanes consecutive points, one lane of each per row;
+  /// each chunk (with a split) takes `blocks / split` consecutive blocks.
+  bool stacked = false;
   /// Consecutive points along the contiguous dimension each thread takes.
   int64_t vector = 1;
   /// Consecutive points along the reuse dimension (an index into
@@ -127,6 +139,8 @@ struct NestShape {
   int64_t vector = 1;
   int64_t split = 1;
   int64_t reuse = 1;
+  /// The lanes are stacked rows of a block (NestSchedule::stacked).
+  bool stacked = false;
 };
 
 /// The block sizes a schedule may use.
@@ -181,8 +195,9 @@ std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
 /// per thread, a vector width that is not a power of two up to 16 or does
 /// not divide the contiguous extent, a reuse that is not a power of two up
 /// to kMaxNestReuse, without a reuse dimension, or that does not divide
-/// its extent, a vector width or a reuse with lanes or a split, a problem
-/// of no points, or more blocks than a grid holds.
+/// its extent, a vector width or a reuse with lanes or a split, stacked
+/// lanes that are one or leave a row of the block less than a warp of
+/// points, a problem of no points, or more blocks than a grid holds.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                          const NestShape &shape,
                                          std::string &why);
@@ -190,8 +205,11 @@ inline std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                                 int64_t threadsPerBlock,
                                                 int64_t lanes, int64_t vector,
                                                 std::string &why) {
-  return scheduleNest(problem, NestShape{threadsPerBlock, lanes, vector, 1},
-                      why);
+  NestShape shape;
+  shape.threadsPerBlock = threadsPerBlock;
+  shape.lanes = lanes;
+  shape.vector = vector;
+  return scheduleNest(problem, shape, why);
 }
 inline std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                                 int64_t threadsPerBlock,

@@ -66,6 +66,9 @@ std::unique_ptr<RewriteFamily> createMapSplitFamily();
 /// map-reuse=R: a raised kernel mapped anew with R points per thread along
 /// the parallel dimension whose points share the largest loads.
 std::unique_ptr<RewriteFamily> createMapReuseFamily();
+/// map-stack=S: a raised kernel mapped anew in blocks of 8 rows of 32
+/// points, the rows splitting each point's reductions, in S chunks.
+std::unique_ptr<RewriteFamily> createMapStackFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 

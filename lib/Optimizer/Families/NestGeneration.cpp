@@ -30,6 +30,11 @@
 // (memref.atomic_rmw): floating-point sums are reassociated, so the kernel
 // is marked as above; products, which have no atomic form, are refused.
 //
+// With stacked lanes, a block's threads form L rows of consecutive points
+// (each chunk of a split takes whole blocks): each thread puts its partial
+// result in the block's shared memory, and after a barrier each thread of
+// the first row combines its point's rows, in row order, into the output.
+//
 // With a vector width V, each thread takes V consecutive points along the
 // contiguous dimension: each operation of the body runs once per point, the
 // points' copies side by side, so that their accesses of neighbouring
@@ -443,34 +448,60 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   };
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value block = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value linear = arith::AddIOp::create(
-      rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, block,
-                            constant(schedule.threadsPerBlock)),
-      thread);
   // With a split, the chunk is the outermost of the linear index; with
   // lanes, L consecutive threads share a point.
   int64_t split = schedule.split;
   int64_t chunkThreads = schedule.points * lanes;
-  Value lane, chunk, point = linear;
-  if (split > 1) {
-    chunk = arith::DivUIOp::create(rewriter, loc, linear,
-                                   constant(chunkThreads));
-    point = arith::RemUIOp::create(rewriter, loc, linear,
-                                   constant(chunkThreads));
-  }
-  if (lanes > 1) {
-    lane = arith::RemUIOp::create(rewriter, loc, point, constant(lanes));
-    point = arith::DivUIOp::create(rewriter, loc, point, constant(lanes));
-  }
-  // Threads past the last point do nothing. Beyond a warp, every thread of
-  // a block reaches the barrier: those past the last point only take no
-  // reduction point and store nothing.
-  bool acrossWarps = lanes > 32;
+  bool stacked = schedule.stacked;
+  int64_t rowPoints = schedule.threadsPerBlock / lanes;
+  Value lane, chunk, point;
   Value inside;
-  if (schedule.blocks * schedule.threadsPerBlock > chunkThreads * split) {
-    inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                   linear, constant(chunkThreads * split));
+  if (stacked) {
+    // Stacked lanes: each chunk takes whole blocks, whose threads form
+    // `lanes` rows of rowPoints consecutive points.
+    int64_t chunkBlocks = schedule.blocks / split;
+    Value blockInChunk = block;
+    if (split > 1) {
+      chunk = arith::DivUIOp::create(rewriter, loc, block,
+                                     constant(chunkBlocks));
+      blockInChunk = arith::RemUIOp::create(rewriter, loc, block,
+                                            constant(chunkBlocks));
+    }
+    lane = arith::DivUIOp::create(rewriter, loc, thread, constant(rowPoints));
+    point = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, blockInChunk,
+                              constant(rowPoints)),
+        arith::RemUIOp::create(rewriter, loc, thread, constant(rowPoints)));
+    if (chunkBlocks * rowPoints > schedule.points)
+      inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     point, constant(schedule.points));
+  } else {
+    Value linear = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, block,
+                              constant(schedule.threadsPerBlock)),
+        thread);
+    point = linear;
+    if (split > 1) {
+      chunk = arith::DivUIOp::create(rewriter, loc, linear,
+                                     constant(chunkThreads));
+      point = arith::RemUIOp::create(rewriter, loc, linear,
+                                     constant(chunkThreads));
+    }
+    if (lanes > 1) {
+      lane = arith::RemUIOp::create(rewriter, loc, point, constant(lanes));
+      point = arith::DivUIOp::create(rewriter, loc, point, constant(lanes));
+    }
+    if (schedule.blocks * schedule.threadsPerBlock > chunkThreads * split)
+      inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     linear, constant(chunkThreads * split));
+  }
+  // Threads past the last point do nothing. Beyond a warp and with stacked
+  // lanes, every thread of a block reaches the barrier: those past the last
+  // point only take no reduction point and store nothing.
+  bool acrossWarps = lanes > 32 || stacked;
+  if (inside) {
     if (!acrossWarps) {
       auto guard =
           scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
@@ -660,9 +691,40 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
                 insideOnly.getResults().end());
   }
   if (lanes > 1 || split > 1) {
-    // The lanes of a point are L consecutive lanes of a warp, starting at a
-    // multiple of L: the shuffles name just them.
-    if (lanes > 1) {
+    // Stacked lanes: each thread puts its partial result in the block's
+    // shared memory; after a barrier, each thread of the first row combines
+    // its point's rows in order.
+    if (stacked) {
+      MLIRContext *context = kernel.getContext();
+      SmallVector<Value> buffers;
+      for (Value partial : next) {
+        auto type = MemRefType::get(
+            {schedule.threadsPerBlock}, partial.getType(),
+            MemRefLayoutAttrInterface(),
+            gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+        buffers.push_back(kernel.addWorkgroupAttribution(type, loc));
+        memref::StoreOp::create(rewriter, loc, partial, buffers.back(),
+                                thread);
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+      Value isFirst = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, lane, constant(0));
+      if (inside)
+        isFirst = arith::AndIOp::create(rewriter, loc, isFirst, inside);
+      auto first =
+          scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
+      rewriter.setInsertionPointToStart(first.thenBlock());
+      for (int64_t row = 1; row < lanes; ++row) {
+        Value slot = arith::AddIOp::create(rewriter, loc, thread,
+                                           constant(row * rowPoints));
+        for (auto [i, combiner] : llvm::enumerate(plan.combiners))
+          next[i] = combinePartials(
+              rewriter, combiner, next[i],
+              memref::LoadOp::create(rewriter, loc, buffers[i], slot));
+      }
+    } else if (lanes > 1) {
+      // The lanes of a point are L consecutive lanes of a warp, starting at
+      // a multiple of L: the shuffles name just them.
       Type i32 = rewriter.getI32Type();
       auto i32Constant = [&](int64_t value) -> Value {
         return arith::ConstantIntOp::create(rewriter, loc, i32, value);
