@@ -312,3 +312,44 @@ TEST(NestScheduleTest, LimitsTheSplitOfACompareAndSwapCombination) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(NestScheduleTest, StacksLanesInRowsOfAWarpOfPoints) {
+  // 1000 columns of 8192 rows: rows of 32 columns, 8 rows a block.
+  NestProblem problem;
+  problem.parallelExtents = {1000};
+  problem.reductionPoints = 8192;
+  problem.reductionExtents = {8192};
+  NestShape shape;
+  shape.threadsPerBlock = 256;
+  shape.lanes = 8;
+  shape.stacked = true;
+  std::string why;
+  std::optional<NestSchedule> schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_TRUE(schedule->stacked);
+  // 1000 columns take 32 blocks of 32 (the last one partly).
+  EXPECT_EQ(schedule->blocks, 32);
+  EXPECT_EQ(schedule->lanes, 8);
+  EXPECT_EQ(schedule->reductionOrder, (llvm::SmallVector<unsigned>{0}));
+  // Each chunk takes whole blocks.
+  shape.split = 16;
+  schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->blocks, 32 * 16);
+  // 16 rows of a 256-thread block leave a row 16 points: refused.
+  shape.split = 1;
+  shape.lanes = 16;
+  EXPECT_FALSE(scheduleNest(problem, shape, why));
+  EXPECT_NE(why.find("at most 8 in a block of 256 threads"), std::string::npos)
+      << why;
+  // In a block of 512, 16 rows of 32.
+  shape.threadsPerBlock = 512;
+  EXPECT_TRUE(scheduleNest(problem, shape, why)) << why;
+  // One row is no stack.
+  shape.lanes = 1;
+  EXPECT_FALSE(scheduleNest(problem, shape, why));
+}
+
+} // namespace
