@@ -348,6 +348,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createMapSplitFamily(),
       createMapReuseFamily(),
       createMapStackFamily(),
+      createMapTileFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

@@ -40,6 +40,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "map-split",
     "map-reuse",
     "map-stack",
+    "map-tile",
     "form-blocks",
     "coalesce",
     "transpose-tile",

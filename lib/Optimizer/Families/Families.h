@@ -69,6 +69,9 @@ std::unique_ptr<RewriteFamily> createMapReuseFamily();
 /// map-stack=S: a raised kernel mapped anew in blocks of 8 rows of 32
 /// points, the rows splitting each point's reductions, in S chunks.
 std::unique_ptr<RewriteFamily> createMapStackFamily();
+/// map-tile=R: a raised contraction mapped anew with a register tile of R
+/// points along the reuse dimension times 4 (or 2) along the contiguous one.
+std::unique_ptr<RewriteFamily> createMapTileFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 
