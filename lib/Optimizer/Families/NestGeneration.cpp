@@ -32,8 +32,9 @@
 //
 // With stacked lanes, a block's threads form L rows of consecutive points
 // (each chunk of a split takes whole blocks): each thread puts its partial
-// result in the block's shared memory, and after a barrier each thread of
-// the first row combines its point's rows, in row order, into the output.
+// results (one per point, with a vector width V) in the block's shared
+// memory, and after a barrier each thread of the first row combines its
+// points' rows, in row order, into the output.
 //
 // With a vector width V, each thread takes V consecutive points along the
 // contiguous dimension: each operation of the body runs once per point, the
@@ -153,6 +154,13 @@ NestProblem mlir::autoprof::rewrites::getNestProblem(
       problem.reuse = i;
     }
   }
+  // The narrowest element a load walking the contiguous dimension reads.
+  for (const SpaceOperand &operand : space.operands)
+    if (!operand.written && space.getStride(operand, contiguous) == 1) {
+      int64_t bytes = getElementBytes(operand);
+      if (!problem.contiguousLoadBytes || bytes < problem.contiguousLoadBytes)
+        problem.contiguousLoadBytes = bytes;
+    }
   // The outputs whose atomic combination would be a compare-and-swap loop:
   // PTX's atomic instructions take 32- and 64-bit elements (and sums of f16
   // and bf16), and no floating-point minimum or maximum.
@@ -573,9 +581,11 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   SmallVector<unsigned> reductions = space.getReductionDims();
   if (lanes > 1 || split > 1) {
     accumulated = plan.accumulated;
-    for (Operation *combiner : plan.combiners)
-      initial.push_back(arith::ConstantOp::create(
-          rewriter, loc, *getCombinerIdentity(combiner)));
+    for (Operation *combiner : plan.combiners) {
+      Value identity = arith::ConstantOp::create(
+          rewriter, loc, *getCombinerIdentity(combiner));
+      initial.append(copies, identity);
+    }
   } else if (!reductions.empty()) {
     for (auto [i, operand] : llvm::enumerate(space.operands))
       if (operand.written && operand.read) {
@@ -717,10 +727,10 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       for (int64_t row = 1; row < lanes; ++row) {
         Value slot = arith::AddIOp::create(rewriter, loc, thread,
                                            constant(row * rowPoints));
-        for (auto [i, combiner] : llvm::enumerate(plan.combiners))
+        for (auto [i, buffer] : llvm::enumerate(buffers))
           next[i] = combinePartials(
-              rewriter, combiner, next[i],
-              memref::LoadOp::create(rewriter, loc, buffers[i], slot));
+              rewriter, plan.combiners[i / copies], next[i],
+              memref::LoadOp::create(rewriter, loc, buffer, slot));
       }
     } else if (lanes > 1) {
       // The lanes of a point are L consecutive lanes of a warp, starting at
@@ -817,17 +827,20 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       Operation *combiner = plan.combiners[i];
       reassociates |= isa<arith::AddFOp, arith::MulFOp>(combiner);
       Value buffer = mapping.lookup(output.buffer);
-      if (split > 1) {
-        memref::AtomicRMWOp::create(rewriter, loc,
-                                    *getAtomicCombination(combiner), next[i],
-                                    buffer, indices(output, 0));
-        continue;
+      for (int64_t v = 0; v < copies; ++v) {
+        Value total = next[i * copies + v];
+        if (split > 1) {
+          memref::AtomicRMWOp::create(rewriter, loc,
+                                      *getAtomicCombination(combiner), total,
+                                      buffer, indices(output, v));
+          continue;
+        }
+        Value element =
+            memref::LoadOp::create(rewriter, loc, buffer, indices(output, v));
+        memref::StoreOp::create(
+            rewriter, loc, combinePartials(rewriter, combiner, element, total),
+            buffer, indices(output, v));
       }
-      Value element =
-          memref::LoadOp::create(rewriter, loc, buffer, indices(output, 0));
-      memref::StoreOp::create(
-          rewriter, loc, combinePartials(rewriter, combiner, element, next[i]),
-          buffer, indices(output, 0));
     }
     if (reassociates)
       AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
