@@ -228,9 +228,6 @@ RewriteEvidence::compute(const RewriteTarget &target, DictionaryAttr features,
     NestProblem problem = rewrites::getNestProblem(*space);
     evidence.raisedContiguousReduction = problem.contiguousReduction.has_value();
     evidence.raisedSplitLimit = getNestSplitLimit(problem);
-    evidence.raisedStackVector = getNestStackVector(problem);
-    evidence.raisedStackSplitLimit =
-        getNestSplitLimit(problem, evidence.raisedStackVector);
     if (space->getReductionPoints() >= 32)
       for (const SpaceOperand &operand : space->operands)
         for (unsigned d : space->getParallelDims())

@@ -28,23 +28,11 @@ llvm::ArrayRef<int64_t> mlir::autoprof::getNestVectorWidths() {
   return widths;
 }
 
-int64_t mlir::autoprof::getNestSplitLimit(const NestProblem &problem,
-                                          int64_t vector) {
+int64_t mlir::autoprof::getNestSplitLimit(const NestProblem &problem) {
   if (problem.compareSwapPointsPerWord <= 0)
     return kMaxNestSplit;
-  // A thread's consecutive points share its words: it swaps them in turn.
-  int64_t threadsPerWord = std::max<int64_t>(
-      1, problem.compareSwapPointsPerWord / std::max<int64_t>(1, vector));
-  return std::max<int64_t>(1, kMaxCompareSwapContention / threadsPerWord);
-}
-
-int64_t mlir::autoprof::getNestStackVector(const NestProblem &problem) {
-  if (problem.contiguousLoadBytes <= 0 || problem.contiguousLoadBytes >= 4 ||
-      problem.contiguous >= problem.parallelExtents.size())
-    return 1;
-  int64_t vector = 4 / problem.contiguousLoadBytes;
-  return problem.parallelExtents[problem.contiguous] % vector == 0 ? vector
-                                                                    : 1;
+  return std::max<int64_t>(
+      1, kMaxCompareSwapContention / problem.compareSwapPointsPerWord);
 }
 
 int64_t mlir::autoprof::getNestSplitLanes(const NestProblem &problem) {
@@ -116,10 +104,9 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     why = "the vector width must be 1, 2, 4, 8 or 16";
     return std::nullopt;
   }
-  if ((lanes > 1 || split > 1) &&
-      (reuse > 1 || (vector > 1 && !shape.stacked))) {
+  if ((lanes > 1 || split > 1) && (vector > 1 || reuse > 1)) {
     why = "a schedule takes lanes per point or a split, or several points "
-          "per thread, not both (stacked lanes take a vector width)";
+          "per thread, not both";
     return std::nullopt;
   }
   if (reuse < 1 || reuse > kMaxNestReuse || !llvm::isPowerOf2_64(reuse)) {

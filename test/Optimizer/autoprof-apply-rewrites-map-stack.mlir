@@ -7,8 +7,7 @@
 // RUN: autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=map-stack=1" | FileCheck %s --check-prefix=ONE
 
 // A column maximum of i8, one thread per column: the rows are apart, so
-// each warp takes consecutive columns of one row; the i8 loads are widened
-// to 4 bytes, four columns per thread.
+// each warp takes 32 consecutive columns of one row.
 module attributes {gpu.container_module} {
   func.func @host(%a: memref<8192x1000xi8> {llvm.noalias}, %out: memref<1000xi8> {llvm.noalias}) {
     %c1 = arith.constant 1 : index
@@ -33,74 +32,68 @@ module attributes {gpu.container_module} {
   }
 }
 // CHECK-LABEL: func.func @host(
-// 250 groups of four columns in rows of 32: 8 blocks per chunk, 16 chunks.
-// CHECK-DAG: %[[GRID:.*]] = arith.constant 128 : index
+// 1000 columns in blocks of 32: 32 blocks per chunk, 16 chunks.
+// CHECK-DAG: %[[GRID:.*]] = arith.constant 512 : index
 // CHECK-DAG: %[[BLOCK:.*]] = arith.constant 256 : index
 // CHECK: gpu.launch_func @m::@colmax blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%[[BLOCK]], %{{.*}}, %{{.*}})
 // CHECK-LABEL: gpu.func @colmax(
-// CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<8192x1000xi8>, %[[OUT:[a-z0-9_]+]]: memref<1000xi8>) workgroup(%[[R0:[a-z0-9_]+]] : memref<256xi8, #gpu.address_space<workgroup>>, %[[R1:[a-z0-9_]+]] : memref<256xi8, #gpu.address_space<workgroup>>, %[[R2:[a-z0-9_]+]] : memref<256xi8, #gpu.address_space<workgroup>>, %[[R3:[a-z0-9_]+]] : memref<256xi8, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME: %[[A:.*]]: memref<8192x1000xi8>, %[[OUT:.*]]: memref<1000xi8>) workgroup(%[[ROWS:.*]] : memref<256xi8, #gpu.address_space<workgroup>>) kernel
 // CHECK-NOT: autoprof.reassociated
-// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 128, 1, 1>
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 512, 1, 1>
 // CHECK: %[[T:.*]] = gpu.thread_id x
 // CHECK: %[[B:.*]] = gpu.block_id x
 // The chunk and the block within it.
 // CHECK: %[[CHUNK:.*]] = arith.divui %[[B]], %{{.*}} : index
 // CHECK: %[[INCHUNK:.*]] = arith.remui %[[B]], %{{.*}} : index
-// The row (lane) and the group of four columns.
+// The row (lane) and the column.
 // CHECK: %[[ROW:.*]] = arith.divui %[[T]], %{{.*}} : index
 // CHECK: %[[COL:.*]] = arith.remui %[[T]], %{{.*}} : index
 // CHECK: %[[BASE:.*]] = arith.muli %[[INCHUNK]], %{{.*}} : index
-// CHECK: %[[G:.*]] = arith.addi %[[BASE]], %[[COL]] : index
-// Groups past the last take no row but reach the barrier.
-// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[G]], %{{.*}} : index
-// CHECK: %[[J:.*]] = arith.muli %[[G]], %{{.*}} : index
+// CHECK: %[[J:.*]] = arith.addi %[[BASE]], %[[COL]] : index
+// Columns past the last take no row but reach the barrier.
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[J]], %{{.*}} : index
 // CHECK: %[[MIN:.*]] = arith.constant -128 : i8
-// CHECK: %[[PARTIAL:.*]]:4 = scf.if %[[INSIDE]] -> (i8, i8, i8, i8) {
+// CHECK: %[[PARTIAL:.*]] = scf.if %[[INSIDE]] -> (i8) {
 // Chunk c's row l takes the rows 8c + l, 8c + l + 128, ...
-// CHECK: %[[FIRSTROW:.*]] = arith.muli %[[CHUNK]], %{{.*}} : index
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[FIRSTROW:.*]] = arith.muli %[[CHUNK]], %[[C8]] : index
 // CHECK: %[[START:.*]] = arith.addi %[[FIRSTROW]], %[[ROW]] : index
 // CHECK: %[[STEP:.*]] = arith.constant 128 : index
-// CHECK: scf.for %[[I:.*]] = %[[START]] to %{{.*}} step %[[STEP]] iter_args(%{{.*}} = %[[MIN]], %{{.*}} = %[[MIN]], %{{.*}} = %[[MIN]], %{{.*}} = %[[MIN]]) -> (i8, i8, i8, i8) {
-// CHECK: vector.load %[[A]][%[[I]], %[[J]]] {alignment = 4 : i64} : memref<8192x1000xi8>, vector<4xi8>
-// CHECK-NOT: memref.load %[[A]]
-// CHECK-COUNT-4: arith.maxsi
+// CHECK: scf.for %[[I:.*]] = %[[START]] to %{{.*}} step %[[STEP]] iter_args(%[[ACC:.*]] = %[[MIN]]) -> (i8) {
+// CHECK: %[[X:.*]] = memref.load %[[A]][%[[I]], %[[J]]]
+// CHECK: arith.maxsi %[[ACC]], %[[X]] : i8
 // CHECK: } else {
-// CHECK: scf.yield %[[MIN]], %[[MIN]], %[[MIN]], %[[MIN]] : i8, i8, i8, i8
-// CHECK: memref.store %[[PARTIAL]]#0, %[[R0]][%[[T]]]
-// CHECK: memref.store %[[PARTIAL]]#1, %[[R1]][%[[T]]]
-// CHECK: memref.store %[[PARTIAL]]#2, %[[R2]][%[[T]]]
-// CHECK: memref.store %[[PARTIAL]]#3, %[[R3]][%[[T]]]
+// CHECK: scf.yield %[[MIN]] : i8
+// CHECK: memref.store %[[PARTIAL]], %[[ROWS]][%[[T]]]
 // CHECK: gpu.barrier
-// The first row, within the groups, combines the 8 rows of each column.
+// The first row, within the columns, combines the 8 rows.
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[ROW]], %{{.*}} : index
 // CHECK: %[[TAKES:.*]] = arith.andi %[[FIRST]], %[[INSIDE]] : i1
 // CHECK: scf.if %[[TAKES]] {
-// CHECK: %[[S1:.*]] = arith.addi %[[T]], %{{.*}} : index
-// CHECK: %[[Y1:.*]] = memref.load %[[R0]][%[[S1]]]
-// CHECK: arith.maxsi %[[PARTIAL]]#0, %[[Y1]] : i8
-// CHECK-COUNT-27: arith.maxsi
+// CHECK: %[[R1:.*]] = arith.addi %[[T]], %{{.*}} : index
+// CHECK: %[[Y1:.*]] = memref.load %[[ROWS]][%[[R1]]]
+// CHECK: %[[M1:.*]] = arith.maxsi %[[PARTIAL]], %[[Y1]] : i8
+// CHECK-COUNT-6: arith.maxsi
 // CHECK: memref.atomic_rmw maxs %{{.*}}, %[[OUT]][%[[J]]] : (i8, memref<1000xi8>) -> i8
-// CHECK-COUNT-3: memref.atomic_rmw maxs
 // CHECK-NOT: memref.store
 // CHECK: gpu.return
 
 // Without chunks, the first row stores each column's maximum with the
-// element it held; 8 blocks.
+// element it held; 32 blocks.
 // ONE-LABEL: func.func @host(
-// ONE: %[[GRID:.*]] = arith.constant 8 : index
+// ONE: %[[GRID:.*]] = arith.constant 32 : index
 // ONE: gpu.launch_func @m::@colmax blocks in (%[[GRID]],
 // ONE-LABEL: gpu.func @colmax(
-// ONE-SAME: known_grid_size = array<i32: 8, 1, 1>
+// ONE-SAME: known_grid_size = array<i32: 32, 1, 1>
 // ONE-NOT: arith.divui %{{.*}}block_id
 // ONE: %[[STEP:.*]] = arith.constant 8 : index
 // ONE: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
 // ONE: gpu.barrier
 // ONE: scf.if
-// ONE-COUNT-28: arith.maxsi
+// ONE-COUNT-7: arith.maxsi
 // ONE: %[[OLD:.*]] = memref.load %{{.*}}[%[[J:.*]]] : memref<1000xi8>
 // ONE: %[[NEW:.*]] = arith.maxsi %[[OLD]], %{{.*}} : i8
 // ONE: memref.store %[[NEW]], %{{.*}}[%[[J]]] : memref<1000xi8>
-// ONE-COUNT-3: memref.store
 // ONE-NOT: memref.atomic_rmw
 
 // -----

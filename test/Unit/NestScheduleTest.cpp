@@ -166,8 +166,7 @@ TEST(NestScheduleTest, RefusesVectorWidthsThatDoNotFit) {
   EXPECT_EQ(why, "the vector width must be 1, 2, 4, 8 or 16");
   EXPECT_FALSE(scheduleNest(problem, 256, 8, 4, why));
   EXPECT_EQ(why, "a schedule takes lanes per point or a split, or several "
-                 "points per thread, not both (stacked lanes take a vector "
-                 "width)");
+                 "points per thread, not both");
 }
 
 TEST(NestScheduleTest, GivesEachThreadPointsThatShareLoads) {
@@ -220,8 +219,7 @@ TEST(NestScheduleTest, RefusesReusesThatDoNotFit) {
   shape.lanes = 2;
   EXPECT_FALSE(scheduleNest(problem, shape, why));
   EXPECT_EQ(why, "a schedule takes lanes per point or a split, or several "
-                 "points per thread, not both (stacked lanes take a vector "
-                 "width)");
+                 "points per thread, not both");
 }
 
 TEST(NestScheduleTest, SplitsReductionsIntoChunksOutermost) {
@@ -261,8 +259,7 @@ TEST(NestScheduleTest, RefusesSplitsThatDoNotFit) {
   EXPECT_EQ(why, "the split must be a power of two up to 4096");
   EXPECT_FALSE(scheduleNest(problem, NestShape{256, 1, 2, 2}, why));
   EXPECT_EQ(why, "a schedule takes lanes per point or a split, or several "
-                 "points per thread, not both (stacked lanes take a vector "
-                 "width)");
+                 "points per thread, not both");
 }
 
 TEST(NestScheduleTest, SplitsLanesOnlyAlongAContiguousReduction) {
@@ -352,62 +349,6 @@ TEST(NestScheduleTest, StacksLanesInRowsOfAWarpOfPoints) {
   EXPECT_TRUE(scheduleNest(problem, shape, why)) << why;
   // One row is no stack.
   shape.lanes = 1;
-  EXPECT_FALSE(scheduleNest(problem, shape, why));
-}
-
-} // namespace
-
-namespace {
-
-TEST(NestScheduleTest, WidensStackedLoadsOfNarrowElements) {
-  NestProblem problem;
-  problem.parallelExtents = {1000};
-  problem.reductionPoints = 8192;
-  // No load walks the contiguous dimension, or 4-byte ones: one point.
-  EXPECT_EQ(getNestStackVector(problem), 1);
-  problem.contiguousLoadBytes = 4;
-  EXPECT_EQ(getNestStackVector(problem), 1);
-  // i8: four points make a 4-byte load; f16: two.
-  problem.contiguousLoadBytes = 1;
-  EXPECT_EQ(getNestStackVector(problem), 4);
-  problem.contiguousLoadBytes = 2;
-  EXPECT_EQ(getNestStackVector(problem), 2);
-  // Not where the width does not divide the extent.
-  problem.parallelExtents = {1002};
-  problem.contiguousLoadBytes = 1;
-  EXPECT_EQ(getNestStackVector(problem), 1);
-}
-
-TEST(NestScheduleTest, CountsAThreadsPointsInAWordOnce) {
-  NestProblem problem;
-  problem.parallelExtents = {1000};
-  problem.compareSwapPointsPerWord = 4;
-  // Four threads per i8 word: 16 chunks; one thread per word (four
-  // points each): 64; two threads per word: 32.
-  EXPECT_EQ(getNestSplitLimit(problem, 1), kMaxCompareSwapContention / 4);
-  EXPECT_EQ(getNestSplitLimit(problem, 4), kMaxCompareSwapContention);
-  EXPECT_EQ(getNestSplitLimit(problem, 2), kMaxCompareSwapContention / 2);
-  EXPECT_EQ(getNestSplitLimit(problem, 8), kMaxCompareSwapContention);
-}
-
-TEST(NestScheduleTest, StacksLanesWithAVectorWidth) {
-  NestProblem problem;
-  problem.parallelExtents = {1000};
-  problem.reductionPoints = 8192;
-  problem.reductionExtents = {8192};
-  NestShape shape;
-  shape.lanes = 8;
-  shape.stacked = true;
-  shape.vector = 4;
-  shape.split = 32;
-  std::string why;
-  std::optional<NestSchedule> schedule = scheduleNest(problem, shape, why);
-  ASSERT_TRUE(schedule) << why;
-  // 250 groups of four columns in rows of 32: 8 blocks per chunk.
-  EXPECT_EQ(schedule->points, 250);
-  EXPECT_EQ(schedule->blocks, 8 * 32);
-  // Lanes that are not stacked take no vector width.
-  shape.stacked = false;
   EXPECT_FALSE(scheduleNest(problem, shape, why));
 }
 

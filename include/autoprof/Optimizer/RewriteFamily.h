@@ -148,10 +148,6 @@ struct RewriteEvidence {
   /// (getNestSplitLimit): fewer where combining them into an output is a
   /// compare-and-swap loop.
   int64_t raisedSplitLimit = kMaxNestSplit;
-  /// The vector width of a stacked-lane schedule (getNestStackVector) and
-  /// the most chunks it may take (getNestSplitLimit with that width).
-  int64_t raisedStackVector = 1;
-  int64_t raisedStackSplitLimit = kMaxNestSplit;
   /// The GPU the kernel is for (RewriteTarget::gpu); measured figures
   /// (launch__sm_count) take precedence over its where collected.
   const GpuTarget *gpu = &getDefaultGpuTarget();

@@ -32,8 +32,7 @@
 // block's threads form L rows of P = threadsPerBlock / L consecutive points
 // (P a warp at least), row l takes every L-th reduction point, and after a
 // barrier the first row combines the rows' partial results through the
-// block's shared memory. Stacked lanes may take a vector width: each
-// thread of a row then takes V consecutive points. Each warp still takes consecutive points, so that
+// block's shared memory. Each warp still takes consecutive points, so that
 // where the reduction is not what the loads walk contiguously (a column
 // reduction, a pool over rows), the lanes read whole rows of points.
 //
@@ -93,9 +92,6 @@ struct NestProblem {
   /// one word (32 / bits, 1 for 32-bit elements); 0 where every
   /// combination is an atomic instruction of its own.
   int64_t compareSwapPointsPerWord = 0;
-  /// Bytes of the narrowest element that a load walking the contiguous
-  /// dimension reads (0 where no load walks it).
-  int64_t contiguousLoadBytes = 0;
 };
 
 /// A mapping of the parallel points to a one-dimensional launch.
@@ -169,18 +165,11 @@ constexpr int64_t kMaxNestReuse = 16;
 /// contenders a word) took twice the time of one thread per column.
 constexpr int64_t kMaxCompareSwapContention = 64;
 
-/// The most chunks a split schedule of `problem` may take, each thread
-/// taking `vector` consecutive points: kMaxNestSplit, or where its
-/// combination is a compare-and-swap loop, as many as keep the contenders
-/// for one word within kMaxCompareSwapContention (the chunks times the
-/// threads whose points share a word), 1 at the least.
-int64_t getNestSplitLimit(const NestProblem &problem, int64_t vector = 1);
-
-/// The vector width of a stacked-lane schedule of `problem`: where the
-/// loads along the contiguous dimension read elements narrower than 4
-/// bytes, as many points as make them 4 bytes (i8: 4, f16: 2), where that
-/// divides the contiguous extent; else 1.
-int64_t getNestStackVector(const NestProblem &problem);
+/// The most chunks a split schedule of `problem` may take: kMaxNestSplit,
+/// or where its combination is a compare-and-swap loop, as many as keep
+/// the contenders for one word within kMaxCompareSwapContention (the
+/// chunks times the points sharing a word), 1 at the least.
+int64_t getNestSplitLimit(const NestProblem &problem);
 
 /// The lanes per point of a split schedule of `problem`: a warp (32) where
 /// the largest loads walk a reduction dimension contiguously, so that a
@@ -208,8 +197,7 @@ std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
 /// to kMaxNestReuse, without a reuse dimension, or that does not divide
 /// its extent, a vector width or a reuse with lanes or a split, stacked
 /// lanes that are one or leave a row of the block less than a warp of
-/// points (stacked lanes take a vector width), a problem of no points, or
-/// more blocks than a grid holds.
+/// points, a problem of no points, or more blocks than a grid holds.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                          const NestShape &shape,
                                          std::string &why);

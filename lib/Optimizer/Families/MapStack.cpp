@@ -15,9 +15,7 @@
 // threads. With S chunks (S > 1) the blocks also split each point's
 // reductions across the grid, each chunk's total combined into the output
 // by an atomic operation, as map-split does: one atomic per block and point
-// instead of one per thread. Where the loads along the contiguous
-// dimension read elements narrower than 4 bytes, each thread takes as many
-// consecutive points as make its loads 4 bytes wide (i8: 4, f16: 2).
+// instead of one per thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,8 +58,7 @@ public:
     // lanes of map-lanes and map-split would read apart), there is a row of
     // 32 points at least, and 8 threads per point still fit the GPU's
     // resident thread slots: the chunks that fill them (chooseNestSplit,
-    // with the threads' vector width, getNestStackVector, and within what
-    // the combination bears), 1 where none. Where map-split's
+    // within what the combination bears), 1 where none. Where map-split's
     // chunks are limited by a compare-and-swap combination, first (10.25);
     // where the points fill at most a quarter of the GPU, right after
     // map-split (10.19), else after it (9.69). Not for a contraction, whose
@@ -74,13 +71,11 @@ public:
     double slots = evidence.getResidentThreadSlots();
     if (evidence.raisedParallelPoints * kStackedLanes > slots)
       return;
-    // The threads take raisedStackVector points each.
     int64_t points = int64_t(evidence.raisedParallelPoints);
     int64_t reductionPoints = int64_t(evidence.raisedReductionPoints);
     int64_t split =
-        chooseNestSplit(points / evidence.raisedStackVector, reductionPoints,
-                        kStackedLanes, int64_t(slots),
-                        evidence.raisedStackSplitLimit)
+        chooseNestSplit(points, reductionPoints, kStackedLanes, int64_t(slots),
+                        evidence.raisedSplitLimit)
             .value_or(1);
     std::optional<int64_t> unlimited =
         chooseNestSplit(points, reductionPoints, 1, int64_t(slots));
@@ -90,14 +85,12 @@ public:
   }
 
 protected:
-  NestShape getShape(int64_t split,
-                     const NestProblem &problem) const override {
+  NestShape getShape(int64_t split, const NestProblem &) const override {
     NestShape shape;
     shape.threadsPerBlock = kThreadsPerBlock;
     shape.lanes = kStackedLanes;
     shape.split = split;
     shape.stacked = true;
-    shape.vector = getNestStackVector(problem);
     return shape;
   }
 };

@@ -32,9 +32,8 @@
 //
 // With stacked lanes, a block's threads form L rows of consecutive points
 // (each chunk of a split takes whole blocks): each thread puts its partial
-// results (one per point, with a vector width V) in the block's shared
-// memory, and after a barrier each thread of the first row combines its
-// points' rows, in row order, into the output.
+// result in the block's shared memory, and after a barrier each thread of
+// the first row combines its point's rows, in row order, into the output.
 //
 // With a vector width V, each thread takes V consecutive points along the
 // contiguous dimension: each operation of the body runs once per point, the
@@ -154,13 +153,6 @@ NestProblem mlir::autoprof::rewrites::getNestProblem(
       problem.reuse = i;
     }
   }
-  // The narrowest element a load walking the contiguous dimension reads.
-  for (const SpaceOperand &operand : space.operands)
-    if (!operand.written && space.getStride(operand, contiguous) == 1) {
-      int64_t bytes = getElementBytes(operand);
-      if (!problem.contiguousLoadBytes || bytes < problem.contiguousLoadBytes)
-        problem.contiguousLoadBytes = bytes;
-    }
   // The outputs whose atomic combination would be a compare-and-swap loop:
   // PTX's atomic instructions take 32- and 64-bit elements (and sums of f16
   // and bf16), and no floating-point minimum or maximum.
@@ -581,11 +573,9 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   SmallVector<unsigned> reductions = space.getReductionDims();
   if (lanes > 1 || split > 1) {
     accumulated = plan.accumulated;
-    for (Operation *combiner : plan.combiners) {
-      Value identity = arith::ConstantOp::create(
-          rewriter, loc, *getCombinerIdentity(combiner));
-      initial.append(copies, identity);
-    }
+    for (Operation *combiner : plan.combiners)
+      initial.push_back(arith::ConstantOp::create(
+          rewriter, loc, *getCombinerIdentity(combiner)));
   } else if (!reductions.empty()) {
     for (auto [i, operand] : llvm::enumerate(space.operands))
       if (operand.written && operand.read) {
@@ -727,10 +717,10 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       for (int64_t row = 1; row < lanes; ++row) {
         Value slot = arith::AddIOp::create(rewriter, loc, thread,
                                            constant(row * rowPoints));
-        for (auto [i, buffer] : llvm::enumerate(buffers))
+        for (auto [i, combiner] : llvm::enumerate(plan.combiners))
           next[i] = combinePartials(
-              rewriter, plan.combiners[i / copies], next[i],
-              memref::LoadOp::create(rewriter, loc, buffer, slot));
+              rewriter, combiner, next[i],
+              memref::LoadOp::create(rewriter, loc, buffers[i], slot));
       }
     } else if (lanes > 1) {
       // The lanes of a point are L consecutive lanes of a warp, starting at
@@ -827,20 +817,17 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
       Operation *combiner = plan.combiners[i];
       reassociates |= isa<arith::AddFOp, arith::MulFOp>(combiner);
       Value buffer = mapping.lookup(output.buffer);
-      for (int64_t v = 0; v < copies; ++v) {
-        Value total = next[i * copies + v];
-        if (split > 1) {
-          memref::AtomicRMWOp::create(rewriter, loc,
-                                      *getAtomicCombination(combiner), total,
-                                      buffer, indices(output, v));
-          continue;
-        }
-        Value element =
-            memref::LoadOp::create(rewriter, loc, buffer, indices(output, v));
-        memref::StoreOp::create(
-            rewriter, loc, combinePartials(rewriter, combiner, element, total),
-            buffer, indices(output, v));
+      if (split > 1) {
+        memref::AtomicRMWOp::create(rewriter, loc,
+                                    *getAtomicCombination(combiner), next[i],
+                                    buffer, indices(output, 0));
+        continue;
       }
+      Value element =
+          memref::LoadOp::create(rewriter, loc, buffer, indices(output, 0));
+      memref::StoreOp::create(
+          rewriter, loc, combinePartials(rewriter, combiner, element, next[i]),
+          buffer, indices(output, 0));
     }
     if (reassociates)
       AutoProfDialect::ReassociatedAttrHelper(kernel.getContext())
