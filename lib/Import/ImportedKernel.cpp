@@ -10,6 +10,9 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
@@ -59,6 +62,101 @@ StringRef mlir::autoprof::getPtxEntryBody(StringRef ptx, StringRef entry) {
   if (!location || location->bodyClose == StringRef::npos)
     return {};
   return ptx.slice(location->bodyOpen + 1, location->bodyClose);
+}
+
+/// Every `.func` with a body in `ptx`, by name.
+static llvm::StringMap<StringRef> getPtxFunctionBodies(StringRef ptx) {
+  constexpr StringLiteral kBlanks = " \t\r\n";
+  llvm::StringMap<StringRef> bodies;
+  auto isNameChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$' || c == '%';
+  };
+  // Skips blanks and one parenthesized list from `at`, if there is one.
+  auto skipList = [&](size_t at) -> size_t {
+    at = ptx.find_first_not_of(kBlanks, at);
+    if (at == StringRef::npos || ptx[at] != '(')
+      return at;
+    size_t close = ptx.find(')', at);
+    return close == StringRef::npos
+               ? StringRef::npos
+               : ptx.find_first_not_of(kBlanks, close + 1);
+  };
+  for (size_t at = ptx.find(".func"); at != StringRef::npos;
+       at = ptx.find(".func", at + 1)) {
+    size_t after = at + 5;
+    if (after >= ptx.size() || !StringRef(kBlanks).contains(ptx[after]))
+      continue;
+    size_t name = skipList(after);
+    if (name == StringRef::npos)
+      break;
+    size_t end = name;
+    while (end < ptx.size() && isNameChar(ptx[end]))
+      ++end;
+    if (end == name)
+      continue;
+    size_t open = skipList(end);
+    if (open == StringRef::npos || ptx[open] != '{')
+      continue;
+    unsigned depth = 0;
+    for (size_t i = open; i < ptx.size(); ++i) {
+      if (ptx[i] == '{') {
+        ++depth;
+      } else if (ptx[i] == '}' && --depth == 0) {
+        bodies.try_emplace(ptx.slice(name, end), ptx.slice(open + 1, i));
+        break;
+      }
+    }
+  }
+  return bodies;
+}
+
+SmallVector<StringRef>
+mlir::autoprof::getPtxCalledFunctionBodies(StringRef ptx, StringRef body) {
+  llvm::StringMap<StringRef> functions = getPtxFunctionBodies(ptx);
+  SmallVector<StringRef> reached;
+  llvm::StringSet<> seen;
+  SmallVector<StringRef> pending = {body};
+  auto reach = [&](StringRef name) {
+    auto it = functions.find(name);
+    if (it != functions.end() && seen.insert(name).second) {
+      reached.push_back(it->second);
+      pending.push_back(it->second);
+    }
+  };
+  while (!pending.empty()) {
+    StringRef text = pending.pop_back_val();
+    // Each statement `call[.uni] [(returns),] callee[, (arguments)]
+    // [, prototype];` names its callee after the optional returns.
+    for (size_t at = text.find("call"); at != StringRef::npos;
+         at = text.find("call", at + 4)) {
+      if (at > 0 && (llvm::isAlnum(text[at - 1]) || text[at - 1] == '_' ||
+                     text[at - 1] == '.'))
+        continue;
+      StringRef rest = text.substr(at + 4);
+      rest.consume_front(".uni");
+      if (rest.empty() || !(rest[0] == ' ' || rest[0] == '\t'))
+        continue;
+      rest = rest.ltrim();
+      if (rest.starts_with("(")) {
+        size_t close = rest.find(')');
+        if (close == StringRef::npos)
+          continue;
+        rest = rest.substr(close + 1).ltrim();
+        rest.consume_front(",");
+        rest = rest.ltrim();
+      }
+      StringRef callee = rest.take_until(
+          [](char c) { return c == ',' || c == ';' || llvm::isSpace(c); });
+      if (callee.starts_with("%")) {
+        // Through a register: any function.
+        for (auto &function : functions)
+          reach(function.getKey());
+        continue;
+      }
+      reach(callee);
+    }
+  }
+  return reached;
 }
 
 rt::JobKernel ImportedKernel::getJobKernel(StringRef variantPtx,

@@ -48,7 +48,22 @@ mlir::autoprof::getKernelPrecision(const rt::JobKernel &kernel) {
   StringRef body = getPtxEntryBody(kernel.code, kernel.entry);
   if (body.empty())
     return std::nullopt;
-  return countPtxInstructions(body).precision;
+  // The entry and every function it calls: the least precise format of
+  // each role over all of them. (Each body is counted alone: registers of
+  // one function are not another's.)
+  PtxMathPrecision precision = countPtxInstructions(body).precision;
+  auto meet = [](std::optional<FloatFormat> &into,
+                 const std::optional<FloatFormat> &other) {
+    if (other)
+      into = into ? into->meet(*other) : *other;
+  };
+  for (StringRef function : getPtxCalledFunctionBodies(kernel.code, body)) {
+    PtxMathPrecision called = countPtxInstructions(function).precision;
+    meet(precision.productOperands, called.productOperands);
+    meet(precision.productRounding, called.productRounding);
+    meet(precision.accumulation, called.accumulation);
+  }
+  return precision;
 }
 
 std::optional<MathFormats>

@@ -6,6 +6,8 @@
 
 #include "autoprof/Optimizer/Precision.h"
 
+#include "autoprof/Import/ImportedKernel.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir::autoprof;
@@ -93,6 +95,90 @@ TEST(PrecisionTest, ChecksOnlyPtx) {
   EXPECT_EQ(math->products, "f32");
   EXPECT_EQ(math->accumulations, "f32");
   EXPECT_EQ(stringifyPrecisionPolicy(PrecisionPolicy::BF16), "bf16");
+}
+
+} // namespace
+
+namespace {
+
+/// A PTX module whose entry `k` runs `body` and whose functions are
+/// `functions` (whole `.func` definitions).
+rt::JobKernel makePtxWithFunctions(const std::string &functions,
+                                   const std::string &body) {
+  rt::JobKernel kernel;
+  kernel.entry = "k";
+  kernel.code = ".version 8.0\n.target sm_90\n.address_size 64\n" +
+                functions +
+                ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n" + body +
+                "\n\tret;\n}\n";
+  return kernel;
+}
+
+// A function that computes in halves, and one that computes in f32.
+const char *kHalfFunction =
+    ".func (.param .b32 r) half_fma(.param .b32 a)\n{\n"
+    "\tfma.rn.f16 %h3, %h1, %h2, %h3;\n\tret;\n}\n";
+const char *kFloatFunction =
+    ".func (.param .b32 r) float_fma(.param .b32 a)\n{\n"
+    "\tfma.rn.f32 %f3, %f1, %f2, %f3;\n\tret;\n}\n";
+
+TEST(PrecisionTest, LooksIntoTheFunctionsACandidateCalls) {
+  rt::JobKernel original = makePtx(kF32);
+  // The entry's own arithmetic is f32; the halves hide in a function it
+  // calls.
+  std::string call =
+      std::string(kF32) + "\n\tcall.uni (retval0), half_fma, (param0);";
+  EXPECT_EQ(checkPrecision(original,
+                           makePtxWithFunctions(kHalfFunction, call),
+                           PrecisionPolicy::Same),
+            "computes in a lower precision: its products' operands are f16 "
+            "where the original's are f32 at the least; precision=f16 allows "
+            "it");
+  // Through a function that calls it.
+  std::string chain = std::string(kHalfFunction) +
+                      ".func outer()\n{\n\tcall half_fma, (param0);\n\tret;\n}\n";
+  EXPECT_NE(checkPrecision(original,
+                           makePtxWithFunctions(chain, "\tcall.uni outer;"),
+                           PrecisionPolicy::Same),
+            "");
+  // Through a register: any function of the module may run.
+  EXPECT_NE(checkPrecision(
+                original,
+                makePtxWithFunctions(std::string(kFloatFunction) +
+                                         kHalfFunction,
+                                     std::string(kF32) +
+                                         "\n\tcall (retval0), %rd1, (param0), "
+                                         "proto;"),
+                PrecisionPolicy::Same),
+            "");
+  // A function in f32, and a half function nobody calls: the same
+  // precision.
+  EXPECT_EQ(checkPrecision(original,
+                           makePtxWithFunctions(
+                               std::string(kFloatFunction) + kHalfFunction,
+                               std::string(kF32) +
+                                   "\n\tcall.uni (retval0), float_fma, "
+                                   "(param0);"),
+                           PrecisionPolicy::Same),
+            "");
+}
+
+} // namespace
+
+namespace {
+
+TEST(PrecisionTest, FindsEachCalledFunctionOnce) {
+  std::string ptx = std::string(kHalfFunction) + kFloatFunction +
+                    ".extern .func undefined(.param .b32 a);\n"
+                    ".func twice()\n{\n\tcall float_fma;\n\tcall "
+                    "float_fma;\n\tret;\n}\n";
+  llvm::SmallVector<llvm::StringRef> bodies = getPtxCalledFunctionBodies(
+      ptx, "\tcall.uni twice;\n\tcall undefined, (p);\n\trecall x;");
+  ASSERT_EQ(bodies.size(), 2u);
+  EXPECT_TRUE(bodies[0].contains("call float_fma"));
+  EXPECT_TRUE(bodies[1].contains("fma.rn.f32"));
+  // No call, no function.
+  EXPECT_TRUE(getPtxCalledFunctionBodies(ptx, "\tret;").empty());
 }
 
 } // namespace

@@ -101,6 +101,15 @@ std::optional<PtxEntryLocation> locatePtxEntry(StringRef ptx,
 /// or an empty string when the entry or its braces are missing.
 StringRef getPtxEntryBody(StringRef ptx, StringRef entry);
 
+/// The bodies of the `.func`s of `ptx` that `body` reaches by `call`,
+/// directly or through the functions it calls, each once, in the order
+/// they are first reached: `.func [(returns)] name [(params)] { ... }`.
+/// An indirect call (through a register) may reach any function: then
+/// every `.func` body of `ptx` is in the list. Declarations without a
+/// body (`.extern .func`) have none.
+SmallVector<StringRef> getPtxCalledFunctionBodies(StringRef ptx,
+                                                  StringRef body);
+
 } // namespace mlir::autoprof
 
 #endif // AUTOPROF_IMPORT_IMPORTEDKERNEL_H
