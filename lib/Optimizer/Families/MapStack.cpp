@@ -62,8 +62,10 @@ public:
     // chunks are limited by a compare-and-swap combination, first (10.25);
     // where the points fill at most a quarter of the GPU, right after
     // map-split (10.19), else after it (9.69). Not for a contraction, whose
-    // tile families stage the shared operand. Not set from a measurement
-    // yet.
+    // tile families stage the shared operand. On an H100, the first rule
+    // took a column maximum over 1000 i8 columns to 36.8 us with 16
+    // chunks, from 246 us with one thread per column (map-split was
+    // slower); the other two were not measured yet.
     if (!evidence.raises || evidence.raisedContiguousReduction ||
         evidence.raisedContraction || evidence.raisedParallelPoints < 32 ||
         evidence.raisedReductionPoints < 2 * kStackedLanes * 16)
