@@ -56,9 +56,8 @@ public:
     // share the loads of a reduction (a contraction), 4 and 8 points per
     // thread right after map-nest with 256 threads, where the GPU's thread
     // slots stay filled twice over with 4. Not set from a measurement yet.
-    std::optional<double> base = getNestMappingScore(evidence);
-    if (!base || !evidence.raisedContraction ||
-        evidence.raisedParallelPoints < 8 * evidence.getResidentThreadSlots())
+    std::optional<double> base = getNestReuseScore(evidence);
+    if (!base)
       return;
     ranked.push_back({*base - 0.02, 4});
     ranked.push_back({*base - 0.03, 8});

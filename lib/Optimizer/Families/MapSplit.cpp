@@ -66,17 +66,14 @@ public:
       return;
     int64_t lanes = evidence.raisedContiguousReduction ? 32 : 1;
     double slots = evidence.getResidentThreadSlots();
-    int64_t points = int64_t(evidence.raisedParallelPoints);
-    int64_t reductionPoints = int64_t(evidence.raisedReductionPoints);
     std::optional<int64_t> split =
-        chooseNestSplit(points, reductionPoints, lanes, int64_t(slots),
-                        evidence.raisedSplitLimit);
+        chooseNestSplit(evidence, lanes, evidence.raisedSplitLimit);
     if (!split)
       return;
-    std::optional<int64_t> unlimited =
-        chooseNestSplit(points, reductionPoints, lanes, int64_t(slots));
-    bool limited = unlimited && *unlimited > *split &&
-                   double(points * lanes * *split) < slots / 4;
+    std::optional<int64_t> unlimited = chooseNestSplit(evidence, lanes);
+    bool limited =
+        unlimited && *unlimited > *split &&
+        evidence.raisedParallelPoints * double(lanes * *split) < slots / 4;
     bool few = evidence.raisedParallelPoints * lanes <= slots / 4;
     if (evidence.raisedContraction || !few || limited) {
       ranked.push_back({9.7, *split});

@@ -73,14 +73,10 @@ public:
     double slots = evidence.getResidentThreadSlots();
     if (evidence.raisedParallelPoints * kStackedLanes > slots)
       return;
-    int64_t points = int64_t(evidence.raisedParallelPoints);
-    int64_t reductionPoints = int64_t(evidence.raisedReductionPoints);
     int64_t split =
-        chooseNestSplit(points, reductionPoints, kStackedLanes, int64_t(slots),
-                        evidence.raisedSplitLimit)
+        chooseNestSplit(evidence, kStackedLanes, evidence.raisedSplitLimit)
             .value_or(1);
-    std::optional<int64_t> unlimited =
-        chooseNestSplit(points, reductionPoints, 1, int64_t(slots));
+    std::optional<int64_t> unlimited = chooseNestSplit(evidence, 1);
     bool limited = unlimited && evidence.raisedSplitLimit < *unlimited;
     bool few = evidence.raisedParallelPoints <= slots / 4;
     ranked.push_back({limited ? 10.25 : few ? 10.19 : 9.69, split});

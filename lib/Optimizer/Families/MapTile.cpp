@@ -54,14 +54,12 @@ public:
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
-    // Where map-reuse is proposed (a contraction whose points fill the
-    // GPU's thread slots eight times at least): 4 rows, right before
+    // Where map-reuse is proposed (getNestReuseScore): 4 rows, right before
     // map-reuse=4. A 4 x 4 tile then fills half the slots at least, as
     // many as its registers let stay resident. Not set from a measurement
     // yet.
-    std::optional<double> base = getNestMappingScore(evidence);
-    if (!base || !evidence.raisedContraction ||
-        evidence.raisedParallelPoints < 8 * evidence.getResidentThreadSlots())
+    std::optional<double> base = getNestReuseScore(evidence);
+    if (!base)
       return;
     ranked.push_back({*base - 0.015, 4});
   }

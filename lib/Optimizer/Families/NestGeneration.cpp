@@ -94,6 +94,24 @@ mlir::autoprof::rewrites::getNestMappingScore(const RewriteEvidence &evidence) {
   return base;
 }
 
+std::optional<double>
+mlir::autoprof::rewrites::getNestReuseScore(const RewriteEvidence &evidence) {
+  std::optional<double> base = getNestMappingScore(evidence);
+  if (!base || !evidence.raisedContraction ||
+      evidence.raisedParallelPoints < 8 * evidence.getResidentThreadSlots())
+    return std::nullopt;
+  return base;
+}
+
+std::optional<int64_t>
+mlir::autoprof::rewrites::chooseNestSplit(const RewriteEvidence &evidence,
+                                          int64_t lanes, int64_t maxSplit) {
+  return mlir::autoprof::chooseNestSplit(
+      int64_t(evidence.raisedParallelPoints),
+      int64_t(evidence.raisedReductionPoints), lanes,
+      int64_t(evidence.getResidentThreadSlots()), maxSplit);
+}
+
 NestProblem mlir::autoprof::rewrites::getNestProblem(
     const IterationSpace &space) {
   NestProblem problem;

@@ -52,6 +52,19 @@ struct NestPlan {
 /// coalesced already.
 std::optional<double> getNestMappingScore(const RewriteEvidence &evidence);
 
+/// The score map-reuse and map-tile build on, or nothing where several
+/// points per thread along the reuse dimension are not worth proposing:
+/// getNestMappingScore's, for a contraction whose parallel points fill the
+/// GPU's resident thread slots eight times at least.
+std::optional<double> getNestReuseScore(const RewriteEvidence &evidence);
+
+/// chooseNestSplit for the raised form the evidence describes: its parallel
+/// and reduction points with `lanes` lanes each, on the GPU's resident
+/// thread slots, within `maxSplit` chunks.
+std::optional<int64_t> chooseNestSplit(const RewriteEvidence &evidence,
+                                       int64_t lanes,
+                                       int64_t maxSplit = kMaxNestSplit);
+
 /// The problem a schedule of `space` solves: its parallel and reduction
 /// extents and the dimensions the largest accesses walk contiguously.
 NestProblem getNestProblem(const IterationSpace &space);
