@@ -349,6 +349,7 @@ void mlir::autoprof::registerBuiltinRewriteFamilies(
       createMapReuseFamily(),
       createMapStackFamily(),
       createMapTileFamily(),
+      createMapStageFamily(),
       createFormBlocksFamily(),
       createCoalesceFamily(),
       createTransposeTileFamily(),

@@ -153,7 +153,47 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     return std::nullopt;
   }
   points /= vector;
+  int64_t stage = shape.stageChunk;
+  if (stage != 0) {
+    if (stage < 2 || stage > kMaxStageChunk || !llvm::isPowerOf2_64(stage)) {
+      why = "the staged chunk must be a power of two from 2 to " +
+            std::to_string(kMaxStageChunk);
+      return std::nullopt;
+    }
+    if (lanes > 1 || split > 1 || shape.stacked) {
+      why = "a staged schedule takes no lanes per point or split";
+      return std::nullopt;
+    }
+    if (!problem.reuse || *problem.reuse == problem.contiguous ||
+        *problem.reuse >= problem.parallelExtents.size()) {
+      why = "no parallel dimension's points share the loads of a reduction "
+            "point";
+      return std::nullopt;
+    }
+    if (problem.reductionPoints < stage) {
+      why = "the nest has fewer reduction points than a staged chunk of " +
+            std::to_string(stage);
+      return std::nullopt;
+    }
+    // The tile: kStagedTileColumns threads of `vector` points along the
+    // contiguous dimension, the block's other threads of `reuse` points
+    // along the reuse one.
+    int64_t columns = kStagedTileColumns * vector;
+    int64_t rows = threadsPerBlock / kStagedTileColumns * reuse;
+    int64_t reuseExtent = problem.parallelExtents[*problem.reuse];
+    if (contiguousExtent % columns != 0 || reuseExtent % rows != 0) {
+      why = "a staged tile of " + std::to_string(columns) + " x " +
+            std::to_string(rows) +
+            " points does not divide the contiguous and reuse extents " +
+            std::to_string(contiguousExtent) + " x " +
+            std::to_string(reuseExtent);
+      return std::nullopt;
+    }
+  }
   NestSchedule schedule;
+  schedule.stageChunk = stage;
+  if (stage != 0)
+    schedule.reuseDim = *problem.reuse;
   if (reuse > 1) {
     int64_t reuseExtent = problem.parallelExtents[*problem.reuse];
     if (reuseExtent % reuse != 0) {
@@ -175,7 +215,11 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
   schedule.points = points;
   schedule.lanes = lanes;
   schedule.split = split;
-  if (lanes > 1 || split > 1) {
+  if (stage != 0) {
+    // The raised form's order: each point's sums keep their order.
+    for (unsigned d = 0; d < problem.reductionExtents.size(); ++d)
+      schedule.reductionOrder.push_back(d);
+  } else if (lanes > 1 || split > 1) {
     for (unsigned d = 0; d < problem.reductionExtents.size(); ++d)
       if (d != problem.contiguousReduction)
         schedule.reductionOrder.push_back(d);
@@ -193,6 +237,9 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     int64_t chunkBlocks = (points + rowPoints - 1) / rowPoints;
     schedule.blocks = chunkBlocks > maxBlocks / split ? maxBlocks + 1
                                                        : chunkBlocks * split;
+  } else if (stage != 0) {
+    // One block per tile: its threads take `vector` x `reuse` points each.
+    schedule.blocks = points / threadsPerBlock;
   } else {
     int64_t threads = points * lanes * split;
     schedule.blocks = (threads + threadsPerBlock - 1) / threadsPerBlock;

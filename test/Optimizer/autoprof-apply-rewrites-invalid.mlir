@@ -10,7 +10,7 @@
 // RUN: not autoprof-opt %s -split-input-file --autoprof-apply-rewrites="rewrites=restrict,coalesce=3x" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TYPO --implicit-check-not="current operation"
 
 // UNROLL: error: cannot apply unroll=4 to @uses_smem: no innermost scf.for with a constant step that runs at least 4 iterations
-// UNKNOWN: error: unknown rewrite 'tile'; known: restrict, block-size, vectorize, coarsen, privatize-atomics, map-nest, map-lanes, map-vector, map-split, map-reuse, map-stack, map-tile, form-blocks, coalesce, transpose-tile, contraction-tile, mma-tile, contraction-pipeline, mma-pipeline, pad-shared, halo-tile, coarsen-rows, distribute-loop, register-accumulate, warp-reduce, block-reduce, unroll, max-registers, min-blocks, launch-bounds, fold-host-loop{{$}}
+// UNKNOWN: error: unknown rewrite 'tile'; known: restrict, block-size, vectorize, coarsen, privatize-atomics, map-nest, map-lanes, map-vector, map-split, map-reuse, map-stack, map-tile, map-stage, form-blocks, coalesce, transpose-tile, contraction-tile, mma-tile, contraction-pipeline, mma-pipeline, pad-shared, halo-tile, coarsen-rows, distribute-loop, register-accumulate, warp-reduce, block-reduce, unroll, max-registers, min-blocks, launch-bounds, fold-host-loop{{$}}
 // REGS: error: cannot apply max-registers=8 to @uses_smem: a limit of 8 registers for 64 threads is not valid (16-255 and at most 65536 per block)
 // TYPO-COUNT-2: error: the parameter of 'coalesce' must be an integer, got '3x'
 // TILE: error: cannot apply contraction-tile=48 to @uses_smem: the tile of results must be 16, 32, 64 or 128

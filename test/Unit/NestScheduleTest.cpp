@@ -353,3 +353,120 @@ TEST(NestScheduleTest, StacksLanesInRowsOfAWarpOfPoints) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(NestScheduleTest, StagesTilesOfTheContiguousAndReuseDimensions) {
+  // A batched product of 8 x 128 x 256 points over 40 reduction points:
+  // the reuse dimension (index 1) has 128 rows, the contiguous one (index
+  // 2) 256 columns.
+  NestProblem problem;
+  problem.parallelExtents = {8, 128, 256};
+  problem.contiguous = 2;
+  problem.reuse = 1;
+  problem.reductionPoints = 40;
+  problem.reductionExtents = {40};
+  NestShape shape;
+  shape.threadsPerBlock = 256;
+  shape.vector = 4;
+  shape.reuse = 4;
+  shape.stageChunk = 16;
+  std::string why;
+  std::optional<NestSchedule> schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  // Tiles of 64 columns x 64 rows: 8 x 2 x 4 blocks, one per tile.
+  EXPECT_EQ(schedule->stageChunk, 16);
+  EXPECT_EQ(schedule->blocks, 8 * 2 * 4);
+  EXPECT_EQ(schedule->points, 8 * 128 * 256 / 16);
+  EXPECT_EQ(schedule->reuseDim, 1u);
+  EXPECT_EQ(schedule->order, (llvm::SmallVector<unsigned>{0, 1, 2}));
+  EXPECT_EQ(schedule->reductionOrder, (llvm::SmallVector<unsigned>{0}));
+  // One row per thread: tiles of 64 x 16, four times the blocks.
+  shape.reuse = 1;
+  schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->blocks, 8 * 8 * 4);
+  EXPECT_EQ(schedule->reuseDim, 1u);
+  // Eight rows per thread: a tile of 128 rows.
+  shape.reuse = 8;
+  schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->blocks, 8 * 1 * 4);
+}
+
+TEST(NestScheduleTest, StagedReductionsKeepTheirOrder) {
+  // A convolution's three reduction dimensions, the last contiguous: the
+  // chunks take them in the raised form's order all the same.
+  NestProblem problem;
+  problem.parallelExtents = {32, 64, 64};
+  problem.contiguous = 2;
+  problem.reuse = 0;
+  problem.reductionExtents = {3, 5, 5};
+  problem.reductionPoints = 75;
+  problem.contiguousReduction = 1;
+  NestShape shape;
+  shape.vector = 4;
+  shape.reuse = 2;
+  shape.stageChunk = 16;
+  std::string why;
+  std::optional<NestSchedule> schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->reductionOrder, (llvm::SmallVector<unsigned>{0, 1, 2}));
+  EXPECT_EQ(schedule->blocks, 64);
+}
+
+TEST(NestScheduleTest, RefusesStagedSchedulesThatDoNotFit) {
+  NestProblem problem;
+  problem.parallelExtents = {128, 256};
+  problem.contiguous = 1;
+  problem.reuse = 0;
+  problem.reductionPoints = 64;
+  problem.reductionExtents = {64};
+  NestShape shape;
+  shape.vector = 4;
+  shape.reuse = 4;
+  shape.stageChunk = 16;
+  std::string why;
+  ASSERT_TRUE(scheduleNest(problem, shape, why)) << why;
+  auto refuses = [&](const NestShape &refused, const std::string &reason) {
+    std::string message;
+    EXPECT_FALSE(scheduleNest(problem, refused, message));
+    EXPECT_NE(message.find(reason), std::string::npos) << message;
+  };
+  // Chunks: a power of two from 2 to kMaxStageChunk.
+  NestShape chunk = shape;
+  chunk.stageChunk = 12;
+  refuses(chunk, "the staged chunk must be a power of two from 2 to 64");
+  chunk.stageChunk = 2 * kMaxStageChunk;
+  refuses(chunk, "the staged chunk must be a power of two from 2 to 64");
+  // No lanes or split beside it.
+  NestShape lanes = shape;
+  lanes.vector = 1;
+  lanes.reuse = 1;
+  lanes.lanes = 4;
+  refuses(lanes, "no lanes per point or split");
+  // A tile whose rows do not divide the reuse extent, or whose columns do
+  // not divide the contiguous one.
+  NestShape wide = shape;
+  wide.reuse = 16;
+  refuses(wide, "a staged tile of 64 x 256 points does not divide the "
+                "contiguous and reuse extents 256 x 128");
+  problem.parallelExtents = {128, 200};
+  refuses(shape, "a staged tile of 64 x 64 points does not divide the "
+                 "contiguous and reuse extents 200 x 128");
+  problem.parallelExtents = {128, 256};
+  // Fewer reduction points than a chunk.
+  NestShape longer = shape;
+  longer.stageChunk = 64;
+  ASSERT_TRUE(scheduleNest(problem, longer, why)) << why;
+  problem.reductionPoints = 32;
+  refuses(longer, "fewer reduction points than a staged chunk of 64");
+  // No reuse dimension.
+  problem.reductionPoints = 64;
+  problem.reuse.reset();
+  NestShape plain = shape;
+  plain.reuse = 1;
+  refuses(plain, "no parallel dimension's points share the loads");
+}
+
+} // namespace

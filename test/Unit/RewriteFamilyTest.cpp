@@ -41,6 +41,7 @@ constexpr const char *kBuiltinFamilies[] = {
     "map-reuse",
     "map-stack",
     "map-tile",
+    "map-stage",
     "form-blocks",
     "coalesce",
     "transpose-tile",

@@ -46,6 +46,20 @@
 // R points share those loads (a convolution's input across output
 // channels, a product's row across columns); R divides its extent.
 //
+// With a staged chunk K, the block's threads form a tile: 16 threads along
+// the contiguous dimension times threadsPerBlock / 16 along the reuse
+// dimension, each thread V x R points of it (V along the contiguous
+// dimension, R along the reuse one), so that a block takes 16 V x
+// (threadsPerBlock / 16) R points of those two dimensions and one point of
+// every other parallel dimension; the tile's extents divide the two
+// dimensions' extents. The linearized reductions (in the raised form's
+// order, so that each point combines in the same order) run in chunks of K
+// points: for each chunk the
+// block copies into its shared memory, once, the elements of each operand
+// that its points share (the slices along the reuse dimension an operand
+// does not index, or along the contiguous one), and every thread then reads
+// them there. One block per tile.
+//
 // With a split S, each point's linearized reductions go to S chunks of
 // threads: chunk c of a point's L lanes, lane l, takes the reduction points
 // c * L + l, c * L + l + S * L, ...; the chunks are the outermost of the
@@ -128,7 +142,20 @@ struct NestSchedule {
   /// output by atomic operations; with a split, reductionOrder is set as
   /// with lanes.
   int64_t split = 1;
+  /// Reduction points per chunk that the block stages in shared memory (0:
+  /// none); with a staged chunk, reductionOrder is the raised form's (each
+  /// point's combinations keep their order), the
+  /// block is a tile of kStagedTileColumns x (threadsPerBlock /
+  /// kStagedTileColumns) threads, each taking `vector` x `reuse` points,
+  /// and `blocks` counts the tiles.
+  int64_t stageChunk = 0;
 };
+
+/// Threads along the contiguous dimension of a staged tile.
+constexpr int64_t kStagedTileColumns = 16;
+/// The reduction points per chunk a staged schedule may take (any power of
+/// two from 2 up to it).
+constexpr int64_t kMaxStageChunk = 64;
 
 /// The shape a schedule is asked for: threads per block, threads per point
 /// (lanes), points per thread along the contiguous dimension (vector width)
@@ -141,6 +168,8 @@ struct NestShape {
   int64_t reuse = 1;
   /// The lanes are stacked rows of a block (NestSchedule::stacked).
   bool stacked = false;
+  /// Reduction points per chunk staged in shared memory (0: none).
+  int64_t stageChunk = 0;
 };
 
 /// The block sizes a schedule may use.
@@ -197,7 +226,11 @@ std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
 /// to kMaxNestReuse, without a reuse dimension, or that does not divide
 /// its extent, a vector width or a reuse with lanes or a split, stacked
 /// lanes that are one or leave a row of the block less than a warp of
-/// points, a problem of no points, or more blocks than a grid holds.
+/// points, a problem of no points, or more blocks than a grid holds. A
+/// staged chunk must be a power of two from 2 up to kMaxStageChunk, without
+/// lanes or a split, with a reuse dimension and reductions of a chunk at
+/// least, and the tile's extents must divide the contiguous and the reuse
+/// dimensions' extents.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                          const NestShape &shape,
                                          std::string &why);

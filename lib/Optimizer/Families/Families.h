@@ -72,6 +72,10 @@ std::unique_ptr<RewriteFamily> createMapStackFamily();
 /// map-tile=R: a raised contraction mapped anew with a register tile of R
 /// points along the reuse dimension times 4 (or 2) along the contiguous one.
 std::unique_ptr<RewriteFamily> createMapTileFamily();
+
+/// map-stage=R: a raised contraction mapped anew in block tiles whose shared
+/// operand slices are staged in shared memory, R x V points per thread.
+std::unique_ptr<RewriteFamily> createMapStageFamily();
 /// form-blocks=N: one-thread blocks become blocks of N threads.
 std::unique_ptr<RewriteFamily> createFormBlocksFamily();
 

@@ -268,6 +268,71 @@ static LogicalResult findNestCombiners(const IterationSpace &space,
   return success();
 }
 
+int64_t mlir::autoprof::rewrites::getStagedRowPadding(Type element) {
+  int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  return std::max<int64_t>(1, 16 / bytes);
+}
+
+/// With a staged chunk: how the block reads each operand, or why nothing is
+/// worth staging or the slices do not fit the block's shared memory. An
+/// operand the nest only reads, indexed by some reduction dimension and by
+/// one of the tile's two dimensions but not the other, is staged along the
+/// one it indexes: the tile's points along the other share each element.
+static LogicalResult findNestStaging(const GpuTarget &gpu,
+                                     const NestProblem &problem, NestPlan &plan,
+                                     std::string &why) {
+  const IterationSpace &space = plan.space;
+  const NestSchedule &schedule = plan.schedule;
+  SmallVector<unsigned> parallel = space.getParallelDims();
+  SmallVector<unsigned> reductions = space.getReductionDims();
+  unsigned contiguous = parallel[problem.contiguous];
+  unsigned reuse = parallel[schedule.reuseDim];
+  unsigned innermostReduction = reductions[schedule.reductionOrder.back()];
+  int64_t columns = kStagedTileColumns * schedule.vector;
+  int64_t rows = schedule.threadsPerBlock / kStagedTileColumns * schedule.reuse;
+  int64_t bytes = 0;
+  bool any = false;
+  for (const SpaceOperand &operand : space.operands) {
+    NestStaging staging = NestStaging::None;
+    bool alongContiguous = operand.map.isFunctionOfDim(contiguous);
+    bool alongReuse = operand.map.isFunctionOfDim(reuse);
+    if (!operand.written && alongContiguous != alongReuse &&
+        llvm::any_of(reductions, [&](unsigned d) {
+          return operand.map.isFunctionOfDim(d);
+        }))
+      staging =
+          alongReuse ? NestStaging::AlongReuse : NestStaging::AlongContiguous;
+    unsigned along = staging == NestStaging::AlongReuse ? reuse : contiguous;
+    bool alongChunk = staging != NestStaging::None &&
+                      space.getStride(operand, along) != 1 &&
+                      space.getStride(operand, innermostReduction) == 1;
+    plan.staging.push_back(staging);
+    plan.stagedAlongChunk.push_back(alongChunk);
+    if (staging == NestStaging::None)
+      continue;
+    any = true;
+    // A slice of chunk x extent elements, each row padded where the copy
+    // walks the chunk.
+    int64_t extent = staging == NestStaging::AlongReuse ? rows : columns;
+    Type element = cast<MemRefType>(operand.buffer.getType()).getElementType();
+    if (alongChunk)
+      extent += getStagedRowPadding(element);
+    bytes += schedule.stageChunk * extent * getElementBytes(operand);
+  }
+  if (!any) {
+    why = "no operand is shared by the tile's points along one of its two "
+          "dimensions";
+    return failure();
+  }
+  if (bytes > gpu.staticSharedPerBlock) {
+    why = "the staged slices take " + std::to_string(bytes) +
+          " bytes of shared memory, more than a block's " +
+          std::to_string(gpu.staticSharedPerBlock);
+    return failure();
+  }
+  return success();
+}
+
 /// The atomic operation that combines a partial result into an element as
 /// `combiner` does, if the lowering to PTX has one (products have none).
 static std::optional<arith::AtomicRMWKind>
@@ -333,6 +398,9 @@ FailureOr<NestPlan> mlir::autoprof::rewrites::matchNestPlan(
   if ((shape.lanes > 1 || shape.split > 1) &&
       failed(findNestCombiners(plan.space, plan, why)))
     return failure();
+  if (shape.stageChunk > 0 &&
+      failed(findNestStaging(*target.gpu, problem, plan, why)))
+    return failure();
   if (shape.split > 1)
     for (auto [operand, combiner] :
          llvm::zip(plan.accumulated, plan.combiners))
@@ -345,14 +413,12 @@ FailureOr<NestPlan> mlir::autoprof::rewrites::matchNestPlan(
   return plan;
 }
 
-/// Keeps the original kernel as a fallback and puts each launch under a
-/// host check that the buffers the nest writes lie apart from the others:
-/// where they do, the launch (returned, for its new geometry) runs the
-/// rewritten kernel; where they do not, a copy of it runs the fallback with
-/// the original geometry.
-static SmallVector<gpu::LaunchFuncOp>
-versionLaunches(RewriterBase &rewriter, const RewriteTarget &target,
-                const IterationSpace &space) {
+/// Where the buffers lie apart, the launch (returned, for its new geometry)
+/// runs the rewritten kernel; where they do not, a copy of it runs the
+/// fallback with the original geometry.
+SmallVector<gpu::LaunchFuncOp> mlir::autoprof::rewrites::versionNestLaunches(
+    RewriterBase &rewriter, const RewriteTarget &target,
+    const IterationSpace &space) {
   gpu::GPUFuncOp kernel = target.kernel;
   MLIRContext *context = kernel.getContext();
   auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
@@ -437,8 +503,39 @@ static Value shuffle(RewriterBase &rewriter, Location loc, Value value,
   return result;
 }
 
+IRMapping mlir::autoprof::rewrites::beginNestBody(RewriterBase &rewriter,
+                                                  gpu::GPUFuncOp kernel,
+                                                  Block *&entry) {
+  rewriter.setInsertionPoint(kernel);
+  Block &old = kernel.getBody().front();
+  SmallVector<Location> argLocs;
+  for (BlockArgument arg : old.getArguments())
+    argLocs.push_back(arg.getLoc());
+  entry = rewriter.createBlock(&kernel.getBody(), kernel.getBody().begin(),
+                               old.getArgumentTypes(), argLocs);
+  IRMapping mapping;
+  mapping.map(old.getArguments(), entry->getArguments());
+  return mapping;
+}
+
+void mlir::autoprof::rewrites::setNestGeometry(
+    RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+    ArrayRef<gpu::LaunchFuncOp> launches, const NestSchedule &schedule) {
+  rewriter.modifyOpInPlace(kernel, [&] {
+    kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(schedule.threadsPerBlock), 1, 1}));
+    kernel.setKnownGridSizeAttr(rewriter.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(schedule.blocks), 1, 1}));
+  });
+  for (gpu::LaunchFuncOp launch : launches)
+    setLaunchSizes(rewriter, launch, {schedule.blocks, 1, 1},
+                   {schedule.threadsPerBlock, 1, 1});
+}
+
 LogicalResult mlir::autoprof::rewrites::generateNest(
     RewriterBase &rewriter, const RewriteTarget &target, const NestPlan &plan) {
+  if (plan.schedule.stageChunk > 0)
+    return generateStagedNest(rewriter, target, plan);
   const IterationSpace &space = plan.space;
   const NestSchedule &schedule = plan.schedule;
   int64_t lanes = schedule.lanes;
@@ -446,20 +543,13 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   Location loc = kernel.getLoc();
   SmallVector<gpu::LaunchFuncOp> launches(target.launches);
   if (plan.versioned)
-    launches = versionLaunches(rewriter, target, space);
-  rewriter.setInsertionPoint(kernel);
+    launches = versionNestLaunches(rewriter, target, space);
   Block &old = kernel.getBody().front();
 
   // A new entry block with the same arguments; the old one is erased once
   // its computation is cloned.
-  SmallVector<Location> argLocs;
-  for (BlockArgument arg : old.getArguments())
-    argLocs.push_back(arg.getLoc());
-  Block *entry =
-      rewriter.createBlock(&kernel.getBody(), kernel.getBody().begin(),
-                           old.getArgumentTypes(), argLocs);
-  IRMapping mapping;
-  mapping.map(old.getArguments(), entry->getArguments());
+  Block *entry = nullptr;
+  IRMapping mapping = beginNestBody(rewriter, kernel, entry);
 
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
@@ -864,15 +954,7 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   rewriter.eraseBlock(&old);
 
   // The new geometry, on the kernel and on every launch.
-  rewriter.modifyOpInPlace(kernel, [&] {
-    kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(schedule.threadsPerBlock), 1, 1}));
-    kernel.setKnownGridSizeAttr(rewriter.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(schedule.blocks), 1, 1}));
-  });
-  for (gpu::LaunchFuncOp launch : launches)
-    setLaunchSizes(rewriter, launch, {schedule.blocks, 1, 1},
-                   {schedule.threadsPerBlock, 1, 1});
+  setNestGeometry(rewriter, kernel, launches, schedule);
   // The copies' accesses of neighbouring elements become vector accesses
   // where they are aligned.
   // (The copies' index arithmetic is common first: accesses merge through

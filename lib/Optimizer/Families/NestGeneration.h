@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // What the families that map a raised iteration space anew (map-nest,
-// map-lanes, map-vector, map-split) share: the plan (the raised form, its schedule, whether the
-// launches need a host check that the buffers lie apart) and the generation
-// of the kernel's new body from it. Each family chooses the schedule's
+// map-lanes, map-vector, map-split, map-stage, ...) share: the plan (the
+// raised form, its schedule, whether the launches need a host check that
+// the buffers lie apart) and the generation of the kernel's new body from
+// it. Each family chooses the schedule's
 // parameters; the generated code only follows the schedule
 // (autoprof/Schedule/NestSchedule.h). Internal to the optimizer library.
 //
@@ -24,6 +25,13 @@
 
 namespace mlir::autoprof::rewrites {
 
+/// How a staged schedule's block reads an operand: from global memory at
+/// each point, or from the slice the block copies into its shared memory
+/// per chunk of reductions, along the reuse dimension (the operand indexes
+/// it, not the contiguous one) or along the contiguous one (the other way
+/// round).
+enum class NestStaging { None, AlongReuse, AlongContiguous };
+
 /// A raised kernel and the schedule its new body follows.
 struct NestPlan {
   IterationSpace space;
@@ -32,11 +40,17 @@ struct NestPlan {
   /// that the written buffers lie apart from the others, and launches a
   /// copy of the original kernel (autoprof.fallback_of) where they do not.
   bool versioned = false;
-  /// With lanes or a split: for each accumulated operand (the outputs the nest reads
-  /// and writes, in operand order), the body's operation that combines the
-  /// element so far with the point's contribution.
+  /// With lanes or a split: for each accumulated operand (the outputs the nest
+  /// reads and writes, in operand order), the body's operation that combines
+  /// the element so far with the point's contribution.
   SmallVector<unsigned> accumulated;
   SmallVector<Operation *> combiners;
+  /// With a staged chunk: how the block reads each operand (in operand
+  /// order), and for each staged one whether its copy walks the chunk
+  /// innermost (the operand is contiguous along the innermost reduction
+  /// dimension, not along the tile's): then the slice's rows are padded.
+  SmallVector<NestStaging> staging;
+  SmallVector<bool> stagedAlongChunk;
 };
 
 /// How promising a new mapping of a raised kernel is (the score of
@@ -89,9 +103,37 @@ matchNestPlan(const RewriteTarget &target,
 LogicalResult generateNest(RewriterBase &rewriter, const RewriteTarget &target,
                            const NestPlan &plan);
 
+/// The elements of padding after each row of a staged slice that a copy
+/// fills along the chunk: 16 bytes' worth.
+int64_t getStagedRowPadding(Type element);
+
+/// generateNest for a staged schedule (NestStaging.cpp).
+LogicalResult generateStagedNest(RewriterBase &rewriter,
+                                 const RewriteTarget &target,
+                                 const NestPlan &plan);
+
+/// Keeps the original kernel as a fallback and puts each launch under a
+/// host check that the buffers the nest writes lie apart from the others;
+/// returns the launches of the rewritten kernel.
+SmallVector<gpu::LaunchFuncOp> versionNestLaunches(RewriterBase &rewriter,
+                                                   const RewriteTarget &target,
+                                                   const IterationSpace &space);
+
+/// Replaces the kernel's body by a new entry block with its arguments (the
+/// rewriter's insertion point at its start) and returns the mapping of the
+/// old arguments; the old block is left for the caller to erase.
+IRMapping beginNestBody(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                        Block *&entry);
+
+/// Gives the kernel and every launch the one-dimensional geometry of
+/// `schedule`.
+void setNestGeometry(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                     ArrayRef<gpu::LaunchFuncOp> launches,
+                     const NestSchedule &schedule);
+
 /// A family whose rewrite is the kernel generated anew from a schedule of
-/// its raised form (map-nest, map-lanes, map-vector, map-split): each chooses the
-/// schedule's shape from its parameter, and ranks.
+/// its raised form (map-nest, map-lanes, map-vector, map-split): each chooses
+/// the schedule's shape from its parameter, and ranks.
 class NestMappingFamily : public RewriteFamilyWithPlan<NestPlan> {
 protected:
   /// The schedule's shape for `parameter` (a valid one) and `problem`.

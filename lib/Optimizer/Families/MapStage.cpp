@@ -1,0 +1,91 @@
+//===- MapStage.cpp - map-stage=R: a block tile staged in shared memory ---===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A contraction that raises to its iteration space (autoprof/Raise) gets a
+// new body whose schedule (autoprof/Schedule/NestSchedule.h) gives each
+// block of 256 threads a tile of 16 V points along the contiguous dimension
+// times 16 R along the reuse dimension, each thread R x V of them (V the
+// widest of 4, 2 and 1 whose tile divides the contiguous extent), and runs
+// the reductions in chunks of 16 points: per chunk the block copies the
+// slices of the operands its points share into shared memory once
+// (NestStaging.cpp), and each thread's R + V reads there serve R x V
+// multiply-adds. Where map-tile's threads each load the slices they need
+// from global memory (through L1), the block loads each element once per
+// chunk. Whatever the operands' layout (a transposed operand, a
+// convolution's window), the tile and the slices are found in the raised
+// form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+#include "NestGeneration.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+namespace {
+
+/// Threads per block of the new launch, and reduction points per chunk.
+constexpr int64_t kThreadsPerBlock = 256;
+constexpr int64_t kChunk = 16;
+
+class MapStageFamily : public NestMappingFamily {
+public:
+  StringRef getName() const override { return "map-stage"; }
+  StringRef getSummary() const override {
+    return "the raised iteration space mapped anew in block tiles whose "
+           "shared operand slices are staged in shared memory per chunk of "
+           "16 reduction points, R x 4 (or 2) points per thread";
+  }
+  std::optional<std::string> checkParameter(int64_t n) const override {
+    if (n < 1 || n > 8 || !llvm::isPowerOf2_64(n))
+      return "rows per thread must be 1, 2, 4 or 8";
+    return std::nullopt;
+  }
+  ArrayRef<StringRef> getAddressedFacts() const override {
+    static const StringRef facts[] = {"l1-bound", "uncoalesced-loads",
+                                      "issue-bound", "dram-bound"};
+    return facts;
+  }
+
+  void rank(const RewriteEvidence &evidence,
+            SmallVectorImpl<RankedParameter> &ranked) const override {
+    // Where map-tile is proposed (getNestReuseScore): 4 rows per thread
+    // (a tile of 64 x 64 points), then 2 (64 x 32), right after map-tile.
+    // Not set from a measurement yet.
+    std::optional<double> base = getNestReuseScore(evidence);
+    if (!base)
+      return;
+    ranked.push_back({*base - 0.02, 4});
+    ranked.push_back({*base - 0.025, 2});
+  }
+
+protected:
+  NestShape getShape(int64_t rows, const NestProblem &problem) const override {
+    NestShape shape;
+    shape.threadsPerBlock = kThreadsPerBlock;
+    shape.reuse = rows;
+    shape.stageChunk = kChunk;
+    int64_t extent = problem.parallelExtents.empty()
+                         ? 1
+                         : problem.parallelExtents[problem.contiguous];
+    shape.vector = 1;
+    for (int64_t vector : {4, 2})
+      if (extent % (kStagedTileColumns * vector) == 0) {
+        shape.vector = vector;
+        break;
+      }
+    return shape;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<RewriteFamily>
+mlir::autoprof::rewrites::createMapStageFamily() {
+  return std::make_unique<MapStageFamily>();
+}

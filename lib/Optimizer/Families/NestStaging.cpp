@@ -1,0 +1,331 @@
+//===- NestStaging.cpp - Raised nests with operands staged per block ------===//
+//
+// Part of the AutoProf project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The new body of a raised kernel under a staged schedule
+// (autoprof/Schedule/NestSchedule.h): each block takes a tile of points
+// along the contiguous and the reuse dimensions, 16 threads along the one
+// and the block's other threads along the other, each thread V x R points
+// of it. The linearized reductions run in chunks; for each chunk, after a
+// barrier, the block's threads copy together into shared memory the slice
+// of each staged operand the chunk reads (NestPlan::staging): the elements
+// along the tile dimension the operand indexes, for each reduction point
+// of the chunk. After a second barrier every thread runs the chunk's
+// reduction points, reading the staged operands from shared memory and the
+// others from global memory, and keeps its points' accumulators in
+// registers; after the last chunk it stores them.
+//
+// A slice is a chunk x extent array. The copy walks the operand's memory in
+// order where it can: along the tile dimension where the operand is
+// contiguous along it, else along the chunk where the operand is contiguous
+// along the innermost reduction dimension; then consecutive threads store
+// a column of the slice, whose rows get 16 bytes of padding so that they
+// fall on different banks and stay aligned for the threads' vector reads. Where
+// the chunk does not divide the reduction points, the last chunk copies the
+// last reduction point again for the points past the end, and runs only those
+// before it.
+//
+// The reductions keep the raised form's order, so each point combines its
+// terms in the order the kernel did.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestGeneration.h"
+
+#include "Families.h"
+
+#include "autoprof/Analysis/MemoryAccess.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+
+using namespace mlir;
+using namespace mlir::autoprof;
+using namespace mlir::autoprof::rewrites;
+
+namespace {
+
+/// A staged operand's slice in the block's shared memory.
+struct Slice {
+  unsigned operand;
+  /// The tile dimension the operand indexes (a dimension of the space).
+  unsigned dim;
+  /// Points of the tile along it, and the slice's row length (padded).
+  int64_t extent, rowLength;
+  /// The copy walks the chunk innermost.
+  bool chunkInner;
+  Value buffer;
+};
+
+} // namespace
+
+LogicalResult mlir::autoprof::rewrites::generateStagedNest(
+    RewriterBase &rewriter, const RewriteTarget &target, const NestPlan &plan) {
+  const IterationSpace &space = plan.space;
+  const NestSchedule &schedule = plan.schedule;
+  gpu::GPUFuncOp kernel = target.kernel;
+  Location loc = kernel.getLoc();
+  MLIRContext *context = kernel.getContext();
+  SmallVector<gpu::LaunchFuncOp> launches(target.launches);
+  if (plan.versioned)
+    launches = versionNestLaunches(rewriter, target, space);
+  Block &old = kernel.getBody().front();
+  Block *entry = nullptr;
+  IRMapping mapping = beginNestBody(rewriter, kernel, entry);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  };
+  auto mul = [&](Value a, int64_t b) -> Value {
+    return arith::MulIOp::create(rewriter, loc, a, constant(b));
+  };
+  auto rem = [&](Value a, int64_t b) -> Value {
+    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
+  };
+  auto div = [&](Value a, int64_t b) -> Value {
+    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
+  };
+
+  SmallVector<unsigned> parallel = space.getParallelDims();
+  SmallVector<unsigned> reductions = space.getReductionDims();
+  unsigned contiguous = parallel[schedule.order.back()];
+  unsigned reuse = parallel[schedule.reuseDim];
+  int64_t vector = schedule.vector, rowsPerThread = schedule.reuse;
+  int64_t copies = vector * rowsPerThread;
+  int64_t threads = schedule.threadsPerBlock;
+  int64_t columns = kStagedTileColumns * vector;
+  int64_t rows = threads / kStagedTileColumns * rowsPerThread;
+  int64_t chunk = schedule.stageChunk;
+  int64_t reductionPoints = space.getReductionPoints();
+
+  // The block's tile: the schedule's order from the innermost, the two
+  // tile dimensions counted in tiles.
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value block = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+  SmallVector<Value> base(space.dims.size());
+  Value rest = block;
+  for (int i = static_cast<int>(schedule.order.size()) - 1; i >= 0; --i) {
+    unsigned d = parallel[schedule.order[i]];
+    int64_t extent = space.dims[d].extent;
+    int64_t tile = d == contiguous ? columns : d == reuse ? rows : 1;
+    extent /= tile;
+    Value index = i == 0 ? rest : rem(rest, extent);
+    if (i != 0)
+      rest = div(rest, extent);
+    base[d] = tile == 1 ? index : mul(index, tile);
+  }
+  Value zero = constant(0);
+  for (unsigned d : reductions)
+    base[d] = zero;
+  // The thread's points: copy i * V + v is the point R * row + i along the
+  // reuse dimension and V * column + v along the contiguous one.
+  Value column = rem(thread, kStagedTileColumns);
+  Value row = div(thread, kStagedTileColumns);
+  Value columnOffset = vector > 1 ? mul(column, vector) : column;
+  Value rowOffset = rowsPerThread > 1 ? mul(row, rowsPerThread) : row;
+  SmallVector<Value> columnOffsets, rowOffsets;
+  for (int64_t v = 0; v < vector; ++v)
+    columnOffsets.push_back(v == 0 ? columnOffset
+                                   : add(columnOffset, constant(v)));
+  for (int64_t i = 0; i < rowsPerThread; ++i)
+    rowOffsets.push_back(i == 0 ? rowOffset : add(rowOffset, constant(i)));
+  SmallVector<SmallVector<Value>> copyDims(copies, base);
+  for (int64_t i = 0; i < rowsPerThread; ++i)
+    for (int64_t v = 0; v < vector; ++v) {
+      copyDims[i * vector + v][reuse] = add(base[reuse], rowOffsets[i]);
+      copyDims[i * vector + v][contiguous] =
+          add(base[contiguous], columnOffsets[v]);
+    }
+  auto indices = [&](const SpaceOperand &operand, ArrayRef<Value> dims) {
+    SmallVector<Value> values;
+    for (AffineExpr expr : operand.map.getResults())
+      values.push_back(
+          affine::expandAffineExpr(rewriter, loc, expr, dims, ValueRange{}));
+    return values;
+  };
+  // The reduction dimensions of linear reduction point `index`, the last
+  // innermost.
+  auto setReductions = [&](Value index, SmallVectorImpl<Value> &dims) {
+    for (int i = static_cast<int>(schedule.reductionOrder.size()) - 1; i >= 0;
+         --i) {
+      unsigned d = reductions[schedule.reductionOrder[i]];
+      if (i == 0) {
+        dims[d] = index;
+        break;
+      }
+      int64_t extent = space.dims[d].extent;
+      dims[d] = rem(index, extent);
+      index = div(index, extent);
+    }
+  };
+
+  // The slices in shared memory.
+  SmallVector<Slice> slices;
+  SmallVector<int> sliceOf(space.operands.size(), -1);
+  for (auto [index, operand] : llvm::enumerate(space.operands)) {
+    NestStaging staging = plan.staging[index];
+    if (staging == NestStaging::None)
+      continue;
+    Slice slice;
+    slice.operand = index;
+    slice.dim = staging == NestStaging::AlongReuse ? reuse : contiguous;
+    slice.extent = staging == NestStaging::AlongReuse ? rows : columns;
+    slice.chunkInner = plan.stagedAlongChunk[index];
+    Type element = cast<MemRefType>(operand.buffer.getType()).getElementType();
+    slice.rowLength =
+        slice.extent + (slice.chunkInner ? getStagedRowPadding(element) : 0);
+    auto type = MemRefType::get(
+        {chunk, slice.rowLength}, element, MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+    slice.buffer = kernel.addWorkgroupAttribution(type, loc);
+    sliceOf[index] = slices.size();
+    slices.push_back(slice);
+  }
+
+  // Accumulated outputs stay in registers through the chunks, from their
+  // elements; one register per copy, at slot * copies + copy.
+  SmallVector<unsigned> accumulated;
+  SmallVector<Value> initial;
+  for (auto [i, operand] : llvm::enumerate(space.operands))
+    if (operand.written && operand.read) {
+      accumulated.push_back(i);
+      for (int64_t c = 0; c < copies; ++c)
+        initial.push_back(memref::LoadOp::create(
+            rewriter, loc, mapping.lookup(operand.buffer),
+            indices(operand, copyDims[c])));
+    }
+
+  auto chunks = scf::ForOp::create(
+      rewriter, loc, zero, constant(reductionPoints), constant(chunk), initial);
+  rewriter.setInsertionPointToStart(chunks.getBody());
+  Value first = chunks.getInductionVar();
+  // Copy the chunk's slices once every thread is done with the last ones.
+  gpu::BarrierOp::create(rewriter, loc);
+  bool ragged = reductionPoints % chunk != 0;
+  for (const Slice &slice : slices) {
+    const SpaceOperand &operand = space.operands[slice.operand];
+    int64_t elements = chunk * slice.extent;
+    auto copy = scf::ForOp::create(rewriter, loc, thread, constant(elements),
+                                   constant(threads));
+    rewriter.setInsertionPointToStart(copy.getBody());
+    Value element = copy.getInductionVar();
+    Value point =
+        slice.chunkInner ? rem(element, chunk) : div(element, slice.extent);
+    Value along =
+        slice.chunkInner ? div(element, chunk) : rem(element, slice.extent);
+    Value reduction = add(first, point);
+    if (ragged)
+      reduction = arith::MinUIOp::create(rewriter, loc, reduction,
+                                         constant(reductionPoints - 1));
+    SmallVector<Value> dims(base);
+    setReductions(reduction, dims);
+    dims[slice.dim] = add(base[slice.dim], along);
+    Value value = memref::LoadOp::create(
+        rewriter, loc, mapping.lookup(operand.buffer), indices(operand, dims));
+    memref::StoreOp::create(rewriter, loc, value, slice.buffer,
+                            ValueRange{point, along});
+    rewriter.setInsertionPointAfter(copy);
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // The chunk's reduction points.
+  Value upper = constant(chunk);
+  if (ragged)
+    upper = arith::MinUIOp::create(
+        rewriter, loc, upper,
+        arith::SubIOp::create(rewriter, loc, constant(reductionPoints), first));
+  auto points = scf::ForOp::create(rewriter, loc, zero, upper, constant(1),
+                                   chunks.getRegionIterArgs());
+  rewriter.setInsertionPointToStart(points.getBody());
+  Value point = points.getInductionVar();
+  ValueRange current = points.getRegionIterArgs();
+  // The reduction dimensions, for the operands read from global memory.
+  bool reduced = false;
+  auto reduce = [&]() {
+    if (reduced)
+      return;
+    reduced = true;
+    SmallVector<Value> dims(base);
+    setReductions(add(first, point), dims);
+    for (SmallVector<Value> &copyDim : copyDims)
+      for (unsigned d : reductions)
+        copyDim[d] = dims[d];
+  };
+  SmallVector<IRMapping> mappings(copies, mapping);
+  SmallVector<Value> next(current.begin(), current.end());
+  for (Operation *op : space.body) {
+    auto it = space.operandOf.find(op);
+    for (int64_t c = 0; c < copies; ++c) {
+      IRMapping &copyMapping = mappings[c];
+      if (it == space.operandOf.end()) {
+        rewriter.clone(*op, copyMapping);
+        continue;
+      }
+      const SpaceOperand &operand = space.operands[it->second];
+      auto slot = llvm::find(accumulated, it->second);
+      int64_t reg = (slot - accumulated.begin()) * copies + c;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        Value value;
+        if (slot != accumulated.end()) {
+          value = current[reg];
+        } else if (sliceOf[it->second] >= 0) {
+          const Slice &slice = slices[sliceOf[it->second]];
+          Value along = slice.dim == reuse ? rowOffsets[c / vector]
+                                           : columnOffsets[c % vector];
+          value = memref::LoadOp::create(rewriter, loc, slice.buffer,
+                                         ValueRange{point, along});
+        } else {
+          reduce();
+          value = memref::LoadOp::create(rewriter, loc,
+                                         mapping.lookup(operand.buffer),
+                                         indices(operand, copyDims[c]));
+        }
+        copyMapping.map(load.getResult(), value);
+        // An element the kernel carried in a register: its value so far.
+        for (const CarriedValue &carried : space.carried)
+          if (carried.operand == it->second)
+            copyMapping.map(carried.value, value);
+        continue;
+      }
+      Value value = copyMapping.lookup(space.getStoredValue(op));
+      if (slot != accumulated.end()) {
+        next[reg] = value;
+        continue;
+      }
+      reduce();
+      memref::StoreOp::create(rewriter, loc, value,
+                              mapping.lookup(operand.buffer),
+                              indices(operand, copyDims[c]));
+    }
+  }
+  scf::YieldOp::create(rewriter, loc, next);
+  rewriter.setInsertionPointAfter(points);
+  scf::YieldOp::create(rewriter, loc, points.getResults());
+  rewriter.setInsertionPointAfter(chunks);
+  for (auto [slot, operand] : llvm::enumerate(accumulated)) {
+    const SpaceOperand &output = space.operands[operand];
+    for (int64_t c = 0; c < copies; ++c)
+      memref::StoreOp::create(
+          rewriter, loc, chunks.getResult(slot * copies + c),
+          mapping.lookup(output.buffer), indices(output, copyDims[c]));
+  }
+  rewriter.setInsertionPointToEnd(entry);
+  gpu::ReturnOp::create(rewriter, loc);
+  rewriter.eraseBlock(&old);
+
+  setNestGeometry(rewriter, kernel, launches, schedule);
+  // The copies' loads of one address are made once, and neighbouring ones
+  // (a thread's points along a slice's row) merge into vector accesses.
+  DominanceInfo dominance(kernel);
+  eliminateCommonSubExpressions(rewriter, dominance, kernel);
+  mergeNeighbouringAccesses(rewriter, kernel, {threads, 1, 1});
+  return success();
+}
