@@ -177,14 +177,18 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
     }
     // The tile: kStagedTileColumns threads of `vector` points along the
     // contiguous dimension, the block's other threads of `reuse` points
-    // along the reuse one.
+    // along the reuse one. Past either extent its threads only copy; a
+    // tile of which more than half would lie past an extent is refused
+    // (fewer points per thread cover it).
     int64_t columns = kStagedTileColumns * vector;
     int64_t rows = threadsPerBlock / kStagedTileColumns * reuse;
     int64_t reuseExtent = problem.parallelExtents[*problem.reuse];
-    if (contiguousExtent % columns != 0 || reuseExtent % rows != 0) {
+    if ((vector > 1 && columns >= 2 * contiguousExtent) ||
+        (reuse > 1 && rows >= 2 * reuseExtent)) {
       why = "a staged tile of " + std::to_string(columns) + " x " +
             std::to_string(rows) +
-            " points does not divide the contiguous and reuse extents " +
+            " points lies more than half past the contiguous and reuse "
+            "extents " +
             std::to_string(contiguousExtent) + " x " +
             std::to_string(reuseExtent);
       return std::nullopt;
@@ -239,7 +243,17 @@ mlir::autoprof::scheduleNest(const NestProblem &problem,
                                                        : chunkBlocks * split;
   } else if (stage != 0) {
     // One block per tile: its threads take `vector` x `reuse` points each.
-    schedule.blocks = points / threadsPerBlock;
+    int64_t columns = kStagedTileColumns * vector;
+    int64_t rows = threadsPerBlock / kStagedTileColumns * reuse;
+    int64_t tiles = 1;
+    for (auto [d, extent] : llvm::enumerate(problem.parallelExtents)) {
+      int64_t tile = d == problem.contiguous ? columns
+                     : d == *problem.reuse   ? rows
+                                             : 1;
+      int64_t count = (extent + tile - 1) / tile;
+      tiles = tiles > maxBlocks / count ? maxBlocks + 1 : tiles * count;
+    }
+    schedule.blocks = tiles;
   } else {
     int64_t threads = points * lanes * split;
     schedule.blocks = (threads + threadsPerBlock - 1) / threadsPerBlock;

@@ -142,3 +142,61 @@ module attributes {gpu.container_module} {
 // ONE: vector.load %[[SIN]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // ONE: memref.load %[[SW]][%{{.*}}, %{{.*}}] : memref<16x20xf32, #gpu.address_space<workgroup>>
 // ONE-COUNT-4: arith.mulf
+
+// -----
+
+// A product of 80 x 96 points: tiles of 64 x 64 leave the second row of
+// tiles and the second column of tiles partly past the extents. Threads
+// past them start from zeros, copy their share of the slices (the copies'
+// rows and columns clamped to the last) and store nothing.
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<80x32xf32> {llvm.noalias}, %b: memref<32x96xf32> {llvm.noalias}, %c: memref<80x96xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %c80 = arith.constant 80 : index
+    %c96 = arith.constant 96 : index
+    gpu.launch_func @m::@ragged blocks in (%c80, %c1, %c1) threads in (%c96, %c1, %c1) args(%a : memref<80x32xf32>, %b : memref<32x96xf32>, %c : memref<80x96xf32>)
+    return
+  }
+  gpu.module @m {
+    gpu.func @ragged(%a: memref<80x32xf32>, %b: memref<32x96xf32>, %c: memref<80x96xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c32 = arith.constant 32 : index
+      %i = gpu.block_id x
+      %j = gpu.thread_id x
+      scf.for %k = %c0 to %c32 step %c1 {
+        %x = memref.load %a[%i, %k] : memref<80x32xf32>
+        %y = memref.load %b[%k, %j] : memref<32x96xf32>
+        %acc = memref.load %c[%i, %j] : memref<80x96xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        memref.store %s, %c[%i, %j] : memref<80x96xf32>
+      }
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @ragged(
+// CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<80x32xf32>, %[[B:[a-z0-9_]+]]: memref<32x96xf32>, %[[C:[a-z0-9_]+]]: memref<80x96xf32>)
+// CHECK-SAME: workgroup(%[[SA:[a-z0-9_]+]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
+// CHECK-DAG: %[[COLUMNS:.*]] = arith.cmpi ult, %{{.*}}, %c96 : index
+// CHECK-DAG: %[[ROWS:.*]] = arith.cmpi ult, %{{.*}}, %c80 : index
+// CHECK: %[[INSIDE:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: %[[START:.*]]:16 = scf.if %[[INSIDE]] -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-4: vector.load %[[C]]
+// CHECK: } else {
+// CHECK: arith.constant 0.000000e+00 : f32
+// CHECK: scf.for
+// CHECK: gpu.barrier
+// CHECK: %[[ROW:.*]] = arith.minui %{{.*}}, %c79 : index
+// CHECK: memref.load %[[A]][%[[ROW]], %{{.*}}]
+// CHECK: %[[COLUMN:.*]] = arith.minui %{{.*}}, %c95 : index
+// CHECK: memref.load %[[B]][%{{.*}}, %[[COLUMN]]]
+// CHECK: gpu.barrier
+// CHECK: scf.if %[[INSIDE]] {
+// CHECK-COUNT-4: vector.store %{{.*}}, %[[C]]
+// CHECK-NEXT: {{^ +}}}{{$}}
+// CHECK-NEXT: gpu.return
+// ONE-LABEL: gpu.func @ragged(
+// ONE-SAME: known_grid_size = array<i32: 10, 1, 1>

@@ -392,6 +392,14 @@ TEST(NestScheduleTest, StagesTilesOfTheContiguousAndReuseDimensions) {
   schedule = scheduleNest(problem, shape, why);
   ASSERT_TRUE(schedule) << why;
   EXPECT_EQ(schedule->blocks, 8 * 1 * 4);
+  // Tiles that do not divide the extents: 200 rows take 4 tiles of 64,
+  // 100 columns 2 of 64.
+  problem.parallelExtents = {8, 200, 100};
+  shape.reuse = 4;
+  schedule = scheduleNest(problem, shape, why);
+  ASSERT_TRUE(schedule) << why;
+  EXPECT_EQ(schedule->blocks, 8 * 4 * 2);
+  EXPECT_EQ(schedule->points, 8 * 200 * 100 / 16);
 }
 
 TEST(NestScheduleTest, StagedReductionsKeepTheirOrder) {
@@ -445,15 +453,18 @@ TEST(NestScheduleTest, RefusesStagedSchedulesThatDoNotFit) {
   lanes.reuse = 1;
   lanes.lanes = 4;
   refuses(lanes, "no lanes per point or split");
-  // A tile whose rows do not divide the reuse extent, or whose columns do
-  // not divide the contiguous one.
+  // A tile whose rows or columns lie more than half past the extent.
   NestShape wide = shape;
   wide.reuse = 16;
-  refuses(wide, "a staged tile of 64 x 256 points does not divide the "
-                "contiguous and reuse extents 256 x 128");
-  problem.parallelExtents = {128, 200};
-  refuses(shape, "a staged tile of 64 x 64 points does not divide the "
-                 "contiguous and reuse extents 200 x 128");
+  refuses(wide, "a staged tile of 64 x 256 points lies more than half past "
+                "the contiguous and reuse extents 256 x 128");
+  problem.parallelExtents = {128, 32};
+  refuses(shape, "a staged tile of 64 x 64 points lies more than half past "
+                 "the contiguous and reuse extents 32 x 128");
+  // One point per thread along it is never refused: a tile of 16 x 64.
+  NestShape narrow = shape;
+  narrow.vector = 1;
+  EXPECT_TRUE(scheduleNest(problem, narrow, why)) << why;
   problem.parallelExtents = {128, 256};
   // Fewer reduction points than a chunk.
   NestShape longer = shape;

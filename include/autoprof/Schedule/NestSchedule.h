@@ -51,8 +51,9 @@
 // dimension, each thread V x R points of it (V along the contiguous
 // dimension, R along the reuse one), so that a block takes 16 V x
 // (threadsPerBlock / 16) R points of those two dimensions and one point of
-// every other parallel dimension; the tile's extents divide the two
-// dimensions' extents. The linearized reductions (in the raised form's
+// every other parallel dimension. Where the tile does not divide the two
+// dimensions' extents, the threads whose points lie past them take their
+// share of the copies below and store nothing. The linearized reductions (in the raised form's
 // order, so that each point combines in the same order) run in chunks of K
 // points: for each chunk the
 // block copies into its shared memory, once, the elements of each operand
@@ -146,8 +147,8 @@ struct NestSchedule {
   /// none); with a staged chunk, reductionOrder is the raised form's (each
   /// point's combinations keep their order), the
   /// block is a tile of kStagedTileColumns x (threadsPerBlock /
-  /// kStagedTileColumns) threads, each taking `vector` x `reuse` points,
-  /// and `blocks` counts the tiles.
+  /// kStagedTileColumns) threads, each taking `vector` x `reuse` points
+  /// (`points` counts those groups), and `blocks` counts the tiles.
   int64_t stageChunk = 0;
 };
 
@@ -229,8 +230,8 @@ std::optional<int64_t> chooseNestSplit(int64_t points, int64_t reductionPoints,
 /// points, a problem of no points, or more blocks than a grid holds. A
 /// staged chunk must be a power of two from 2 up to kMaxStageChunk, without
 /// lanes or a split, with a reuse dimension and reductions of a chunk at
-/// least, and the tile's extents must divide the contiguous and the reuse
-/// dimensions' extents.
+/// least, and with several points per thread along a tile dimension the
+/// tile may not lie more than half past its extent.
 std::optional<NestSchedule> scheduleNest(const NestProblem &problem,
                                          const NestShape &shape,
                                          std::string &why);

@@ -8,7 +8,8 @@
 // new body whose schedule (autoprof/Schedule/NestSchedule.h) gives each
 // block of 256 threads a tile of 16 V points along the contiguous dimension
 // times 16 R along the reuse dimension, each thread R x V of them (V the
-// widest of 4, 2 and 1 whose tile divides the contiguous extent), and runs
+// widest of 4, 2 and 1 that divides the contiguous extent and leaves the
+// tile less than half past it), and runs
 // the reductions in chunks of 16 points: per chunk the block copies the
 // slices of the operands its points share into shared memory once
 // (NestStaging.cpp), and each thread's R + V reads there serve R x V
@@ -75,7 +76,7 @@ protected:
                          : problem.parallelExtents[problem.contiguous];
     shape.vector = 1;
     for (int64_t vector : {4, 2})
-      if (extent % (kStagedTileColumns * vector) == 0) {
+      if (extent % vector == 0 && kStagedTileColumns * vector < 2 * extent) {
         shape.vector = vector;
         break;
       }

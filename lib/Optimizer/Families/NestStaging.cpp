@@ -144,6 +144,46 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
       copyDims[i * vector + v][contiguous] =
           add(base[contiguous], columnOffsets[v]);
     }
+  // Where the tile does not divide an extent, the threads whose points lie
+  // past it (all of a thread's points, since V and R divide the extents)
+  // copy their share of the slices and store nothing; the global loads of
+  // their reductions read the last element instead.
+  int64_t contiguousExtent = space.dims[contiguous].extent;
+  int64_t reuseExtent = space.dims[reuse].extent;
+  bool partialColumns = contiguousExtent % columns != 0;
+  bool partialRows = reuseExtent % rows != 0;
+  auto clamp = [&](Value index, int64_t extent) -> Value {
+    return arith::MinUIOp::create(rewriter, loc, index, constant(extent - 1));
+  };
+  Value inside;
+  auto within = [&](unsigned d, int64_t extent) {
+    Value below =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                              copyDims[0][d], constant(extent));
+    inside =
+        inside ? arith::AndIOp::create(rewriter, loc, inside, below).getResult()
+               : below;
+  };
+  if (partialColumns)
+    within(contiguous, contiguousExtent);
+  if (partialRows)
+    within(reuse, reuseExtent);
+  SmallVector<SmallVector<Value>> loopDims(copyDims);
+  for (SmallVector<Value> &dims : loopDims) {
+    if (partialColumns)
+      dims[contiguous] = clamp(dims[contiguous], contiguousExtent);
+    if (partialRows)
+      dims[reuse] = clamp(dims[reuse], reuseExtent);
+  }
+  // Runs `build` where the thread's points lie within the extents.
+  auto ifInside = [&](llvm::function_ref<void()> build) {
+    if (!inside)
+      return build();
+    auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
+    OpBuilder::InsertionGuard insertion(rewriter);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    build();
+  };
   auto indices = [&](const SpaceOperand &operand, ArrayRef<Value> dims) {
     SmallVector<Value> values;
     for (AffineExpr expr : operand.map.getResults())
@@ -192,16 +232,41 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
 
   // Accumulated outputs stay in registers through the chunks, from their
   // elements; one register per copy, at slot * copies + copy.
+  // (Threads past the extents start from zeros.)
   SmallVector<unsigned> accumulated;
-  SmallVector<Value> initial;
   for (auto [i, operand] : llvm::enumerate(space.operands))
-    if (operand.written && operand.read) {
+    if (operand.written && operand.read)
       accumulated.push_back(i);
+  auto loadInitial = [&]() {
+    SmallVector<Value> values;
+    for (unsigned i : accumulated)
       for (int64_t c = 0; c < copies; ++c)
-        initial.push_back(memref::LoadOp::create(
-            rewriter, loc, mapping.lookup(operand.buffer),
-            indices(operand, copyDims[c])));
-    }
+        values.push_back(memref::LoadOp::create(
+            rewriter, loc, mapping.lookup(space.operands[i].buffer),
+            indices(space.operands[i], copyDims[c])));
+    return values;
+  };
+  SmallVector<Value> initial;
+  if (inside && !accumulated.empty()) {
+    SmallVector<Type> types;
+    for (unsigned i : accumulated)
+      types.append(copies, cast<MemRefType>(space.operands[i].buffer.getType())
+                               .getElementType());
+    auto start = scf::IfOp::create(rewriter, loc, types, inside,
+                                   /*withElse=*/true);
+    rewriter.setInsertionPointToStart(start.thenBlock());
+    scf::YieldOp::create(rewriter, loc, loadInitial());
+    rewriter.setInsertionPointToStart(start.elseBlock());
+    SmallVector<Value> zeros;
+    for (Type type : types)
+      zeros.push_back(arith::ConstantOp::create(
+          rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type))));
+    scf::YieldOp::create(rewriter, loc, zeros);
+    rewriter.setInsertionPointAfter(start);
+    initial.assign(start.getResults().begin(), start.getResults().end());
+  } else {
+    initial = loadInitial();
+  }
 
   auto chunks = scf::ForOp::create(
       rewriter, loc, zero, constant(reductionPoints), constant(chunk), initial);
@@ -228,6 +293,10 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
     SmallVector<Value> dims(base);
     setReductions(reduction, dims);
     dims[slice.dim] = add(base[slice.dim], along);
+    if (slice.dim == contiguous ? partialColumns : partialRows)
+      dims[slice.dim] =
+          clamp(dims[slice.dim],
+                slice.dim == contiguous ? contiguousExtent : reuseExtent);
     Value value = memref::LoadOp::create(
         rewriter, loc, mapping.lookup(operand.buffer), indices(operand, dims));
     memref::StoreOp::create(rewriter, loc, value, slice.buffer,
@@ -255,7 +324,7 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
     reduced = true;
     SmallVector<Value> dims(base);
     setReductions(add(first, point), dims);
-    for (SmallVector<Value> &copyDim : copyDims)
+    for (SmallVector<Value> &copyDim : loopDims)
       for (unsigned d : reductions)
         copyDim[d] = dims[d];
   };
@@ -286,7 +355,7 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
           reduce();
           value = memref::LoadOp::create(rewriter, loc,
                                          mapping.lookup(operand.buffer),
-                                         indices(operand, copyDims[c]));
+                                         indices(operand, loopDims[c]));
         }
         copyMapping.map(load.getResult(), value);
         // An element the kernel carried in a register: its value so far.
@@ -301,22 +370,26 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
         continue;
       }
       reduce();
-      memref::StoreOp::create(rewriter, loc, value,
-                              mapping.lookup(operand.buffer),
-                              indices(operand, copyDims[c]));
+      ifInside([&] {
+        memref::StoreOp::create(rewriter, loc, value,
+                                mapping.lookup(operand.buffer),
+                                indices(operand, loopDims[c]));
+      });
     }
   }
   scf::YieldOp::create(rewriter, loc, next);
   rewriter.setInsertionPointAfter(points);
   scf::YieldOp::create(rewriter, loc, points.getResults());
   rewriter.setInsertionPointAfter(chunks);
-  for (auto [slot, operand] : llvm::enumerate(accumulated)) {
-    const SpaceOperand &output = space.operands[operand];
-    for (int64_t c = 0; c < copies; ++c)
-      memref::StoreOp::create(
-          rewriter, loc, chunks.getResult(slot * copies + c),
-          mapping.lookup(output.buffer), indices(output, copyDims[c]));
-  }
+  ifInside([&] {
+    for (auto [slot, operand] : llvm::enumerate(accumulated)) {
+      const SpaceOperand &output = space.operands[operand];
+      for (int64_t c = 0; c < copies; ++c)
+        memref::StoreOp::create(
+            rewriter, loc, chunks.getResult(slot * copies + c),
+            mapping.lookup(output.buffer), indices(output, copyDims[c]));
+    }
+  });
   rewriter.setInsertionPointToEnd(entry);
   gpu::ReturnOp::create(rewriter, loc);
   rewriter.eraseBlock(&old);
