@@ -3,7 +3,8 @@
 // thread V x R of them) and runs the reductions in chunks of 16 points; per
 // chunk it copies into shared memory, between two barriers, the slices of
 // the operands the tile's points share, which the threads then read as
-// vectors.
+// vectors; each thread loads its share of the next chunk before it runs
+// the current one.
 // RUN: autoprof-opt %s -split-input-file --autoprof-normalize-kernels --autoprof-apply-rewrites="rewrites=map-stage=4" | FileCheck %s
 // RUN: autoprof-opt %s -split-input-file --autoprof-normalize-kernels --autoprof-apply-rewrites="rewrites=map-stage=1" | FileCheck %s --check-prefix=ONE
 
@@ -48,18 +49,19 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>
 // The tile's 16 accumulators start from the output: four rows of four.
 // CHECK-COUNT-4: vector.load %[[C]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
-// CHECK: scf.for %[[FIRST:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// Each thread's share of the first chunk's slices, four elements of each,
+// loaded ahead (reduction points past the end clamp to the last).
+// CHECK: arith.minui %{{.*}}, %c39 : index
+// CHECK-COUNT-4: memref.load %[[A]][%{{.*}}, %{{.*}}] : memref<64x40xf32>
+// CHECK-COUNT-4: memref.load %[[B]][%{{.*}}, %{{.*}}] : memref<64x40xf32>
+// CHECK: scf.for %[[FIRST:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-NEXT: gpu.barrier
-// Each slice: 16 x 64 elements, four per thread; the last chunk copies the
-// last reduction point again past the end.
-// CHECK: scf.for %[[E:.*]] = %thread_id_x to %{{.*}} step %{{.*}} {
-// CHECK: %[[K:.*]] = arith.minui %{{.*}}, %{{.*}} : index
-// CHECK: %[[X:.*]] = memref.load %[[A]][%{{.*}}, %[[K]]] : memref<64x40xf32>
-// CHECK: memref.store %[[X]], %[[SA]][%{{.*}}, %{{.*}}]
-// CHECK: scf.for
-// CHECK: %[[Y:.*]] = memref.load %[[B]][%{{.*}}, %{{.*}}] : memref<64x40xf32>
-// CHECK: memref.store %[[Y]], %[[SB]][%{{.*}}, %{{.*}}]
-// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]][%{{.*}}, %{{.*}}]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SB]][%{{.*}}, %{{.*}}]
+// CHECK-NEXT: gpu.barrier
+// The next chunk's shares, in flight while this chunk runs.
+// CHECK-COUNT-4: memref.load %[[A]]
+// CHECK-COUNT-4: memref.load %[[B]]
 // The chunk's points, fewer in the last one.
 // CHECK: %[[LEFT:.*]] = arith.subi %{{.*}}, %[[FIRST]] : index
 // CHECK: %[[UPPER:.*]] = arith.minui %{{.*}}, %[[LEFT]] : index
@@ -69,7 +71,7 @@ module attributes {gpu.container_module} {
 // CHECK-NOT: memref.load
 // CHECK-COUNT-16: arith.mulf
 // CHECK: scf.yield
-// CHECK: scf.yield
+// CHECK: scf.yield {{.*}} : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
 // CHECK-COUNT-4: vector.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
 // CHECK: gpu.return
 // ONE-LABEL: gpu.func @mm(
@@ -121,11 +123,11 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: %[[IN:[a-z0-9_]+]]: memref<2x18x66xf32>, %[[W:[a-z0-9_]+]]: memref<64x2x3x3xf32>, %[[OUT:[a-z0-9_]+]]: memref<64x16x64xf32>)
 // CHECK-SAME: workgroup(%[[SIN:[a-z0-9_]+]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[SW:[a-z0-9_]+]] : memref<16x68xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 16, 1, 1>
+// CHECK: memref.load %[[IN]]
+// CHECK: memref.load %[[W]]
 // CHECK: scf.for
 // CHECK: gpu.barrier
-// CHECK: memref.load %[[IN]]
 // CHECK: memref.store %{{.*}}, %[[SIN]]
-// CHECK: memref.load %[[W]]
 // CHECK: memref.store %{{.*}}, %[[SW]]
 // CHECK: gpu.barrier
 // CHECK: scf.for
@@ -187,12 +189,12 @@ module attributes {gpu.container_module} {
 // CHECK-COUNT-4: vector.load %[[C]]
 // CHECK: } else {
 // CHECK: arith.constant 0.000000e+00 : f32
-// CHECK: scf.for
-// CHECK: gpu.barrier
 // CHECK: %[[ROW:.*]] = arith.minui %{{.*}}, %c79 : index
 // CHECK: memref.load %[[A]][%[[ROW]], %{{.*}}]
 // CHECK: %[[COLUMN:.*]] = arith.minui %{{.*}}, %c95 : index
 // CHECK: memref.load %[[B]][%{{.*}}, %[[COLUMN]]]
+// CHECK: scf.for
+// CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // CHECK: scf.if %[[INSIDE]] {
 // CHECK-COUNT-4: vector.store %{{.*}}, %[[C]]

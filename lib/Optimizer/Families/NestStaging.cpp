@@ -8,24 +8,26 @@
 // (autoprof/Schedule/NestSchedule.h): each block takes a tile of points
 // along the contiguous and the reuse dimensions, 16 threads along the one
 // and the block's other threads along the other, each thread V x R points
-// of it. The linearized reductions run in chunks; for each chunk, after a
-// barrier, the block's threads copy together into shared memory the slice
-// of each staged operand the chunk reads (NestPlan::staging): the elements
-// along the tile dimension the operand indexes, for each reduction point
-// of the chunk. After a second barrier every thread runs the chunk's
-// reduction points, reading the staged operands from shared memory and the
-// others from global memory, and keeps its points' accumulators in
-// registers; after the last chunk it stores them.
+// of it. The linearized reductions run in chunks. Each thread loads its
+// share of the first chunk's slices into registers before the loop: for
+// each staged operand (NestPlan::staging), the elements along the tile
+// dimension the operand indexes, for each reduction point of the chunk. In
+// each chunk, after a barrier, the threads store their shares into shared
+// memory; after a second barrier each thread loads its share of the next
+// chunk, whose loads are in flight while it runs the chunk's reduction
+// points, reading the staged operands from shared memory and the others
+// from global memory. The accumulators stay in registers; after the last
+// chunk each thread stores them.
 //
 // A slice is a chunk x extent array. The copy walks the operand's memory in
 // order where it can: along the tile dimension where the operand is
 // contiguous along it, else along the chunk where the operand is contiguous
 // along the innermost reduction dimension; then consecutive threads store
 // a column of the slice, whose rows get 16 bytes of padding so that they
-// fall on different banks and stay aligned for the threads' vector reads. Where
-// the chunk does not divide the reduction points, the last chunk copies the
-// last reduction point again for the points past the end, and runs only those
-// before it.
+// fall on different banks and stay aligned for the threads' vector reads.
+// Reduction points past the end (in the last chunk where the chunk does not
+// divide them, and in the chunk loaded ahead of the last) are copied as the
+// last one; each chunk runs only the points before the end.
 //
 // The reductions keep the raised form's order, so each point combines its
 // terms in the order the kernel did.
@@ -268,42 +270,71 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
     initial = loadInitial();
   }
 
-  auto chunks = scf::ForOp::create(
-      rewriter, loc, zero, constant(reductionPoints), constant(chunk), initial);
-  rewriter.setInsertionPointToStart(chunks.getBody());
-  Value first = chunks.getInductionVar();
-  // Copy the chunk's slices once every thread is done with the last ones.
-  gpu::BarrierOp::create(rewriter, loc);
-  bool ragged = reductionPoints % chunk != 0;
-  for (const Slice &slice : slices) {
-    const SpaceOperand &operand = space.operands[slice.operand];
+  // A thread's share of a slice: elements thread + j * threads, each the
+  // slice's point (row) and position along the tile. Where the block's
+  // threads do not divide the slice's elements, the last share clamps to
+  // the last element (two threads copy the same value there). The loads of
+  // a chunk's share: each reduction point clamped to the last, so that the
+  // chunk past the end, loaded ahead, stays in bounds.
+  auto sharesOf = [&](const Slice &slice) {
+    return (chunk * slice.extent + threads - 1) / threads;
+  };
+  auto shareOf = [&](const Slice &slice, int64_t j) {
     int64_t elements = chunk * slice.extent;
-    auto copy = scf::ForOp::create(rewriter, loc, thread, constant(elements),
-                                   constant(threads));
-    rewriter.setInsertionPointToStart(copy.getBody());
-    Value element = copy.getInductionVar();
+    Value element = j == 0 ? thread : add(thread, constant(j * threads));
+    if (elements % threads != 0)
+      element = clamp(element, elements);
     Value point =
         slice.chunkInner ? rem(element, chunk) : div(element, slice.extent);
     Value along =
         slice.chunkInner ? div(element, chunk) : rem(element, slice.extent);
-    Value reduction = add(first, point);
-    if (ragged)
-      reduction = arith::MinUIOp::create(rewriter, loc, reduction,
-                                         constant(reductionPoints - 1));
-    SmallVector<Value> dims(base);
-    setReductions(reduction, dims);
-    dims[slice.dim] = add(base[slice.dim], along);
-    if (slice.dim == contiguous ? partialColumns : partialRows)
-      dims[slice.dim] =
-          clamp(dims[slice.dim],
-                slice.dim == contiguous ? contiguousExtent : reuseExtent);
-    Value value = memref::LoadOp::create(
-        rewriter, loc, mapping.lookup(operand.buffer), indices(operand, dims));
-    memref::StoreOp::create(rewriter, loc, value, slice.buffer,
-                            ValueRange{point, along});
-    rewriter.setInsertionPointAfter(copy);
-  }
+    return std::make_pair(point, along);
+  };
+  auto loadShares = [&](Value first) {
+    SmallVector<Value> values;
+    for (const Slice &slice : slices) {
+      const SpaceOperand &operand = space.operands[slice.operand];
+      for (int64_t j = 0; j < sharesOf(slice); ++j) {
+        auto [point, along] = shareOf(slice, j);
+        Value reduction = arith::MinUIOp::create(
+            rewriter, loc, add(first, point), constant(reductionPoints - 1));
+        SmallVector<Value> dims(base);
+        setReductions(reduction, dims);
+        dims[slice.dim] = add(base[slice.dim], along);
+        if (slice.dim == contiguous ? partialColumns : partialRows)
+          dims[slice.dim] =
+              clamp(dims[slice.dim],
+                    slice.dim == contiguous ? contiguousExtent : reuseExtent);
+        values.push_back(memref::LoadOp::create(rewriter, loc,
+                                                mapping.lookup(operand.buffer),
+                                                indices(operand, dims)));
+      }
+    }
+    return values;
+  };
+  // The first chunk's shares are loaded before the loop; each iteration
+  // stores the shares it carries, and loads the next chunk's before it
+  // runs its own points, so that those loads are in flight meanwhile.
+  SmallVector<Value> carried(initial);
+  unsigned accumulators = initial.size();
+  llvm::append_range(carried, loadShares(zero));
+  auto chunks = scf::ForOp::create(
+      rewriter, loc, zero, constant(reductionPoints), constant(chunk), carried);
+  rewriter.setInsertionPointToStart(chunks.getBody());
+  Value first = chunks.getInductionVar();
+  ValueRange shares = chunks.getRegionIterArgs().drop_front(accumulators);
+  // Copy the chunk's slices once every thread is done with the last ones.
   gpu::BarrierOp::create(rewriter, loc);
+  unsigned share = 0;
+  for (const Slice &slice : slices)
+    for (int64_t j = 0; j < sharesOf(slice); ++j) {
+      auto [point, along] = shareOf(slice, j);
+      memref::StoreOp::create(rewriter, loc, shares[share++], slice.buffer,
+                              ValueRange{point, along});
+    }
+  gpu::BarrierOp::create(rewriter, loc);
+  SmallVector<Value> nextShares = loadShares(add(first, constant(chunk)));
+  bool ragged = reductionPoints % chunk != 0;
 
   // The chunk's reduction points.
   Value upper = constant(chunk);
@@ -311,8 +342,9 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
     upper = arith::MinUIOp::create(
         rewriter, loc, upper,
         arith::SubIOp::create(rewriter, loc, constant(reductionPoints), first));
-  auto points = scf::ForOp::create(rewriter, loc, zero, upper, constant(1),
-                                   chunks.getRegionIterArgs());
+  auto points =
+      scf::ForOp::create(rewriter, loc, zero, upper, constant(1),
+                         chunks.getRegionIterArgs().take_front(accumulators));
   rewriter.setInsertionPointToStart(points.getBody());
   Value point = points.getInductionVar();
   ValueRange current = points.getRegionIterArgs();
@@ -379,7 +411,9 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
   }
   scf::YieldOp::create(rewriter, loc, next);
   rewriter.setInsertionPointAfter(points);
-  scf::YieldOp::create(rewriter, loc, points.getResults());
+  SmallVector<Value> yielded(points.getResults());
+  llvm::append_range(yielded, nextShares);
+  scf::YieldOp::create(rewriter, loc, yielded);
   rewriter.setInsertionPointAfter(chunks);
   ifInside([&] {
     for (auto [slot, operand] : llvm::enumerate(accumulated)) {
