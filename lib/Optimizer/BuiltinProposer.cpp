@@ -94,7 +94,7 @@ public:
       if (std::optional<std::string> why =
               checkKernelRewrite(revision.rewrite, *variant, kernel,
                                  state.gpu)) {
-        candidate.status = "skipped";
+        candidate.status = CandidateStatus::Skipped;
         candidate.reason = *why;
         return std::optional<Candidate>(std::move(candidate));
       }
@@ -123,7 +123,7 @@ public:
       // Earlier winners can invalidate a later rewrite's preconditions.
       if (std::optional<std::string> why =
               checkKernelRewrite(rewrite, *variant, kernel, state.gpu)) {
-        candidate.status = "skipped";
+        candidate.status = CandidateStatus::Skipped;
         candidate.reason = *why;
         return std::optional<Candidate>(std::move(candidate));
       }

@@ -53,7 +53,7 @@ public:
     candidate.label = "llm#" + std::to_string(state.proposed + 1);
     candidate.details = proposal->toDetails();
     if (!proposal->installed) {
-      candidate.status = "rejected";
+      candidate.status = CandidateStatus::Rejected;
       candidate.reason = proposal->rejection;
       return std::optional<ImportedCandidate>(std::move(candidate));
     }

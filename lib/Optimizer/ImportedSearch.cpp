@@ -47,9 +47,10 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
   if (!baseline)
     return emitError(binary.getLoc(), "cannot measure @")
            << name << ": " << llvm::toString(baseline.takeError());
-  if (baseline->status != "ok" || !baseline->medianUs)
+  if (baseline->status != rt::JobStatus::Ok || !baseline->medianUs)
     return emitError(binary.getLoc(), "cannot measure @")
-           << name << " (" << baseline->status << "): " << baseline->reason;
+           << name << " (" << rt::getJobStatusName(baseline->status)
+           << "): " << baseline->reason;
 
   ImportedSearchResult found;
   found.winner.ptx = kernel.ptx;
@@ -111,7 +112,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     // Records a rejection: on stderr, in the proposer's history and in the
     // report.
     auto reject = [&](std::string reason) {
-      record.status = "rejected";
+      record.status = CandidateStatus::Rejected;
       record.reason = std::move(reason);
       llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
                    << ": rejected (" << record.reason << ")\n";
@@ -126,12 +127,13 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
       record.reason = std::move(candidate.reason);
       // A family that does not apply is not a candidate: the budget counts
       // the ones that run.
-      if (record.status != "skipped") {
+      if (record.status != CandidateStatus::Skipped) {
         ++state.proposed;
         llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
-                     << ": " << record.status << " (" << record.reason
-                     << ")\n";
-        history.push_back(record.label + ": " + record.status + ", " +
+                     << ": " << getCandidateStatusName(record.status) << " ("
+                     << record.reason << ")\n";
+        history.push_back(record.label + ": " +
+                          getCandidateStatusName(record.status).str() + ", " +
                           record.reason);
       }
       result.candidates.push_back(std::move(record));
@@ -161,8 +163,10 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     if (!measured) {
       if (record.seconds) {
         llvm::errs() << "autoprof-optimize: @" << name << " " << record.label
-                     << ": " << record.status << " (" << record.reason << ")\n";
-        history.push_back(record.label + ": " + record.status + ", " +
+                     << ": " << getCandidateStatusName(record.status) << " ("
+                     << record.reason << ")\n";
+        history.push_back(record.label + ": " +
+                          getCandidateStatusName(record.status).str() + ", " +
                           record.reason);
       } else {
         history.push_back(record.label + ": could not be run");
@@ -174,7 +178,7 @@ FailureOr<ImportedSearchResult> mlir::autoprof::searchImportedKernel(
     PhysicalFloor floor = getPhysicalFloor(variant.launch, *measured);
     if (floorHolds &&
         *measured->medianUs * 1e-6 < kFloorMargin * floor.seconds) {
-      record.status = "rejected";
+      record.status = CandidateStatus::Rejected;
       record.reason = llvm::formatv(
           "faster than physically possible: {0:F2} us, below {1:F0}% of the "
           "floor of {2:F2} us ({3})",

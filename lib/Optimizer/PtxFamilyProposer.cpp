@@ -44,11 +44,11 @@ public:
     PtxVariant variant = state.incumbent;
     if (std::optional<std::string> why =
             proposal.family->apply(*state.kernel, proposal.parameter, variant)) {
-      candidate.status = "skipped";
+      candidate.status = CandidateStatus::Skipped;
       candidate.reason = std::move(*why);
     } else if (std::optional<std::string> why =
                    compileAnew(state, variant)) {
-      candidate.status = "rejected";
+      candidate.status = CandidateStatus::Rejected;
       candidate.reason = std::move(*why);
     } else {
       candidate.variant = std::move(variant);

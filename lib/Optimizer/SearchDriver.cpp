@@ -64,19 +64,22 @@ mlir::autoprof::runCandidate(const rt::EvaluationJob &job,
       rt::runWorker(job, options.worker);
   double workerSeconds = secondsSince(start);
   if (!measured) {
-    record.status = "error";
+    record.status = CandidateStatus::Error;
     record.reason = llvm::toString(measured.takeError());
     return std::nullopt;
   }
-  record.status = measured->status == "ok" ? "verified" : measured->status;
+  record.status =
+      measured->status == rt::JobStatus::Ok         ? CandidateStatus::Verified
+      : measured->status == rt::JobStatus::Rejected ? CandidateStatus::Rejected
+                                                    : CandidateStatus::Error;
   record.reason = measured->reason;
   record.seconds =
       EvaluationSeconds{lowerSeconds, workerSeconds, measured->seconds};
-  if (measured->status == "ok" && !measured->medianUs) {
-    record.status = "error";
+  if (measured->status == rt::JobStatus::Ok && !measured->medianUs) {
+    record.status = CandidateStatus::Error;
     record.reason = "the worker verified the candidate but did not time it";
   }
-  if (record.status != "verified")
+  if (record.status != CandidateStatus::Verified)
     return std::nullopt;
   return std::move(*measured);
 }
@@ -138,11 +141,11 @@ mlir::autoprof::measureBaseline(const rt::JobKernel &kernel,
   timingJob.timeBudgetSeconds = options.timeBudgetSeconds;
   llvm::Expected<rt::EvaluationResult> timed =
       rt::runWorker(timingJob, options.worker);
-  if (!timed || timed->status != "ok" || metrics.empty())
+  if (!timed || timed->status != rt::JobStatus::Ok || metrics.empty())
     return timed;
   llvm::Expected<rt::EvaluationResult> profiled =
       runProfileJob(kernel, metrics, options);
-  if (!profiled || profiled->status != "ok")
+  if (!profiled || profiled->status != rt::JobStatus::Ok)
     return profiled;
   timed->metrics = std::move(profiled->metrics);
   timed->replayPasses = profiled->replayPasses;
@@ -175,11 +178,11 @@ mlir::autoprof::retimeInterleaved(rt::JobKernel candidate,
         rt::runWorker(job, options.worker);
     if (!measured)
       return measured.takeError();
-    if (measured->status != "ok" || !measured->medianUs ||
+    if (measured->status != rt::JobStatus::Ok || !measured->medianUs ||
         !measured->interleavedTiming)
       return llvm::createStringError(
-          "the interleaved re-timing failed (" + measured->status +
-          "): " +
+          "the interleaved re-timing failed (" +
+          rt::getJobStatusName(measured->status) + "): " +
           (measured->reason.empty() ? std::string("no timing came back")
                                     : measured->reason));
     const rt::TimingStats &other = *measured->interleavedTiming;
@@ -238,7 +241,7 @@ std::string mlir::autoprof::sanitizeCandidate(rt::JobKernel candidate,
                                        : report->summary))
           .str();
     }
-    if (report->result.status != "ok")
+    if (report->result.status != rt::JobStatus::Ok)
       outcome += (name + ": inconclusive, the run did not complete (" +
                   report->result.reason + ")")
                      .str();
@@ -294,7 +297,8 @@ static std::string verifyFurtherLaunches(ModuleOp start, ModuleOp variant,
         rt::runWorker(job, options.worker);
     if (!verified)
       return which + ": " + llvm::toString(verified.takeError());
-    if (verified->status != "ok" || !verified->verified.value_or(false))
+    if (verified->status != rt::JobStatus::Ok ||
+        !verified->verified.value_or(false))
       return which + ": " +
              (verified->reason.empty() ? std::string("not verified")
                                        : verified->reason);
@@ -370,9 +374,9 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   if (!baseline)
     return emitError(loc, "cannot measure @")
            << kernelName << ": " << llvm::toString(baseline.takeError());
-  if (baseline->status != "ok" || !baseline->medianUs)
+  if (baseline->status != rt::JobStatus::Ok || !baseline->medianUs)
     return emitError(loc, "cannot measure @")
-           << kernelName << " (" << baseline->status
+           << kernelName << " (" << rt::getJobStatusName(baseline->status)
            << "): " << baseline->reason;
   FailureOr<KernelFeatures> features =
       KernelFeatures::compute(original.kernel, original.launch);
@@ -476,7 +480,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     // Records a rejection: on stderr, in the proposer's history and in the
     // report.
     auto reject = [&](std::string reason) {
-      record.status = "rejected";
+      record.status = CandidateStatus::Rejected;
       record.reason = std::move(reason);
       llvm::errs() << "autoprof-optimize: @" << kernelName << " "
                    << record.label << ": rejected (" << record.reason << ")\n";
@@ -489,7 +493,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
     record.details = std::move(candidate.details);
     if (!candidate.variant) {
       // Not evaluated: skipped, or rejected before it could run.
-      if (candidate.status == "rejected") {
+      if (candidate.status == CandidateStatus::Rejected) {
         reject(candidate.reason);
         continue;
       }
@@ -540,7 +544,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       }
     }
     if (failed(code)) {
-      record.status = "error";
+      record.status = CandidateStatus::Error;
       record.reason =
           "the variant cannot be evaluated: " +
           (problems.empty() ? std::string("it does not lower to PTX")
@@ -574,10 +578,12 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
         state.context.history.push_back(record.label + ": could not be run");
       } else {
         llvm::errs() << "autoprof-optimize: @" << kernelName << " "
-                     << record.label << ": " << record.status << " ("
+                     << record.label << ": "
+                     << getCandidateStatusName(record.status) << " ("
                      << record.reason << ")\n";
-        state.context.history.push_back(record.label + ": " + record.status +
-                                        ", " + record.reason);
+        state.context.history.push_back(
+            record.label + ": " + getCandidateStatusName(record.status).str() +
+            ", " + record.reason);
       }
       result.candidates.push_back(std::move(record));
       continue;
@@ -702,7 +708,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
       }
       llvm::Expected<rt::EvaluationResult> profiled =
           runProfileJob(*winnerJob, metrics, options);
-      if (!profiled || profiled->status != "ok") {
+      if (!profiled || profiled->status != rt::JobStatus::Ok) {
         record.reprofileError =
             profiled ? profiled->reason : llvm::toString(profiled.takeError());
         result.candidates.push_back(std::move(record));

@@ -55,7 +55,7 @@ static llvm::json::Value toJSON(const CandidateRecord &record) {
   Object entry = record.details;
   entry["rewrite"] = record.label;
   entry["source"] = record.source;
-  entry["status"] = record.status;
+  entry["status"] = getCandidateStatusName(record.status);
   if (!record.reason.empty())
     entry["reason"] = record.reason;
   if (record.timing) {
@@ -93,20 +93,19 @@ double KernelSearchResult::getSpeedup() const {
 
 unsigned KernelSearchResult::countVerified() const {
   return llvm::count_if(candidates, [](const CandidateRecord &record) {
-    return record.status == "verified";
+    return record.status == CandidateStatus::Verified;
   });
 }
 
 unsigned KernelSearchResult::countRejected() const {
   return llvm::count_if(candidates, [](const CandidateRecord &record) {
-    return record.status == "rejected";
+    return record.status == CandidateStatus::Rejected;
   });
 }
 
 unsigned KernelSearchResult::countNotRun() const {
   return llvm::count_if(candidates, [](const CandidateRecord &record) {
-    return record.status != "verified" && record.status != "rejected" &&
-           record.status != "skipped";
+    return record.status == CandidateStatus::Error;
   });
 }
 

@@ -250,8 +250,29 @@ bool autoprof::runtime::fromJSON(const Value &value, TimingStats &timing,
          mapper.mapOptional("input_sets", timing.inputSets);
 }
 
+llvm::StringRef autoprof::runtime::getJobStatusName(JobStatus status) {
+  switch (status) {
+  case JobStatus::Ok:
+    return "ok";
+  case JobStatus::Rejected:
+    return "rejected";
+  case JobStatus::Error:
+    return "error";
+  }
+  llvm_unreachable("unknown job status");
+}
+
+std::optional<JobStatus>
+autoprof::runtime::parseJobStatus(llvm::StringRef name) {
+  for (JobStatus status :
+       {JobStatus::Ok, JobStatus::Rejected, JobStatus::Error})
+    if (name == getJobStatusName(status))
+      return status;
+  return std::nullopt;
+}
+
 Value autoprof::runtime::toJSON(const EvaluationResult &result) {
-  Object object{{"status", result.status}};
+  Object object{{"status", getJobStatusName(result.status)}};
   if (!result.reason.empty())
     object["reason"] = result.reason;
   if (!result.gpuName.empty())
@@ -722,14 +743,17 @@ bool autoprof::runtime::fromJSON(const Value &value, MetricResult &metric,
 bool autoprof::runtime::fromJSON(const Value &value, EvaluationResult &result,
                                  llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
-  if (!mapper || !mapper.map("status", result.status) ||
+  std::string status;
+  if (!mapper || !mapper.map("status", status) ||
       !mapper.mapOptional("reason", result.reason) ||
       !mapper.mapOptional("verified", result.verified))
     return false;
-  if (!llvm::is_contained({"ok", "rejected", "error"}, result.status)) {
+  std::optional<JobStatus> parsed = parseJobStatus(status);
+  if (!parsed) {
     path.field("status").report("expected \"ok\", \"rejected\" or \"error\"");
     return false;
   }
+  result.status = *parsed;
   const Object *object = value.getAsObject();
   if (const Value *device = object->get("device")) {
     llvm::json::ObjectMapper deviceMapper(*device, path.field("device"));

@@ -126,7 +126,7 @@ runChild(const EvaluationJob &job, const WorkerOptions &options,
   EvaluationResult result;
   if (rc < 0) {
     // Killed by the deadline or by a signal: the job's kernel is to blame.
-    result.status = "rejected";
+    result.status = JobStatus::Rejected;
     if (llvm::StringRef(message).contains("timed out"))
       result.reason = "the worker did not finish within the deadline of " +
                       std::to_string(killAfter) +
@@ -258,7 +258,7 @@ llvm::Expected<std::string> autoprof::runtime::compileCudaToPtx(
   llvm::Expected<EvaluationResult> result = runWorker(job, options);
   if (!result)
     return result.takeError();
-  if (result->status != "ok")
+  if (result->status != JobStatus::Ok)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    result->reason);
   return std::move(result->ptx);

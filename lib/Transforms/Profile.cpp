@@ -210,13 +210,16 @@ ProfilePass::measure(Operation *kernel, StringRef name,
   if (!result)
     return emitError(kernel->getLoc(), "cannot profile @")
            << name << ": " << llvm::toString(result.takeError());
-  if (result->status == "ok" && (!result->medianUs || result->gpuName.empty()))
+  if (result->status == ::autoprof::runtime::JobStatus::Ok &&
+      (!result->medianUs || result->gpuName.empty()))
     return emitError(kernel->getLoc(), "profiling @")
            << name
            << ": the worker reported success without a device or a timing";
-  if (result->status != "ok")
+  if (result->status != ::autoprof::runtime::JobStatus::Ok)
     return emitError(kernel->getLoc(), "profiling @")
-           << name << " failed (" << result->status << "): " << result->reason;
+           << name << " failed ("
+           << ::autoprof::runtime::getJobStatusName(result->status)
+           << "): " << result->reason;
   AutoProfDialect::MeasurementAttrHelper(kernel->getContext())
       .setAttr(kernel, buildMeasurement(*result));
   return std::move(*result);

@@ -273,10 +273,11 @@ reportVerdict(const rt::EvaluationJob &job,
         << name << ": " << llvm::toString(result.takeError());
     return false;
   }
-  if (result->status != "ok") {
+  if (result->status != ::autoprof::runtime::JobStatus::Ok) {
     emitError(loc, "@") << name
                         << " failed verification against the reference ("
-                        << result->status << "): " << result->reason;
+                        << ::autoprof::runtime::getJobStatusName(result->status)
+                        << "): " << result->reason;
     return false;
   }
   if (!result->verified.value_or(false)) {

@@ -296,7 +296,7 @@ TEST(Job, CompileOnlyJobsCarryTheirArchitectureAndPTX) {
             "only CUDA C++ kernels can be compiled at job.compile");
 
   EvaluationResult result;
-  result.status = "ok";
+  result.status = JobStatus::Ok;
   result.ptx = ".version 9.0\n.target sm_90\n";
   std::string resultText;
   llvm::raw_string_ostream(resultText) << llvm::json::Value(toJSON(result));
@@ -401,7 +401,7 @@ TEST(Job, BadParameterMapsAreRejected) {
 
 TEST(Result, MissingMetricsStayMissing) {
   EvaluationResult result;
-  result.status = "ok";
+  result.status = JobStatus::Ok;
   result.gpuName = "NVIDIA H200";
   result.medianUs = 12.5;
   result.samples = 10;
@@ -426,7 +426,7 @@ TEST(Result, MissingMetricsStayMissing) {
 
 TEST(Result, WhereTheTimeWentRoundTrips) {
   EvaluationResult result;
-  result.status = "ok";
+  result.status = JobStatus::Ok;
   result.gpuName = "NVIDIA H200";
   result.seconds.setup = 0.25;
   result.seconds.gpuWait = 2.5;
@@ -491,7 +491,7 @@ TEST(Job, InterleavedTimingRoundTrips) {
             "missing value at job.time.interleaved_with.entry");
 
   EvaluationResult result;
-  result.status = "ok";
+  result.status = JobStatus::Ok;
   result.medianUs = 50;
   result.madUs = 0.5;
   result.smClockKhzBefore = 1980000;

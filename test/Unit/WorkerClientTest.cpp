@@ -58,7 +58,7 @@ TEST(WorkerClient, PassesTheResultThrough) {
   llvm::Expected<EvaluationResult> result =
       runWorker(makeJob(), {worker.get(), 30, 1});
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
-  EXPECT_EQ(result->status, "ok");
+  EXPECT_EQ(result->status, JobStatus::Ok);
   EXPECT_EQ(result->medianUs, std::optional<double>(42.0));
 }
 
@@ -100,7 +100,7 @@ TEST(WorkerClient, KillsAWorkerPastItsDeadline) {
   llvm::Expected<EvaluationResult> result =
       runWorker(makeJob(), {worker.get(), 1, 1});
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
-  EXPECT_EQ(result->status, "rejected");
+  EXPECT_EQ(result->status, JobStatus::Rejected);
   EXPECT_NE(result->reason.find("did not finish within the deadline of 2 s"),
             std::string::npos)
       << result->reason;
@@ -112,7 +112,7 @@ TEST(WorkerClient, ReportsAWorkerKilledByASignal) {
   llvm::Expected<EvaluationResult> result =
       runWorker(makeJob(), {worker.get(), 30, 1});
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
-  EXPECT_EQ(result->status, "rejected");
+  EXPECT_EQ(result->status, JobStatus::Rejected);
   EXPECT_NE(result->reason.find("the worker crashed"), std::string::npos)
       << result->reason;
 }
@@ -170,7 +170,7 @@ TEST(WorkerClient, ASanitizerErrorIsAFindingWithItsReport) {
             "Error: Race reported between Write access at k+0x10; and Read "
             "access at k+0x20; RACECHECK SUMMARY: 1 hazard displayed (1 "
             "error, 0 warnings)");
-  EXPECT_EQ(report->result.status, "ok");
+  EXPECT_EQ(report->result.status, JobStatus::Ok);
 }
 
 TEST(WorkerClient, ACleanSanitizerRunIsNoFinding) {
@@ -184,7 +184,7 @@ TEST(WorkerClient, ACleanSanitizerRunIsNoFinding) {
   ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
   EXPECT_FALSE(report->found);
   EXPECT_EQ(report->summary, "ERROR SUMMARY: 0 errors");
-  EXPECT_EQ(report->result.status, "ok");
+  EXPECT_EQ(report->result.status, JobStatus::Ok);
 }
 
 TEST(WorkerClient, AFindingWithoutAResultIsStillAFinding) {
@@ -201,7 +201,7 @@ TEST(WorkerClient, AFindingWithoutAResultIsStillAFinding) {
   EXPECT_TRUE(report->found);
   EXPECT_EQ(report->summary, "line 1; line 2; line 3; line 4; line 5; line 6; "
                              "line 7; line 8; ...; ERROR SUMMARY: 11 errors");
-  EXPECT_EQ(report->result.status, "error");
+  EXPECT_EQ(report->result.status, JobStatus::Error);
   EXPECT_EQ(report->result.reason,
             "the worker wrote no result; its output: worker not started");
 }

@@ -195,7 +195,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   // measurement.
   GpuTurn turn = GpuTurn::fromEnvironment();
   Job owned;
-  auto fail = [&](const char *status, const llvm::Twine &reason) {
+  auto fail = [&](JobStatus status, const llvm::Twine &reason) {
     result.status = status;
     result.reason = reason.str();
   };
@@ -206,7 +206,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     llvm::Expected<double> waited = turn.take();
     clock.stopWaiting();
     if (!waited) {
-      fail("error", llvm::toString(waited.takeError()));
+      fail(JobStatus::Error, llvm::toString(waited.takeError()));
       return false;
     }
     result.seconds.gpuWait = *waited;
@@ -224,10 +224,11 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
         job.compileArch->c_str(), options.data(), options.size(), &ptx,
         &error);
     if (status == AUTOPROF_OK) {
-      result.status = "ok";
+      result.status = JobStatus::Ok;
       result.ptx = ptx;
     } else {
-      fail(status == AUTOPROF_ERROR_COMPILE ? "rejected" : "error",
+      fail(status == AUTOPROF_ERROR_COMPILE ? JobStatus::Rejected
+                                            : JobStatus::Error,
            llvm::Twine("the candidate does not compile: ") +
                (error ? error : "unknown error"));
     }
@@ -242,7 +243,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   };
   auto setupStart = now();
   if (autoprof_session_create(job.device, &owned.session) != AUTOPROF_OK)
-    return fail("error",
+    return fail(JobStatus::Error,
                 llvm::Twine("no usable GPU: ") + autoprof_last_error(nullptr));
   autoprof_session *session = owned.session;
   autoprof_device_facts facts;
@@ -256,7 +257,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   // Loads a kernel; a kernel that does not compile or load is the job's
   // fault when it is a candidate and an error otherwise.
   auto load = [&](const JobKernel &kernel, const char *what,
-                  const char *status) -> autoprof_kernel * {
+                  JobStatus status) -> autoprof_kernel * {
     autoprof_kernel *loaded = nullptr;
     autoprof_status s = autoprof_kernel_load(
         session, toFormat(kernel.format), kernel.code.data(),
@@ -289,7 +290,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   // fit before the turn is checked again in it. False when it does not fit
   // or the turn could not be taken (the job's status says which).
   auto launchFits = [&](autoprof_kernel *kernel, LaunchSpec &spec,
-                        const char *status, const llvm::Twine &what) {
+                        JobStatus status, const llvm::Twine &what) {
     if (autoprof_launch_spec_check(session, kernel, &spec.spec) == AUTOPROF_OK)
       return true;
     if (!turnTaken) {
@@ -303,11 +304,11 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     return false;
   };
 
-  autoprof_kernel *reference = load(job.kernel, "kernel", "error");
+  autoprof_kernel *reference = load(job.kernel, "kernel", JobStatus::Error);
   if (!reference)
     return;
   std::unique_ptr<LaunchSpec> referenceSpec = toLaunchSpec(job.kernel.launch);
-  if (!launchFits(reference, *referenceSpec, "error",
+  if (!launchFits(reference, *referenceSpec, JobStatus::Error,
                   "the launch does not fit: "))
     return;
   autoprof_kernel *candidate = nullptr;
@@ -315,11 +316,11 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   LaunchSpec *measuredSpec = referenceSpec.get();
   std::unique_ptr<LaunchSpec> candidateSpec;
   if (job.candidate) {
-    candidate = load(*job.candidate, "candidate", "rejected");
+    candidate = load(*job.candidate, "candidate", JobStatus::Rejected);
     if (!candidate)
       return;
     candidateSpec = toLaunchSpec(job.candidate->launch);
-    if (!launchFits(candidate, *candidateSpec, "rejected",
+    if (!launchFits(candidate, *candidateSpec, JobStatus::Rejected,
                     "the candidate's launch does not fit: "))
       return;
     measuredSpec = candidateSpec.get();
@@ -329,7 +330,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     // are the verified load's).
     measured = candidate;
     if (job.time || !job.metrics.empty()) {
-      measured = load(*job.candidate, "candidate", "rejected");
+      measured = load(*job.candidate, "candidate", JobStatus::Rejected);
       if (!measured)
         return;
     }
@@ -340,7 +341,8 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   autoprof_kernel *alongside = nullptr;
   std::string alongsideFailure;
   if (job.time && job.interleavedWith) {
-    alongside = load(*job.interleavedWith, "interleaved kernel", "error");
+    alongside =
+        load(*job.interleavedWith, "interleaved kernel", JobStatus::Error);
     if (!alongside) {
       alongsideFailure = std::move(result.reason);
       result.reason.clear();
@@ -384,14 +386,15 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     // A candidate that faults is rejected with the verifier's account of
     // which kernel faulted on which inputs.
     if (s == AUTOPROF_ERROR_LAUNCH && verdict.reason[0])
-      return fail("rejected", verdict.reason);
+      return fail(JobStatus::Rejected, verdict.reason);
     if (s != AUTOPROF_OK)
-      return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
+      return fail(s == AUTOPROF_ERROR_LAUNCH ? JobStatus::Rejected
+                                             : JobStatus::Error,
                   llvm::Twine("verification failed to run: ") +
                       autoprof_last_error(session));
     result.verified = verdict.passed != 0;
     if (!verdict.passed)
-      return fail("rejected", verdict.reason);
+      return fail(JobStatus::Rejected, verdict.reason);
   }
 
   autoprof_kernel_attributes attributes;
@@ -417,15 +420,16 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     timingOptions.seed = job.seed;
     timingOptions.distribution = AUTOPROF_DIST_NORMAL;
     if (!alongsideFailure.empty())
-      return fail("error", alongsideFailure);
+      return fail(JobStatus::Error, alongsideFailure);
     std::unique_ptr<LaunchSpec> alongsideSpec;
     if (alongside) {
       alongsideSpec = toLaunchSpec(job.interleavedWith->launch);
       if (autoprof_launch_spec_check(session, alongside,
                                      &alongsideSpec->spec) != AUTOPROF_OK)
-        return fail("error", llvm::Twine("the interleaved kernel's launch "
-                                         "does not fit: ") +
-                                 autoprof_last_error(session));
+        return fail(JobStatus::Error,
+                    llvm::Twine("the interleaved kernel's launch "
+                                "does not fit: ") +
+                        autoprof_last_error(session));
     }
     autoprof_kernel *kernels[2] = {measured, alongside};
     const autoprof_launch_spec *specs[2] = {
@@ -437,9 +441,9 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
         session, alongside ? 2 : 1, kernels, specs, &timingOptions, timings);
     result.seconds.time = since(timeStart);
     if (s != AUTOPROF_OK)
-      return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
-                  llvm::Twine("timing failed: ") +
-                      autoprof_last_error(session));
+      return fail(
+          s == AUTOPROF_ERROR_LAUNCH ? JobStatus::Rejected : JobStatus::Error,
+          llvm::Twine("timing failed: ") + autoprof_last_error(session));
     result.samples = timing.samples;
     result.medianUs = timing.median_us;
     result.minUs = timing.min_us;
@@ -482,14 +486,15 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
       const char *after = "results depend on earlier launches (a run after "
                           "the timed launches, on their inputs): ";
       if (v == AUTOPROF_ERROR_LAUNCH && verdict.reason[0])
-        return fail("rejected", llvm::Twine(after) + verdict.reason);
+        return fail(JobStatus::Rejected, llvm::Twine(after) + verdict.reason);
       if (v != AUTOPROF_OK)
-        return fail(v == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
+        return fail(v == AUTOPROF_ERROR_LAUNCH ? JobStatus::Rejected
+                                               : JobStatus::Error,
                     llvm::Twine("verification after timing failed to run: ") +
                         autoprof_last_error(session));
       if (!verdict.passed) {
         result.verified = false;
-        return fail("rejected", llvm::Twine(after) + verdict.reason);
+        return fail(JobStatus::Rejected, llvm::Twine(after) + verdict.reason);
       }
     }
     // The roofline reference for the achieved bandwidth of this kernel.
@@ -511,9 +516,9 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
         job.seed, &profile);
     result.seconds.profile = since(profileStart);
     if (s != AUTOPROF_OK)
-      return fail(s == AUTOPROF_ERROR_LAUNCH ? "rejected" : "error",
-                  llvm::Twine("profiling failed: ") +
-                      autoprof_last_error(session));
+      return fail(
+          s == AUTOPROF_ERROR_LAUNCH ? JobStatus::Rejected : JobStatus::Error,
+          llvm::Twine("profiling failed: ") + autoprof_last_error(session));
     for (size_t i = 0; i < profile->num_metrics; ++i) {
       const autoprof_metric_value &metric = profile->metrics[i];
       result.metrics.push_back({metric.name, metric.collected != 0,
@@ -523,7 +528,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
     result.profileSeconds = profile->seconds;
     autoprof_profile_free(profile);
   }
-  result.status = "ok";
+  result.status = JobStatus::Ok;
 }
 
 /// Guards the single write of the result: the job's or the watchdog's.
@@ -553,7 +558,7 @@ static void watchdog(unsigned seconds, JobClock &clock) {
     clock.changed.wait_until(lock, deadline);
   }
   EvaluationResult result;
-  result.status = "rejected";
+  result.status = JobStatus::Rejected;
   result.reason = "the job did not finish within the watchdog's " +
                   std::to_string(seconds) +
                   " s (a kernel that does not terminate?)";

@@ -17,6 +17,7 @@
 #define AUTOPROF_OPTIMIZER_CANDIDATEPROPOSER_H
 
 #include "autoprof/LLM/ChatClient.h"
+#include "autoprof/Optimizer/CandidateStatus.h"
 #include "autoprof/Optimizer/LLMProposer.h"
 #include "autoprof/Runtime/Job.h"
 #include "autoprof/Runtime/WorkerClient.h"
@@ -84,9 +85,9 @@ struct Candidate {
   /// Built from the incumbent as it was before the last win (a revision of
   /// that winner's rewrite): when it wins it replaces the last winner.
   bool replacesLast = false;
-  /// For a candidate without a variant: "skipped" (its preconditions no
-  /// longer hold) or "rejected" (unusable), and why.
-  std::string status;
+  /// For a candidate without a variant: Skipped (its preconditions no
+  /// longer hold) or Rejected (unusable), and why.
+  CandidateStatus status = CandidateStatus::Skipped;
   std::string reason;
   /// What the proposer records about it in the report (tokens, code, ...).
   llvm::json::Object details;

@@ -44,10 +44,10 @@ struct ImportedCandidate {
   /// What it is: "max-registers=64", "llm#1".
   std::string label;
   /// The variant to verify and time; absent when `status` says why not:
-  /// "skipped" (it does not apply; not counted against the budget) or
-  /// "rejected" (unusable).
+  /// Skipped (it does not apply; not counted against the budget) or
+  /// Rejected (unusable).
   std::optional<PtxVariant> variant;
-  std::string status;
+  CandidateStatus status = CandidateStatus::Skipped;
   std::string reason;
   /// The CUDA C++ the variant was compiled from, when a model wrote it.
   std::string cudaSource;

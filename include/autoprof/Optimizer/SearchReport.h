@@ -13,6 +13,7 @@
 #ifndef AUTOPROF_OPTIMIZER_SEARCHREPORT_H
 #define AUTOPROF_OPTIMIZER_SEARCHREPORT_H
 
+#include "autoprof/Optimizer/CandidateStatus.h"
 #include "autoprof/Optimizer/Precision.h"
 #include "autoprof/Runtime/Job.h"
 
@@ -70,9 +71,7 @@ struct CandidateRecord {
   std::string label;
   /// Who proposed it ("builtin", "llm").
   std::string source;
-  /// "verified", "rejected", "error" (could not be run), "skipped"
-  /// (preconditions no longer held), or the worker's status.
-  std::string status;
+  CandidateStatus status = CandidateStatus::Error;
   std::string reason;
   /// Set for verified candidates.
   std::optional<MeasuredTiming> timing;

@@ -191,12 +191,25 @@ struct TimingStats {
   int inputSets = 0;
 };
 
+/// How a job ended.
+enum class JobStatus {
+  /// Everything asked for was done.
+  Ok,
+  /// The candidate (or the kernel) failed verification or faulted.
+  Rejected,
+  /// The job could not be run (no driver, bad job, spec that does not fit
+  /// the device, ...).
+  Error,
+};
+
+/// "ok", "rejected" or "error": the status as job results spell it.
+llvm::StringRef getJobStatusName(JobStatus status);
+/// The status a job result spells `name`, if any.
+std::optional<JobStatus> parseJobStatus(llvm::StringRef name);
+
 /// What the worker reports.
 struct EvaluationResult {
-  /// "ok": everything asked for was done; "rejected": the candidate (or the
-  /// kernel) failed verification or faulted; "error": the job could not be
-  /// run (no driver, bad job, spec that does not fit the device, ...).
-  std::string status = "error";
+  JobStatus status = JobStatus::Error;
   /// Why the status is not "ok": a complete sentence.
   std::string reason;
   /// Device facts.
