@@ -34,9 +34,6 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-/// Threads per block of the new launch.
-constexpr int64_t kThreadsPerBlock = 256;
-
 class MapLanesFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-lanes"; }
@@ -45,7 +42,7 @@ public:
            "point splitting its reductions, combined by shuffles";
   }
   std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > kThreadsPerBlock ||
+    if (n < 2 || n > kNestThreadsPerBlock ||
         !llvm::is_contained(getNestLaneCounts(), n))
       return std::string(
           "lanes per point must be a power of two from 2 to 256");
@@ -91,7 +88,7 @@ public:
 
 protected:
   NestShape getShape(int64_t lanes, const NestProblem &) const override {
-    return {kThreadsPerBlock, lanes};
+    return {kNestThreadsPerBlock, lanes};
   }
 };
 

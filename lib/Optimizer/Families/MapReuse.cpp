@@ -27,9 +27,6 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-/// Threads per block of the new launch.
-constexpr int64_t kThreadsPerBlock = 256;
-
 class MapReuseFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-reuse"; }
@@ -66,7 +63,7 @@ public:
 protected:
   NestShape getShape(int64_t reuse, const NestProblem &) const override {
     NestShape shape;
-    shape.threadsPerBlock = kThreadsPerBlock;
+    shape.threadsPerBlock = kNestThreadsPerBlock;
     shape.reuse = reuse;
     return shape;
   }

@@ -27,9 +27,6 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-/// Threads per block of the new launch.
-constexpr int64_t kThreadsPerBlock = 256;
-
 class MapSplitFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-split"; }
@@ -87,7 +84,7 @@ public:
 protected:
   NestShape getShape(int64_t split, const NestProblem &problem) const override {
     NestShape shape;
-    shape.threadsPerBlock = kThreadsPerBlock;
+    shape.threadsPerBlock = kNestThreadsPerBlock;
     shape.lanes = getNestSplitLanes(problem);
     shape.split = split;
     return shape;

@@ -28,9 +28,8 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-/// Threads per block of the new launch, and lanes (rows) per point: rows
-/// of a warp of points.
-constexpr int64_t kThreadsPerBlock = 256;
+/// Lanes (rows) per point: rows of a warp of points in a block of
+/// kNestThreadsPerBlock.
 constexpr int64_t kStackedLanes = 8;
 
 class MapStackFamily : public NestMappingFamily {
@@ -85,7 +84,7 @@ public:
 protected:
   NestShape getShape(int64_t split, const NestProblem &) const override {
     NestShape shape;
-    shape.threadsPerBlock = kThreadsPerBlock;
+    shape.threadsPerBlock = kNestThreadsPerBlock;
     shape.lanes = kStackedLanes;
     shape.split = split;
     shape.stacked = true;

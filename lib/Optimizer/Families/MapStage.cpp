@@ -30,8 +30,7 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-/// Threads per block of the new launch, and reduction points per chunk.
-constexpr int64_t kThreadsPerBlock = 256;
+/// Reduction points per chunk.
 constexpr int64_t kChunk = 16;
 
 class MapStageFamily : public NestMappingFamily {
@@ -68,7 +67,7 @@ public:
 protected:
   NestShape getShape(int64_t rows, const NestProblem &problem) const override {
     NestShape shape;
-    shape.threadsPerBlock = kThreadsPerBlock;
+    shape.threadsPerBlock = kNestThreadsPerBlock;
     shape.reuse = rows;
     shape.stageChunk = kChunk;
     int64_t extent = problem.parallelExtents.empty()

@@ -29,9 +29,6 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-/// Threads per block of the new launch.
-constexpr int64_t kThreadsPerBlock = 256;
-
 class MapTileFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-tile"; }
@@ -67,7 +64,7 @@ public:
 protected:
   NestShape getShape(int64_t rows, const NestProblem &problem) const override {
     NestShape shape;
-    shape.threadsPerBlock = kThreadsPerBlock;
+    shape.threadsPerBlock = kNestThreadsPerBlock;
     shape.reuse = rows;
     int64_t extent = problem.parallelExtents.empty()
                          ? 1

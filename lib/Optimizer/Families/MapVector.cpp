@@ -28,9 +28,6 @@ using namespace mlir::autoprof::rewrites;
 
 namespace {
 
-/// Threads per block of the new launch.
-constexpr int64_t kThreadsPerBlock = 256;
-
 class MapVectorFamily : public NestMappingFamily {
 public:
   StringRef getName() const override { return "map-vector"; }
@@ -65,7 +62,7 @@ public:
 
 protected:
   NestShape getShape(int64_t vector, const NestProblem &) const override {
-    return {kThreadsPerBlock, /*lanes=*/1, vector};
+    return {kNestThreadsPerBlock, /*lanes=*/1, vector};
   }
 };
 

@@ -32,6 +32,9 @@ namespace mlir::autoprof::rewrites {
 /// round).
 enum class NestStaging { None, AlongReuse, AlongContiguous };
 
+/// Threads per block of the launches the families generate.
+constexpr int64_t kNestThreadsPerBlock = 256;
+
 /// A raised kernel and the schedule its new body follows.
 struct NestPlan {
   IterationSpace space;
