@@ -182,6 +182,11 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<80x32xf32>, %[[B:[a-z0-9_]+]]: memref<32x96xf32>, %[[C:[a-z0-9_]+]]: memref<80x96xf32>)
 // CHECK-SAME: workgroup(%[[SA:[a-z0-9_]+]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
+// Two tiles along each dimension: the block's column tile is its index
+// modulo 2, its row tile the quotient.
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: arith.remui %block_id_x, %[[TWO]] : index
+// CHECK-NEXT: arith.divui %block_id_x, %[[TWO]] : index
 // CHECK-DAG: %[[COLUMNS:.*]] = arith.cmpi ult, %{{.*}}, %c96 : index
 // CHECK-DAG: %[[ROWS:.*]] = arith.cmpi ult, %{{.*}}, %c80 : index
 // CHECK: %[[INSIDE:.*]] = arith.andi %{{.*}}, %{{.*}} : i1

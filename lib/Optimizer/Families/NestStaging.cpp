@@ -109,16 +109,16 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
   int64_t reductionPoints = space.getReductionPoints();
 
   // The block's tile: the schedule's order from the innermost, the two
-  // tile dimensions counted in tiles.
+  // tile dimensions counted in tiles (the last one partly past the extent
+  // where the tile does not divide it).
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value block = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
   SmallVector<Value> base(space.dims.size());
   Value rest = block;
   for (int i = static_cast<int>(schedule.order.size()) - 1; i >= 0; --i) {
     unsigned d = parallel[schedule.order[i]];
-    int64_t extent = space.dims[d].extent;
     int64_t tile = d == contiguous ? columns : d == reuse ? rows : 1;
-    extent /= tile;
+    int64_t extent = llvm::divideCeil(space.dims[d].extent, tile);
     Value index = i == 0 ? rest : rem(rest, extent);
     if (i != 0)
       rest = div(rest, extent);
