@@ -503,6 +503,42 @@ static Value shuffle(RewriterBase &rewriter, Location loc, Value value,
   return result;
 }
 
+void mlir::autoprof::rewrites::cloneNestBody(
+    RewriterBase &rewriter, const IterationSpace &space,
+    MutableArrayRef<IRMapping> mappings, ArrayRef<unsigned> accumulated,
+    ValueRange current, SmallVectorImpl<Value> &next,
+    llvm::function_ref<Value(unsigned, int64_t)> load,
+    llvm::function_ref<void(unsigned, int64_t, Value)> store) {
+  int64_t copies = mappings.size();
+  for (Operation *op : space.body) {
+    auto it = space.operandOf.find(op);
+    for (int64_t copy = 0; copy < copies; ++copy) {
+      IRMapping &copyMapping = mappings[copy];
+      if (it == space.operandOf.end()) {
+        rewriter.clone(*op, copyMapping);
+        continue;
+      }
+      auto slot = llvm::find(accumulated, it->second);
+      int64_t reg = (slot - accumulated.begin()) * copies + copy;
+      if (auto loaded = dyn_cast<memref::LoadOp>(op)) {
+        Value value = slot != accumulated.end() ? Value(current[reg])
+                                                : load(it->second, copy);
+        copyMapping.map(loaded.getResult(), value);
+        // An element the kernel carried in a register: its value so far.
+        for (const CarriedValue &carried : space.carried)
+          if (carried.operand == it->second)
+            copyMapping.map(carried.value, value);
+        continue;
+      }
+      Value value = copyMapping.lookup(space.getStoredValue(op));
+      if (slot != accumulated.end())
+        next[reg] = value;
+      else
+        store(it->second, copy, value);
+    }
+  }
+}
+
 IRMapping mlir::autoprof::rewrites::beginNestBody(RewriterBase &rewriter,
                                                   gpu::GPUFuncOp kernel,
                                                   Block *&entry) {
@@ -750,42 +786,20 @@ LogicalResult mlir::autoprof::rewrites::generateNest(
   // each operation once per copy, so that the copies' accesses of one
   // operand neighbour each other.
   SmallVector<Value> next = current;
-  for (Operation *op : space.body) {
-    auto it = space.operandOf.find(op);
-    for (int64_t v = 0; v < copies; ++v) {
-      IRMapping &copyMapping = mappings[v];
-      if (it == space.operandOf.end()) {
-        rewriter.clone(*op, copyMapping);
-        continue;
-      }
-      const SpaceOperand &operand = space.operands[it->second];
-      auto slot = llvm::find(accumulated, it->second);
-      int64_t reg = (slot - accumulated.begin()) * copies + v;
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        Value value =
-            slot != accumulated.end()
-                ? current[reg]
-                : memref::LoadOp::create(rewriter, loc,
-                                         mapping.lookup(operand.buffer),
-                                         indices(operand, v))
-                      .getResult();
-        copyMapping.map(load.getResult(), value);
-        // An element the kernel carried in a register: its value so far.
-        for (const CarriedValue &carried : space.carried)
-          if (carried.operand == it->second)
-            copyMapping.map(carried.value, value);
-        continue;
-      }
-      Value value = copyMapping.lookup(space.getStoredValue(op));
-      if (slot != accumulated.end()) {
-        next[reg] = value;
-        continue;
-      }
-      memref::StoreOp::create(rewriter, loc, value,
-                              mapping.lookup(operand.buffer),
-                              indices(operand, v));
-    }
-  }
+  cloneNestBody(
+      rewriter, space, mappings, accumulated, current, next,
+      [&](unsigned operand, int64_t copy) -> Value {
+        const SpaceOperand &accessed = space.operands[operand];
+        return memref::LoadOp::create(rewriter, loc,
+                                      mapping.lookup(accessed.buffer),
+                                      indices(accessed, copy));
+      },
+      [&](unsigned operand, int64_t copy, Value value) {
+        const SpaceOperand &accessed = space.operands[operand];
+        memref::StoreOp::create(rewriter, loc, value,
+                                mapping.lookup(accessed.buffer),
+                                indices(accessed, copy));
+      });
   // Close the loops from the innermost, each passing its results out.
   for (int l = static_cast<int>(loops.size()) - 1; l >= 0; --l) {
     scf::YieldOp::create(rewriter, loc, next);

@@ -128,6 +128,19 @@ SmallVector<gpu::LaunchFuncOp> versionNestLaunches(RewriterBase &rewriter,
 IRMapping beginNestBody(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                         Block *&entry);
 
+/// Clones the body of `space` once per copy (`mappings`, one per copy), each
+/// operation for every copy before the next, so that the copies' accesses
+/// of one operand neighbour each other. Loads of an accumulated operand
+/// (`accumulated`, in register slot * copies + copy) read `current`, and its
+/// stores set `next`; the other loads and stores are built by `load` and
+/// `store` (operand index, copy).
+void cloneNestBody(RewriterBase &rewriter, const IterationSpace &space,
+                   MutableArrayRef<IRMapping> mappings,
+                   ArrayRef<unsigned> accumulated, ValueRange current,
+                   SmallVectorImpl<Value> &next,
+                   llvm::function_ref<Value(unsigned, int64_t)> load,
+                   llvm::function_ref<void(unsigned, int64_t, Value)> store);
+
 /// Gives the kernel and every launch the one-dimensional geometry of
 /// `schedule`.
 void setNestGeometry(RewriterBase &rewriter, gpu::GPUFuncOp kernel,

@@ -362,53 +362,31 @@ LogicalResult mlir::autoprof::rewrites::generateStagedNest(
   };
   SmallVector<IRMapping> mappings(copies, mapping);
   SmallVector<Value> next(current.begin(), current.end());
-  for (Operation *op : space.body) {
-    auto it = space.operandOf.find(op);
-    for (int64_t c = 0; c < copies; ++c) {
-      IRMapping &copyMapping = mappings[c];
-      if (it == space.operandOf.end()) {
-        rewriter.clone(*op, copyMapping);
-        continue;
-      }
-      const SpaceOperand &operand = space.operands[it->second];
-      auto slot = llvm::find(accumulated, it->second);
-      int64_t reg = (slot - accumulated.begin()) * copies + c;
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        Value value;
-        if (slot != accumulated.end()) {
-          value = current[reg];
-        } else if (sliceOf[it->second] >= 0) {
-          const Slice &slice = slices[sliceOf[it->second]];
-          Value along = slice.dim == reuse ? rowOffsets[c / vector]
-                                           : columnOffsets[c % vector];
-          value = memref::LoadOp::create(rewriter, loc, slice.buffer,
-                                         ValueRange{point, along});
-        } else {
-          reduce();
-          value = memref::LoadOp::create(rewriter, loc,
-                                         mapping.lookup(operand.buffer),
-                                         indices(operand, loopDims[c]));
+  cloneNestBody(
+      rewriter, space, mappings, accumulated, current, next,
+      [&](unsigned operand, int64_t copy) -> Value {
+        if (sliceOf[operand] >= 0) {
+          const Slice &slice = slices[sliceOf[operand]];
+          Value along = slice.dim == reuse ? rowOffsets[copy / vector]
+                                           : columnOffsets[copy % vector];
+          return memref::LoadOp::create(rewriter, loc, slice.buffer,
+                                        ValueRange{point, along});
         }
-        copyMapping.map(load.getResult(), value);
-        // An element the kernel carried in a register: its value so far.
-        for (const CarriedValue &carried : space.carried)
-          if (carried.operand == it->second)
-            copyMapping.map(carried.value, value);
-        continue;
-      }
-      Value value = copyMapping.lookup(space.getStoredValue(op));
-      if (slot != accumulated.end()) {
-        next[reg] = value;
-        continue;
-      }
-      reduce();
-      ifInside([&] {
-        memref::StoreOp::create(rewriter, loc, value,
-                                mapping.lookup(operand.buffer),
-                                indices(operand, loopDims[c]));
+        reduce();
+        const SpaceOperand &accessed = space.operands[operand];
+        return memref::LoadOp::create(rewriter, loc,
+                                      mapping.lookup(accessed.buffer),
+                                      indices(accessed, loopDims[copy]));
+      },
+      [&](unsigned operand, int64_t copy, Value value) {
+        reduce();
+        const SpaceOperand &accessed = space.operands[operand];
+        ifInside([&] {
+          memref::StoreOp::create(rewriter, loc, value,
+                                  mapping.lookup(accessed.buffer),
+                                  indices(accessed, loopDims[copy]));
+        });
       });
-    }
-  }
   scf::YieldOp::create(rewriter, loc, next);
   rewriter.setInsertionPointAfter(points);
   SmallVector<Value> yielded(points.getResults());
