@@ -69,5 +69,15 @@ for check in "scripts/lint-docs.py --exclude docs/results/learn-h100 README.md d
     failed=$(( failed + 1 ))
   fi
 done
+# The reference page of the rewrite families against their declarations.
+if "$build/bin/autoprof-tblgen" -gen-rewrite-family-doc -I include \
+    include/autoprof/Optimizer/RewriteFamilies.td |
+    diff -u docs/rewrite-families.md -; then
+  passed=$(( passed + 1 ))
+else
+  echo "FAIL: docs/rewrite-families.md differs from what RewriteFamilies.td" \
+    "declares (regenerate it: see its first lines)"
+  failed=$(( failed + 1 ))
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$status" = 0 ] && [ "$failed" = 0 ]

@@ -17,16 +17,22 @@
 using namespace mlir;
 using namespace mlir::autoprof;
 
+PtxRewriteFamily::PtxRewriteFamily(BuiltinRewriteFamily family)
+    : decl(getBuiltinRewriteFamilyDecl(family)) {
+  assert(decl.rewritesImported && "the family declares no imported form");
+}
+
 PtxRewriteFamily::~PtxRewriteFamily() = default;
 
 ArrayRef<std::unique_ptr<PtxRewriteFamily>>
 mlir::autoprof::getPtxRewriteFamilies() {
   static const std::vector<std::unique_ptr<PtxRewriteFamily>> families = [] {
     std::vector<std::unique_ptr<PtxRewriteFamily>> list;
-    list.push_back(ptx_rewrites::createBlockSizeFamily());
-    list.push_back(ptx_rewrites::createMaxRegistersFamily());
-    list.push_back(ptx_rewrites::createMinBlocksFamily());
-    list.push_back(ptx_rewrites::createFastMathFamily());
+    // Those RewriteFamilies.td declares for imported kernels, in its order.
+#define AUTOPROF_PTX_REWRITE_FAMILY(Name)                                      \
+  list.push_back(ptx_rewrites::create##Name##Family());
+#define GET_PTX_REWRITE_FAMILIES
+#include "autoprof/Optimizer/RewriteFamilies.h.inc"
     return list;
   }();
   return families;

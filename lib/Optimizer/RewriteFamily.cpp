@@ -335,41 +335,10 @@ SmallVector<const RewriteFamily *> RewriteFamilyRegistry::getFamilies() const {
 
 void mlir::autoprof::registerBuiltinRewriteFamilies(
     RewriteFamilyRegistry &registry) {
-  // The order breaks ties between equal scores.
-  std::unique_ptr<RewriteFamily> builtins[] = {
-      createRestrictFamily(),
-      createBlockSizeFamily(),
-      createVectorizeFamily(),
-      createCoarsenFamily(),
-      createPrivatizeAtomicsFamily(),
-      createMapNestFamily(),
-      createMapLanesFamily(),
-      createMapVectorFamily(),
-      createMapSplitFamily(),
-      createMapReuseFamily(),
-      createMapStackFamily(),
-      createMapTileFamily(),
-      createMapStageFamily(),
-      createFormBlocksFamily(),
-      createCoalesceFamily(),
-      createTransposeTileFamily(),
-      createContractionTileFamily(),
-      createMmaTileFamily(),
-      createContractionPipelineFamily(),
-      createMmaPipelineFamily(),
-      createPadSharedFamily(),
-      createHaloTileFamily(),
-      createCoarsenRowsFamily(),
-      createDistributeLoopFamily(),
-      createRegisterAccumulateFamily(),
-      createWarpReduceFamily(),
-      createBlockReduceFamily(),
-      createUnrollFamily(),
-      createMaxRegistersFamily(),
-      createMinBlocksFamily(),
-      createLaunchBoundsFamily(),
-      createFoldHostLoopFamily(),
-  };
-  for (std::unique_ptr<RewriteFamily> &family : builtins)
-    (void)registry.add(std::move(family));
+  // Those RewriteFamilies.td declares for MLIR kernels, in its order, which
+  // breaks ties between equal scores.
+#define AUTOPROF_MLIR_REWRITE_FAMILY(Name)                                     \
+  (void)registry.add(create##Name##Family());
+#define GET_MLIR_REWRITE_FAMILIES
+#include "autoprof/Optimizer/RewriteFamilies.h.inc"
 }

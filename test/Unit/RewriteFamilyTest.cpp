@@ -12,6 +12,8 @@
 #include "autoprof/Optimizer/RewriteFamily.h"
 #include "autoprof/InitAll.h"
 #include "autoprof/Optimizer/KernelRewrites.h"
+#include "autoprof/Optimizer/PtxRewrite.h"
+#include "autoprof/Schedule/NestSchedule.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -72,29 +74,34 @@ struct MarkPlan {
   StringAttr name;
 };
 
+/// What the test family declares, built before the family that refers to
+/// it (a base class constructed first).
+struct MarkKernelDecl {
+  explicit MarkKernelDecl(std::string name) : name(std::move(name)) {
+    decl.name = this->name;
+    decl.summary = "mark the kernel with a unit attribute";
+    decl.parameter = {ParameterDomain::Kind::Values, "the parameter", "1",
+                      kOne};
+    decl.facts = kFacts;
+  }
+  static constexpr int64_t kOne[] = {1};
+  static inline const StringRef kFacts[] = {"dram-bound"};
+  std::string name;
+  RewriteFamilyDecl decl;
+};
+
 /// A family a tool could register: marks the kernel with a unit attribute
 /// and refuses kernels marked already. Its parameter must be 1.
-class MarkKernelFamily : public RewriteFamilyWithPlan<MarkPlan> {
+class MarkKernelFamily : private MarkKernelDecl,
+                         public RewriteFamilyWithPlan<MarkPlan> {
 public:
   explicit MarkKernelFamily(std::string name = "mark-kernel")
-      : name(std::move(name)) {}
+      : MarkKernelDecl(std::move(name)),
+        RewriteFamilyWithPlan(MarkKernelDecl::decl) {}
 
-  StringRef getName() const override { return name; }
-  StringRef getSummary() const override {
-    return "mark the kernel with a unit attribute";
-  }
-  std::optional<std::string> checkParameter(int64_t parameter) const override {
-    if (parameter != 1)
-      return std::string("the parameter of mark-kernel must be 1");
-    return std::nullopt;
-  }
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     ranked.push_back({100, 1});
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"dram-bound"};
-    return facts;
   }
 
 protected:
@@ -230,6 +237,72 @@ TEST_F(RewriteFamilyTest, RegistryHoldsTheBuiltinsInRankingOrder) {
     EXPECT_EQ(families[i]->getName(), "mark-kernel");
 }
 
+TEST_F(RewriteFamilyTest, RegistriesFollowTheDeclarations) {
+  // Every declaration of an MLIR form is in the registry, in the order of
+  // RewriteFamilies.td; every declaration of an imported form among the PTX
+  // families, in the same order.
+  SmallVector<const RewriteFamily *> families =
+      RewriteFamilyRegistry::get().getFamilies();
+  size_t mlir = 0, imported = 0;
+  for (const RewriteFamilyDecl &decl : getBuiltinRewriteFamilyDecls()) {
+    EXPECT_TRUE(decl.rewritesMlir || decl.rewritesImported) << decl.name.str();
+    if (decl.rewritesMlir) {
+      ASSERT_LT(mlir, families.size());
+      EXPECT_EQ(&families[mlir++]->getDecl(), &decl) << decl.name.str();
+    }
+    if (decl.rewritesImported) {
+      ASSERT_LT(imported, getPtxRewriteFamilies().size());
+      EXPECT_EQ(&getPtxRewriteFamilies()[imported++]->getDecl(), &decl)
+          << decl.name.str();
+    }
+  }
+  EXPECT_EQ(imported, getPtxRewriteFamilies().size());
+  EXPECT_EQ(mlir, std::size(kBuiltinFamilies));
+}
+
+TEST_F(RewriteFamilyTest, DeclaredDomainsMatchTheSchedule) {
+  // The schedule's limits and the declared parameters must agree: a value
+  // the declaration admits is one the schedule takes.
+  auto domain = [](BuiltinRewriteFamily family) {
+    return getBuiltinRewriteFamilyDecl(family).parameter;
+  };
+  EXPECT_EQ(domain(BuiltinRewriteFamily::MapReuse).high, kMaxNestReuse);
+  EXPECT_EQ(domain(BuiltinRewriteFamily::MapTile).high, kMaxNestReuse);
+  EXPECT_EQ(domain(BuiltinRewriteFamily::MapSplit).high, kMaxNestSplit);
+  EXPECT_EQ(domain(BuiltinRewriteFamily::MapStack).high, kMaxNestSplit);
+  EXPECT_EQ(domain(BuiltinRewriteFamily::MapNest).values, getNestBlockSizes());
+  EXPECT_EQ(domain(BuiltinRewriteFamily::MapVector).values,
+            getNestVectorWidths().drop_front());
+}
+
+TEST_F(RewriteFamilyTest, ParameterDomainsSayWhatTheyTake) {
+  auto check = [](BuiltinRewriteFamily family, int64_t parameter) {
+    return getBuiltinRewriteFamilyDecl(family).parameter.check(parameter);
+  };
+  // Values.
+  EXPECT_EQ(check(BuiltinRewriteFamily::WarpReduce, 8), std::nullopt);
+  EXPECT_EQ(check(BuiltinRewriteFamily::WarpReduce, 2),
+            "the number of lanes must be 4, 8, 16 or 32");
+  EXPECT_EQ(check(BuiltinRewriteFamily::Restrict, 2),
+            "the parameter must be 1");
+  // Ranges, with a step and with a unit.
+  EXPECT_EQ(check(BuiltinRewriteFamily::BlockSize, 96), std::nullopt);
+  EXPECT_EQ(check(BuiltinRewriteFamily::BlockSize, 100),
+            "the block size must be a multiple of 32 in [32, 1024]");
+  EXPECT_EQ(check(BuiltinRewriteFamily::BlockSize, 1056),
+            "the block size must be a multiple of 32 in [32, 1024]");
+  EXPECT_EQ(check(BuiltinRewriteFamily::PadShared, 0),
+            "the padding must be in [1, 128] bytes");
+  // Powers of two.
+  EXPECT_EQ(check(BuiltinRewriteFamily::MapSplit, 64), std::nullopt);
+  EXPECT_EQ(check(BuiltinRewriteFamily::MapSplit, 48),
+            "chunks per point must be a power of two from 2 to 4096");
+  EXPECT_EQ(check(BuiltinRewriteFamily::MapSplit, 1),
+            "chunks per point must be a power of two from 2 to 4096");
+  // The target's limits are checked at the match.
+  EXPECT_EQ(check(BuiltinRewriteFamily::MaxRegisters, 8), std::nullopt);
+}
+
 TEST_F(RewriteFamilyTest, LookupByName) {
   const RewriteFamilyRegistry &registry = RewriteFamilyRegistry::get();
   for (const char *name : kBuiltinFamilies) {
@@ -279,7 +352,7 @@ TEST_F(RewriteFamilyTest, RegisteredFamilyParsesChecksAndApplies) {
   std::optional<std::string> badParameter =
       checkKernelRewrite({"mark-kernel", 2}, *module, kernel);
   ASSERT_TRUE(badParameter);
-  EXPECT_EQ(*badParameter, "the parameter of mark-kernel must be 1");
+  EXPECT_EQ(*badParameter, "the parameter must be 1");
 
   std::string error;
   ASSERT_TRUE(apply(rewrite, error)) << error;

@@ -49,12 +49,20 @@ struct PtxVariant {
 /// One family of PTX-level rewrites.
 class PtxRewriteFamily {
 public:
+  /// The built-in family `family` (RewriteFamilies.td), which declares the
+  /// imported form.
+  explicit PtxRewriteFamily(BuiltinRewriteFamily family);
   virtual ~PtxRewriteFamily();
 
+  /// What the family declares about itself.
+  const RewriteFamilyDecl &getDecl() const { return decl; }
   /// The name that selects the family ("max-registers").
-  virtual StringRef getName() const = 0;
-  /// One line on what it does and what its parameter means.
-  virtual StringRef getSummary() const = 0;
+  StringRef getName() const { return decl.name; }
+  /// One line on what it does to an imported kernel and what its parameter
+  /// means.
+  StringRef getSummary() const {
+    return decl.importedSummary.empty() ? decl.summary : decl.importedSummary;
+  }
   /// The parameters worth trying given `evidence`, each with its score.
   virtual void rank(const RewriteEvidence &evidence,
                     SmallVectorImpl<RankedParameter> &ranked) const = 0;
@@ -63,6 +71,9 @@ public:
   virtual std::optional<std::string> apply(const ImportedKernel &kernel,
                                            int64_t parameter,
                                            PtxVariant &variant) const = 0;
+
+private:
+  const RewriteFamilyDecl &decl;
 };
 
 /// The PTX-level families, in registry order (which breaks ties between

@@ -220,20 +220,83 @@ struct RankedParameter {
   StringRef family = {};
 };
 
-/// One family of rewrites.
+/// The values a family's parameter takes.
+struct ParameterDomain {
+  enum class Kind {
+    /// One of `values`.
+    Values,
+    /// A multiple of `step` in [low, high].
+    Range,
+    /// A power of two in [low, high].
+    PowersOfTwo,
+    /// Any value here; the family checks it against the GPU target when
+    /// it is matched on a kernel.
+    TargetLimited,
+  };
+  Kind kind = Kind::Values;
+  /// What the parameter is, in messages ("the number of lanes").
+  StringRef noun;
+  /// What it must be ("4, 8, 16 or 32"; for TargetLimited, the limits).
+  StringRef phrase;
+  ArrayRef<int64_t> values = {};
+  int64_t low = 0, high = 0, step = 1;
+
+  /// Why `parameter` is not in the domain ("the number of lanes must be 4,
+  /// 8, 16 or 32"), or nothing.
+  std::optional<std::string> check(int64_t parameter) const;
+};
+
+/// What a family declares about itself: for the built-in families, what
+/// include/autoprof/Optimizer/RewriteFamilies.td says.
+struct RewriteFamilyDecl {
+  /// The name that selects the family ("coalesce").
+  StringRef name;
+  /// One line on what the family does and what its parameter means.
+  StringRef summary;
+  /// The same for an imported kernel, where it says more (else empty).
+  StringRef importedSummary;
+  ParameterDomain parameter;
+  /// The bottleneck facts (names of getFactDefinitions()) the family's
+  /// rewrite addresses: what a profile that establishes them says in its
+  /// favour. Empty for a family no counter speaks for (launch overhead).
+  ArrayRef<StringRef> facts;
+  /// The kernel forms it rewrites: MLIR gpu.funcs, imported kernels.
+  bool rewritesMlir = true;
+  bool rewritesImported = false;
+};
+
+#define GET_REWRITE_FAMILY_ENUM
+#include "autoprof/Optimizer/RewriteFamilies.h.inc"
+
+/// The built-in families' declarations, in registry order.
+ArrayRef<RewriteFamilyDecl> getBuiltinRewriteFamilyDecls();
+/// The declaration of the built-in family `family`.
+const RewriteFamilyDecl &
+getBuiltinRewriteFamilyDecl(BuiltinRewriteFamily family);
+
+/// One family of rewrites of MLIR kernels.
 class RewriteFamily {
 public:
+  /// A family that `decl` declares; `decl` outlives it.
+  explicit RewriteFamily(const RewriteFamilyDecl &decl) : decl(decl) {}
+  /// A built-in family.
+  explicit RewriteFamily(BuiltinRewriteFamily family)
+      : RewriteFamily(getBuiltinRewriteFamilyDecl(family)) {}
   virtual ~RewriteFamily();
 
+  /// What the family declares about itself.
+  const RewriteFamilyDecl &getDecl() const { return decl; }
   /// The name that selects the family ("coalesce").
-  virtual StringRef getName() const = 0;
+  StringRef getName() const { return decl.name; }
   /// One line on what the family does and what its parameter means.
-  virtual StringRef getSummary() const = 0;
-
+  StringRef getSummary() const { return decl.summary; }
   /// Why `parameter` is not a valid parameter of the family, or nothing.
-  virtual std::optional<std::string> checkParameter(int64_t parameter) const {
-    return std::nullopt;
+  std::optional<std::string> checkParameter(int64_t parameter) const {
+    return decl.parameter.check(parameter);
   }
+  /// The bottleneck facts the family's rewrite addresses (decl.facts).
+  ArrayRef<StringRef> getAddressedFacts() const { return decl.facts; }
+
   /// Matches the family with `parameter` on `target`, whose kernel is
   /// launched at least once; `parameter` is valid (checkParameter).
   virtual RewriteMatch match(const RewriteTarget &target,
@@ -249,10 +312,6 @@ public:
   /// afterwards.
   virtual void rank(const RewriteEvidence &evidence,
                     SmallVectorImpl<RankedParameter> &ranked) const = 0;
-  /// The bottleneck facts (names of getFactDefinitions()) the family's
-  /// rewrite addresses: what a profile that establishes them says in its
-  /// favour. Empty for a family no counter speaks for (launch overhead).
-  virtual ArrayRef<StringRef> getAddressedFacts() const = 0;
   /// Other parameters worth trying in place of `parameter`, which won,
   /// given the winner's own `evidence` (its profile after the win): a tile
   /// of results that leaves the SMs idle or spills is revised to a smaller
@@ -263,11 +322,16 @@ public:
   virtual void rankRevisions(const RewriteEvidence &evidence,
                              int64_t parameter,
                              SmallVectorImpl<RankedParameter> &ranked) const {}
+
+private:
+  const RewriteFamilyDecl &decl;
 };
 
 /// A family whose match produces a typed plan `PlanT`.
 template <typename PlanT> class RewriteFamilyWithPlan : public RewriteFamily {
 public:
+  using RewriteFamily::RewriteFamily;
+
   RewriteMatch match(const RewriteTarget &target,
                      int64_t parameter) const final {
     std::string why;

@@ -56,22 +56,8 @@ struct BlockReducePlan {
 
 class BlockReduceFamily : public RewriteFamilyWithPlan<BlockReducePlan> {
 public:
-  StringRef getName() const override { return "block-reduce"; }
-  StringRef getSummary() const override {
-    return "S threads along y split a reduction loop and combine their "
-           "partial results through shared memory";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n != 4 && n != 8 && n != 16 && n != 32)
-      return std::string("the number of threads must be 4, 8, 16 or 32");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // More threads per column keep more loads in flight and fill the GPU.
-    static const StringRef facts[] = {"too-few-waves", "latency-bound"};
-    return facts;
-  }
+  BlockReduceFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::BlockReduce) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -31,24 +31,7 @@ using BlockSizePlan = std::variant<std::monostate, ThreadRemapPlan>;
 
 class BlockSizeFamily : public RewriteFamilyWithPlan<BlockSizePlan> {
 public:
-  StringRef getName() const override { return "block-size"; }
-  StringRef getSummary() const override {
-    return "re-launch a 1-D kernel with N threads per block and the same "
-           "total number of threads";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 32 || n > 1024 || n % 32 != 0)
-      return std::string("the block size must be a multiple of 32 in [32, "
-                         "1024]");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // The block size sets the warps an SM holds and how the last wave fills.
-    static const StringRef facts[] = {"low-occupancy", "too-few-waves",
-                                      "tail-effect"};
-    return facts;
-  }
+  BlockSizeFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::BlockSize) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

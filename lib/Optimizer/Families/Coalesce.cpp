@@ -28,23 +28,7 @@ using CoalesceOrRemap = std::variant<CoalescePlan, ThreadRemapPlan>;
 
 class CoalesceFamily : public RewriteFamilyWithPlan<CoalesceOrRemap> {
 public:
-  StringRef getName() const override { return "coalesce"; }
-  StringRef getSummary() const override {
-    return "the contiguous dimension moves to x, with P threads of a block "
-           "along it";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n != 32 && n != 64 && n != 128)
-      return std::string("the block's extent along x must be 32, 64 or 128");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Consecutive lanes on contiguous memory.
-    static const StringRef facts[] = {"uncoalesced-loads",
-                                      "uncoalesced-stores"};
-    return facts;
-  }
+  CoalesceFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::Coalesce) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

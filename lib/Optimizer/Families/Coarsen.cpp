@@ -26,22 +26,7 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class CoarsenFamily : public RewriteFamilyWithPlan<std::monostate> {
 public:
-  StringRef getName() const override { return "coarsen"; }
-  StringRef getSummary() const override {
-    return "each thread does the work of C threads of C consecutive blocks "
-           "(grid x / C, the body in a loop)";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > 64)
-      return std::string("the coarsening factor must be in [2, 64]");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Fewer, longer-lived blocks.
-    static const StringRef facts[] = {"tail-effect", "issue-bound"};
-    return facts;
-  }
+  CoarsenFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::Coarsen) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -173,23 +173,8 @@ void vectorizeWindows(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
 
 class CoarsenRowsFamily : public RewriteFamilyWithPlan<CoarsenRowsPlan> {
 public:
-  StringRef getName() const override { return "coarsen-rows"; }
-  StringRef getSummary() const override {
-    return "each thread does the work of R threads that are neighbours along "
-           "y (or z, or x), their loops jammed so that overlapping windows "
-           "are loaded once (grid / R along that dimension)";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > 16)
-      return std::string("the number of rows per thread must be in [2, 16]");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Rows the neighbouring windows share are loaded once, into registers.
-    static const StringRef facts[] = {"l1-bound", "l2-bound"};
-    return facts;
-  }
+  CoarsenRowsFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::CoarsenRows) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -37,18 +37,8 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class ContractionPipelineFamily : public ContractionTilingFamily {
 public:
-  StringRef getName() const override { return "contraction-pipeline"; }
-  StringRef getSummary() const override {
-    return "contraction-tile=S (16, 32, 64 or 128) with two shared buffers "
-           "per staged tile: the next stage's copies overlap this stage's "
-           "products, one barrier per stage";
-  }
-  std::optional<std::string> checkParameter(int64_t s) const override {
-    return checkContractionTileSize(s);
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    return pipelineFacts();
-  }
+  ContractionPipelineFamily()
+      : ContractionTilingFamily(BuiltinRewriteFamily::ContractionPipeline) {}
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &) const override {
     // Proposed only as a revision of contraction-tile (the header).

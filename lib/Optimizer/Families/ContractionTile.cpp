@@ -1587,16 +1587,8 @@ ArrayRef<StringRef> mlir::autoprof::rewrites::largerTileFacts() {
 }
 
 ArrayRef<StringRef> mlir::autoprof::rewrites::pipelineFacts() {
-  static const StringRef facts[] = {"barrier-stalls", "latency-bound",
-                                    "l1-bound"};
-  return facts;
-}
-
-std::optional<std::string>
-mlir::autoprof::rewrites::checkContractionTileSize(int64_t s) {
-  if (s != 16 && s != 32 && s != 64 && s != 128)
-    return std::string("the tile of results must be 16, 32, 64 or 128");
-  return std::nullopt;
+  return getBuiltinRewriteFamilyDecl(BuiltinRewriteFamily::ContractionPipeline)
+      .facts;
 }
 
 void mlir::autoprof::rewrites::rankPipelineRevision(
@@ -1623,22 +1615,8 @@ mlir::autoprof::rewrites::listHolding(const RewriteEvidence &evidence,
 namespace {
 class ContractionTileFamily : public ContractionTilingFamily {
 public:
-  StringRef getName() const override { return "contraction-tile"; }
-  StringRef getSummary() const override {
-    return "blocks of 16 x 16 threads (8 x 8 at S = 32) compute S x S "
-           "results of a contraction from row and column tiles staged in "
-           "shared memory";
-  }
-  std::optional<std::string> checkParameter(int64_t s) const override {
-    return checkContractionTileSize(s);
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Each staged element serves S results from shared memory.
-    static const StringRef facts[] = {"l1-bound", "l2-bound", "dram-bound",
-                                      "latency-bound"};
-    return facts;
-  }
+  ContractionTileFamily()
+      : ContractionTilingFamily(BuiltinRewriteFamily::ContractionTile) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

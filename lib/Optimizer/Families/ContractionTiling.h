@@ -89,13 +89,9 @@ ArrayRef<StringRef> smallerTileFacts();
 /// results): issue-bound, l1-bound, l2-bound, barrier-stalls.
 ArrayRef<StringRef> largerTileFacts();
 /// Those that speak for two buffers of the staged tiles, where the next
-/// stage's copies overlap this stage's products: barrier-stalls,
-/// latency-bound, l1-bound.
+/// stage's copies overlap this stage's products: the facts
+/// contraction-pipeline declares (RewriteFamilies.td).
 ArrayRef<StringRef> pipelineFacts();
-/// Why `s` is not a tile of results contraction-tile (16, 32, 64, 128) or
-/// mma-tile (64, 128) takes, or nothing.
-std::optional<std::string> checkContractionTileSize(int64_t s);
-std::optional<std::string> checkMmaTileSize(int64_t s);
 /// Adds to `ranked` the revision of a one-buffer tile of S that won to
 /// `pipelineFamily`=S (the same tile in two buffers) where the winner's
 /// profile shows one of pipelineFacts(), at `score`.
@@ -122,6 +118,9 @@ std::optional<std::string> listHolding(const RewriteEvidence &evidence,
 /// A family that tiles a contraction: the plan and the rewrite, with the
 /// results' products computed by each thread or by tensor cores.
 class ContractionTilingFamily : public RewriteFamilyWithPlan<ContractionPlan> {
+public:
+  using RewriteFamilyWithPlan::RewriteFamilyWithPlan;
+
 protected:
   /// Whether the warps run the tiles' products through tensor cores
   /// (mma-tile) instead of each thread multiplying and adding its results'

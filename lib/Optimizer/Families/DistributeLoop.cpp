@@ -25,21 +25,8 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class DistributeLoopFamily : public RewriteFamilyWithPlan<scf::ForOp> {
 public:
-  StringRef getName() const override { return "distribute-loop"; }
-  StringRef getSummary() const override {
-    return "L lanes per original thread split its loop";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
-      return std::string("the number of lanes must be 2, 4, 8, 16 or 32");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Lanes walk a row together.
-    static const StringRef facts[] = {"uncoalesced-loads", "too-few-waves"};
-    return facts;
-  }
+  DistributeLoopFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::DistributeLoop) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -164,22 +164,8 @@ static bool accessesOnlyThroughAnalysis(gpu::GPUFuncOp kernel,
 namespace {
 class FoldHostLoopFamily : public RewriteFamilyWithPlan<FoldPlan> {
 public:
-  StringRef getName() const override { return "fold-host-loop"; }
-  StringRef getSummary() const override {
-    return "a host loop around a launch moves into the kernel (one launch, "
-           "the loop in every thread); parameter 1";
-  }
-  std::optional<std::string> checkParameter(int64_t parameter) const override {
-    if (parameter != 1)
-      return std::string("the parameter must be 1");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Launch start-up and the accumulator's round trip through memory
-    // between launches, which no counter of one launch shows.
-    return {};
-  }
+  FoldHostLoopFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::FoldHostLoop) {}
 
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -21,22 +21,8 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class FormBlocksFamily : public RewriteFamilyWithPlan<ThreadRemapPlan> {
 public:
-  StringRef getName() const override { return "form-blocks"; }
-  StringRef getSummary() const override {
-    return "one-thread blocks become blocks of N threads along the "
-           "contiguous dimension (grid rounded up, guarded)";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n != 64 && n != 128 && n != 256 && n != 512)
-      return std::string("the block size must be 64, 128, 256 or 512");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // One-thread blocks run one lane of 32.
-    static const StringRef facts[] = {"warp-divergence", "low-occupancy"};
-    return facts;
-  }
+  FormBlocksFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::FormBlocks) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

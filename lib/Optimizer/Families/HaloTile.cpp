@@ -208,22 +208,7 @@ planBox(MemoryAccessAnalysis &analysis, memref::LoadOp load, scf::ForOp nest,
 namespace {
 class HaloTileFamily : public RewriteFamilyWithPlan<HaloPlan> {
 public:
-  StringRef getName() const override { return "halo-tile"; }
-  StringRef getSummary() const override {
-    return "stage the input box a block's window loops read, with its halo, "
-           "in shared memory once";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n != 1)
-      return std::string("the parameter must be 1");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // A block reads its input box from shared memory.
-    static const StringRef facts[] = {"l1-bound", "l2-bound"};
-    return facts;
-  }
+  HaloTileFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::HaloTile) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

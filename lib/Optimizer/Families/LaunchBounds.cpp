@@ -23,16 +23,8 @@ namespace {
 class LaunchBoundsFamily
     : public RewriteFamilyWithPlan<std::array<int64_t, 3>> {
 public:
-  StringRef getName() const override { return "launch-bounds"; }
-  StringRef getSummary() const override {
-    return "promise the exact block size (nvvm.maxntid); parameter 1";
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // The compiler knows the block size and may use fewer registers.
-    static const StringRef facts[] = {"low-occupancy", "register-spills"};
-    return facts;
-  }
+  LaunchBoundsFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::LaunchBounds) {}
 
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -36,23 +36,7 @@ namespace {
 
 class MapLanesFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-lanes"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew with L lanes per parallel "
-           "point splitting its reductions, combined by shuffles";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > kNestThreadsPerBlock ||
-        !llvm::is_contained(getNestLaneCounts(), n))
-      return std::string(
-          "lanes per point must be a power of two from 2 to 256");
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"uncoalesced-loads", "low-occupancy",
-                                      "too-few-waves"};
-    return facts;
-  }
+  MapLanesFamily() : NestMappingFamily(BuiltinRewriteFamily::MapLanes) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

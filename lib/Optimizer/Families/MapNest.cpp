@@ -30,22 +30,7 @@ namespace {
 
 class MapNestFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-nest"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew: one thread per parallel "
-           "point, the contiguous dimension along the lanes, T threads per "
-           "block, reductions in registers";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (!llvm::is_contained(getNestBlockSizes(), n))
-      return std::string("threads per block must be 64, 128, 256 or 512");
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"uncoalesced-loads", "uncoalesced-stores",
-                                      "low-occupancy"};
-    return facts;
-  }
+  MapNestFamily() : NestMappingFamily(BuiltinRewriteFamily::MapNest) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -29,23 +29,7 @@ namespace {
 
 class MapReuseFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-reuse"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew with R points per thread "
-           "along the parallel dimension whose points share the largest "
-           "loads, loaded once for the R";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > kMaxNestReuse || !llvm::isPowerOf2_64(n))
-      return "points per thread must be a power of two from 2 to " +
-             std::to_string(kMaxNestReuse);
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"l1-bound", "uncoalesced-loads",
-                                      "issue-bound"};
-    return facts;
-  }
+  MapReuseFamily() : NestMappingFamily(BuiltinRewriteFamily::MapReuse) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

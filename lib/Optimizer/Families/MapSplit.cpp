@@ -29,22 +29,7 @@ namespace {
 
 class MapSplitFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-split"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew with each point's "
-           "reductions split into S chunks of threads across the grid, "
-           "combined in the output by atomic operations";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > kMaxNestSplit || !llvm::isPowerOf2_64(n))
-      return "chunks per point must be a power of two from 2 to " +
-             std::to_string(kMaxNestSplit);
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"too-few-waves", "low-occupancy"};
-    return facts;
-  }
+  MapSplitFamily() : NestMappingFamily(BuiltinRewriteFamily::MapSplit) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -34,22 +34,7 @@ constexpr int64_t kStackedLanes = 8;
 
 class MapStackFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-stack"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew in blocks of 8 rows of 32 "
-           "points, the rows splitting each point's reductions and combined "
-           "through shared memory, in S chunks across the grid";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 1 || n > kMaxNestSplit || !llvm::isPowerOf2_64(n))
-      return "chunks per point must be a power of two from 1 to " +
-             std::to_string(kMaxNestSplit);
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"too-few-waves", "low-occupancy"};
-    return facts;
-  }
+  MapStackFamily() : NestMappingFamily(BuiltinRewriteFamily::MapStack) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

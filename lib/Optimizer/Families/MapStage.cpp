@@ -35,22 +35,7 @@ constexpr int64_t kChunk = 16;
 
 class MapStageFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-stage"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew in block tiles whose "
-           "shared operand slices are staged in shared memory per chunk of "
-           "16 reduction points, R x 4 (or 2) points per thread";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 1 || n > 8 || !llvm::isPowerOf2_64(n))
-      return "rows per thread must be 1, 2, 4 or 8";
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"l1-bound", "uncoalesced-loads",
-                                      "issue-bound", "dram-bound"};
-    return facts;
-  }
+  MapStageFamily() : NestMappingFamily(BuiltinRewriteFamily::MapStage) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -31,23 +31,7 @@ namespace {
 
 class MapTileFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-tile"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew with a register tile per "
-           "thread: R points along the dimension whose points share the "
-           "largest loads times 4 (or 2) along the contiguous one";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > kMaxNestReuse || !llvm::isPowerOf2_64(n))
-      return "rows per tile must be a power of two from 2 to " +
-             std::to_string(kMaxNestReuse);
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"l1-bound", "uncoalesced-loads",
-                                      "issue-bound"};
-    return facts;
-  }
+  MapTileFamily() : NestMappingFamily(BuiltinRewriteFamily::MapTile) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -30,22 +30,7 @@ namespace {
 
 class MapVectorFamily : public NestMappingFamily {
 public:
-  StringRef getName() const override { return "map-vector"; }
-  StringRef getSummary() const override {
-    return "the raised iteration space mapped anew with V consecutive points "
-           "per thread along the contiguous dimension, their accesses one "
-           "vector access where aligned";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || !llvm::is_contained(getNestVectorWidths(), n))
-      return std::string("points per thread must be 2, 4, 8 or 16");
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"uncoalesced-loads",
-                                      "uncoalesced-stores", "dram-bound"};
-    return facts;
-  }
+  MapVectorFamily() : NestMappingFamily(BuiltinRewriteFamily::MapVector) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -22,16 +22,8 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class MaxRegistersFamily : public RewriteFamilyWithPlan<std::monostate> {
 public:
-  StringRef getName() const override { return "max-registers"; }
-  StringRef getSummary() const override {
-    return "cap registers per thread at R (nvvm.maxnreg)";
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // A register cap raises the warps an SM holds.
-    static const StringRef facts[] = {"low-occupancy"};
-    return facts;
-  }
+  MaxRegistersFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::MaxRegisters) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

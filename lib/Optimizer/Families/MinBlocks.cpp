@@ -21,17 +21,7 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class MinBlocksFamily : public RewriteFamilyWithPlan<std::array<int64_t, 3>> {
 public:
-  StringRef getName() const override { return "min-blocks"; }
-  StringRef getSummary() const override {
-    return "ask for K resident blocks per SM (nvvm.minctasm, with the exact "
-           "block size)";
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // More resident blocks per SM.
-    static const StringRef facts[] = {"low-occupancy"};
-    return facts;
-  }
+  MinBlocksFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::MinBlocks) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

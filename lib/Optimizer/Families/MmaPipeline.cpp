@@ -33,18 +33,8 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class MmaPipelineFamily : public ContractionTilingFamily {
 public:
-  StringRef getName() const override { return "mma-pipeline"; }
-  StringRef getSummary() const override {
-    return "mma-tile=S (64 or 128) with two shared buffers per staged tile: "
-           "the next stage's copies overlap this stage's tensor-core "
-           "products, one barrier per stage";
-  }
-  std::optional<std::string> checkParameter(int64_t s) const override {
-    return checkMmaTileSize(s);
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    return pipelineFacts();
-  }
+  MmaPipelineFamily()
+      : ContractionTilingFamily(BuiltinRewriteFamily::MmaPipeline) {}
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &) const override {
     // Proposed only as a revision of mma-tile (the header).

@@ -49,23 +49,7 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class MmaTileFamily : public ContractionTilingFamily {
 public:
-  StringRef getName() const override { return "mma-tile"; }
-  StringRef getSummary() const override {
-    return "contraction-tile=S (64 or 128) on tensor cores: eight warps "
-           "compute an S x S tile of f16 or bf16 products with f32 sums from "
-           "shared tiles";
-  }
-  std::optional<std::string> checkParameter(int64_t s) const override {
-    return checkMmaTileSize(s);
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // The FMA pipe's work moves to the tensor cores; each staged element
-    // serves 64 results.
-    static const StringRef facts[] = {"issue-bound", "l1-bound", "l2-bound",
-                                      "latency-bound"};
-    return facts;
-  }
+  MmaTileFamily() : ContractionTilingFamily(BuiltinRewriteFamily::MmaTile) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
@@ -113,13 +97,6 @@ protected:
   bool usesTensorCores() const override { return true; }
 };
 } // namespace
-
-std::optional<std::string>
-mlir::autoprof::rewrites::checkMmaTileSize(int64_t s) {
-  if (s != 64 && s != 128)
-    return std::string("the tile of results must be 64 or 128");
-  return std::nullopt;
-}
 
 std::unique_ptr<RewriteFamily> mlir::autoprof::rewrites::createMmaTileFamily() {
   return std::make_unique<MmaTileFamily>();

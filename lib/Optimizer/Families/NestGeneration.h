@@ -151,6 +151,9 @@ void setNestGeometry(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
 /// its raised form (map-nest, map-lanes, map-vector, map-split): each chooses
 /// the schedule's shape from its parameter, and ranks.
 class NestMappingFamily : public RewriteFamilyWithPlan<NestPlan> {
+public:
+  using RewriteFamilyWithPlan::RewriteFamilyWithPlan;
+
 protected:
   /// The schedule's shape for `parameter` (a valid one) and `problem`.
   virtual NestShape getShape(int64_t parameter,

@@ -127,20 +127,7 @@ static FailureOr<BufferAccess> getAccess(Operation *user, Value buffer,
 namespace {
 class PadSharedFamily : public RewriteFamilyWithPlan<PadPlan> {
 public:
-  StringRef getName() const override { return "pad-shared"; }
-  StringRef getSummary() const override {
-    return "widen each row of the kernel's shared tiles by P bytes, so that "
-           "a column's elements fall in different banks";
-  }
-  std::optional<std::string> checkParameter(int64_t p) const override {
-    if (p < 1 || p > 128)
-      return std::string("the padding must be in [1, 128] bytes");
-    return std::nullopt;
-  }
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    static const StringRef facts[] = {"shared-bank-conflicts"};
-    return facts;
-  }
+  PadSharedFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::PadShared) {}
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Only a measured conflict rate speaks for it: a padding that was not

@@ -92,24 +92,8 @@ namespace {
 class PrivatizeAtomicsFamily
     : public RewriteFamilyWithPlan<SmallVector<BlockArgument>> {
 public:
-  StringRef getName() const override { return "privatize-atomics"; }
-  StringRef getSummary() const override {
-    return "coarsen by C, then give each block a shared copy of a buffer "
-           "only updated by atomic adds";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 1 || n > 64)
-      return std::string("the coarsening factor must be in [1, 64]");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Atomic adds into shared memory instead of L2, one per element and
-    // block there.
-    static const StringRef facts[] = {"atomic-contention", "l2-bound",
-                                      "latency-bound"};
-    return facts;
-  }
+  PrivatizeAtomicsFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::PrivatizeAtomics) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

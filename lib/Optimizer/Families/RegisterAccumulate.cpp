@@ -71,17 +71,8 @@ namespace {
 class RegisterAccumulateFamily
     : public RewriteFamilyWithPlan<SmallVector<Accumulation>> {
 public:
-  StringRef getName() const override { return "register-accumulate"; }
-  StringRef getSummary() const override {
-    return "keep an element a loop loads and stores every iteration in a "
-           "register; parameter 1";
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // No load and store of the accumulator per iteration.
-    static const StringRef facts[] = {"l1-bound", "latency-bound"};
-    return facts;
-  }
+  RegisterAccumulateFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::RegisterAccumulate) {}
 
   void rank(const RewriteEvidence &,
             SmallVectorImpl<RankedParameter> &ranked) const override {

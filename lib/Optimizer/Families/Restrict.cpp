@@ -26,17 +26,7 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class RestrictFamily : public RewriteFamilyWithPlan<std::monostate> {
 public:
-  StringRef getName() const override { return "restrict"; }
-  StringRef getSummary() const override {
-    return "mark buffers no-alias and never-written ones read-only; "
-           "parameter 1";
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Loads through the read-only path, reordered freely.
-    static const StringRef facts[] = {"dram-bound", "latency-bound"};
-    return facts;
-  }
+  RestrictFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::Restrict) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

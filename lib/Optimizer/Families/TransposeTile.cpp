@@ -90,23 +90,8 @@ static int getContiguousDim(std::array<int64_t, 3> strides,
 namespace {
 class TransposeTileFamily : public RewriteFamilyWithPlan<TransposePlan> {
 public:
-  StringRef getName() const override { return "transpose-tile"; }
-  StringRef getSummary() const override {
-    return "stage T x T tiles in shared memory so that both the load and "
-           "the store of a transposition are coalesced";
-  }
-  std::optional<std::string> checkParameter(int64_t t) const override {
-    if (t != 16 && t != 32)
-      return std::string("the tile size must be 16 or 32");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Both sides of a transpose coalesced through shared memory.
-    static const StringRef facts[] = {"uncoalesced-loads",
-                                      "uncoalesced-stores"};
-    return facts;
-  }
+  TransposeTileFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::TransposeTile) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

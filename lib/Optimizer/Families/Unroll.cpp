@@ -23,21 +23,7 @@ using namespace mlir::autoprof::rewrites;
 namespace {
 class UnrollFamily : public RewriteFamilyWithPlan<SmallVector<scf::ForOp>> {
 public:
-  StringRef getName() const override { return "unroll"; }
-  StringRef getSummary() const override {
-    return "unroll innermost constant-step scf.for loops by F";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n < 2 || n > 16)
-      return std::string("the unroll factor must be in [2, 16]");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Independent loads and FMAs in flight.
-    static const StringRef facts[] = {"latency-bound", "issue-bound"};
-    return facts;
-  }
+  UnrollFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::Unroll) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

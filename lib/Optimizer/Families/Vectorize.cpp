@@ -434,22 +434,7 @@ using VectorizePlan = std::variant<VectorizableRegion, WidePlan>;
 
 class VectorizeFamily : public RewriteFamilyWithPlan<VectorizePlan> {
 public:
-  StringRef getName() const override { return "vectorize"; }
-  StringRef getSummary() const override {
-    return "each thread handles V consecutive elements with vector loads, "
-           "stores and arithmetic (grid x / V)";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n != 2 && n != 4 && n != 8 && n != 16)
-      return std::string("the vector width must be 2, 4, 8 or 16");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Fewer, wider load and store instructions.
-    static const StringRef facts[] = {"issue-bound", "dram-bound"};
-    return facts;
-  }
+  VectorizeFamily() : RewriteFamilyWithPlan(BuiltinRewriteFamily::Vectorize) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

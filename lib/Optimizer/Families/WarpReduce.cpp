@@ -102,23 +102,8 @@ static bool splitCoalesces(MemoryAccessAnalysis &analysis, scf::ForOp loop,
 namespace {
 class WarpReduceFamily : public RewriteFamilyWithPlan<WarpReducePlan> {
 public:
-  StringRef getName() const override { return "warp-reduce"; }
-  StringRef getSummary() const override {
-    return "L lanes of a warp split a reduction loop and combine their "
-           "partial results with shuffles";
-  }
-  std::optional<std::string> checkParameter(int64_t n) const override {
-    if (n != 4 && n != 8 && n != 16 && n != 32)
-      return std::string("the number of lanes must be 4, 8, 16 or 32");
-    return std::nullopt;
-  }
-
-  ArrayRef<StringRef> getAddressedFacts() const override {
-    // Lanes of a warp read a row together.
-    static const StringRef facts[] = {"uncoalesced-loads", "too-few-waves",
-                                      "latency-bound"};
-    return facts;
-  }
+  WarpReduceFamily()
+      : RewriteFamilyWithPlan(BuiltinRewriteFamily::WarpReduce) {}
 
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {

@@ -22,11 +22,7 @@ using namespace mlir::autoprof;
 namespace {
 class BlockSizeFamily : public PtxRewriteFamily {
 public:
-  StringRef getName() const override { return "block-size"; }
-  StringRef getSummary() const override {
-    return "launch blocks of N threads, as many as cover the original "
-           "threads (block-size-generic kernels only)";
-  }
+  BlockSizeFamily() : PtxRewriteFamily(BuiltinRewriteFamily::BlockSize) {}
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Tiny or huge blocks waste schedulers or occupancy; too few waves or

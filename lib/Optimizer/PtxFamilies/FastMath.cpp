@@ -48,12 +48,7 @@ static SmallVector<StringRef> getLevelOptions(int64_t level) {
 namespace {
 class FastMathFamily : public PtxRewriteFamily {
 public:
-  StringRef getName() const override { return "fast-math"; }
-  StringRef getSummary() const override {
-    return "compile the CUDA source with NVRTC's fast floating-point options, "
-           "level N: 1 flushes denormals, 2 also approximates division and "
-           "square roots, 3 is --use_fast_math";
-  }
+  FastMathFamily() : PtxRewriteFamily(BuiltinRewriteFamily::FastMath) {}
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // Fast math shortens arithmetic: worth it where the SMs, not memory,

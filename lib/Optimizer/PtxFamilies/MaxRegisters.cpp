@@ -19,10 +19,7 @@ using namespace mlir::autoprof;
 namespace {
 class MaxRegistersFamily : public PtxRewriteFamily {
 public:
-  StringRef getName() const override { return "max-registers"; }
-  StringRef getSummary() const override {
-    return "cap the registers per thread at N (.maxnreg N on the entry)";
-  }
+  MaxRegistersFamily() : PtxRewriteFamily(BuiltinRewriteFamily::MaxRegisters) {}
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // As for a gpu.func (Families/MaxRegisters.cpp).

@@ -18,11 +18,7 @@ using namespace mlir::autoprof;
 namespace {
 class MinBlocksFamily : public PtxRewriteFamily {
 public:
-  StringRef getName() const override { return "min-blocks"; }
-  StringRef getSummary() const override {
-    return "ask for K resident blocks per SM (.maxntid with the block size "
-           "and .minnctapersm K on the entry)";
-  }
+  MinBlocksFamily() : PtxRewriteFamily(BuiltinRewriteFamily::MinBlocks) {}
   void rank(const RewriteEvidence &evidence,
             SmallVectorImpl<RankedParameter> &ranked) const override {
     // As for a gpu.func (Families/MinBlocks.cpp).
