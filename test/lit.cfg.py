@@ -45,6 +45,10 @@ if os.path.exists(os.path.join(config.autoprof_tools_dir,
                                "autoprof-metric-names")):
     config.available_features.add("cupti-host")
     tools += ["autoprof-metric-names"]
+# The TableGen backends are a build tool: a bundle for a GPU host leaves it out.
+if os.path.exists(os.path.join(config.autoprof_tools_dir, "autoprof-tblgen")):
+    config.available_features.add("autoprof-tblgen")
+    tools += ["autoprof-tblgen"]
 llvm_config.add_tool_substitutions(tools, [config.autoprof_tools_dir])
 config.substitutions.append(
     ("%autoprof_opt", os.path.join(config.autoprof_tools_dir, "autoprof-opt")))
