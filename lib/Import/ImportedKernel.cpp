@@ -162,8 +162,8 @@ mlir::autoprof::getPtxCalledFunctionBodies(StringRef ptx, StringRef body) {
 rt::JobKernel ImportedKernel::getJobKernel(StringRef variantPtx,
                                            const rt::JobLaunch &launch) const {
   if (variantPtx.empty() && isCubin())
-    return {cubin, "cubin", entry, launch};
-  return {variantPtx.str(), "ptx", entry, launch};
+    return {cubin, rt::CodeFormat::Cubin, entry, launch};
+  return {variantPtx.str(), rt::CodeFormat::Ptx, entry, launch};
 }
 
 /// The JSON form of one parameter of `autoprof.imported` (the evaluation
@@ -211,7 +211,8 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     kernel.blockSizeGeneric = generic.getValue();
   auto format = dyn_cast_or_null<StringAttr>(imported.get("format"));
   auto code = dyn_cast_or_null<StringAttr>(imported.get("code"));
-  if (format && format.getValue() == "cuda" && code)
+  if (format && rt::parseCodeFormat(format.getValue()) == rt::CodeFormat::Cuda &&
+      code)
     kernel.cudaSource = code.str();
   if (Attribute options = imported.get("compile_options")) {
     auto array = dyn_cast<ArrayAttr>(options);

@@ -47,15 +47,15 @@ static constexpr llvm::StringLiteral kSpecFields[] = {
     "block_size_generic", "compile_options", "params"};
 
 /// The source format a file name implies, or "" when it implies none.
-static StringRef formatOfPath(StringRef path) {
+static std::optional<rt::CodeFormat> formatOfPath(StringRef path) {
   StringRef extension = llvm::sys::path::extension(path);
   if (extension == ".cu" || extension == ".cuh")
-    return "cuda";
+    return rt::CodeFormat::Cuda;
   if (extension == ".ptx")
-    return "ptx";
+    return rt::CodeFormat::Ptx;
   if (extension == ".cubin")
-    return "cubin";
-  return "";
+    return rt::CodeFormat::Cubin;
+  return std::nullopt;
 }
 
 /// Why `launch` is not one a GPU runs, or nothing: blocks of 1 to 1024
@@ -152,8 +152,9 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
   json::Path::Root root("spec");
   json::ObjectMapper mapper(*value, root);
   std::string source;
+  std::optional<std::string> format;
   if (!mapper.map("source", source) || !mapper.map("entry", spec.entry) ||
-      !mapper.mapOptional("format", spec.format) ||
+      !mapper.mapOptional("format", format) ||
       !mapper.mapOptional("block_size_generic", spec.blockSizeGeneric) ||
       !mapper.mapOptional("compile_options", spec.compileOptions) ||
       !rt::fromJSON(*value, spec.launch, root))
@@ -171,20 +172,21 @@ mlir::autoprof::parseKernelSpec(StringRef text, StringRef specPath) {
   }
   spec.sourcePath = std::string(resolved);
 
-  if (spec.format.empty()) {
-    spec.format = formatOfPath(source).str();
-    if (spec.format.empty())
-      return makeError("field 'format' is needed: the name '" + source +
-                       "' does not say (.cu: cuda, .ptx: ptx, "
-                       ".cubin: cubin)");
-  }
-  if (!llvm::is_contained({"cuda", "ptx", "cubin"}, spec.format))
+  std::optional<rt::CodeFormat> parsedFormat =
+      format ? rt::parseCodeFormat(*format) : formatOfPath(source);
+  if (!format && !parsedFormat)
+    return makeError("field 'format' is needed: the name '" + source +
+                     "' does not say (.cu: cuda, .ptx: ptx, "
+                     ".cubin: cubin)");
+  if (!parsedFormat)
     return makeError("field 'format': expected \"cuda\", \"ptx\" or "
                      "\"cubin\", got \"" +
-                     spec.format + "\"");
-  if (!spec.compileOptions.empty() && spec.format != "cuda")
+                     *format + "\"");
+  spec.format = *parsedFormat;
+  if (!spec.compileOptions.empty() && spec.format != rt::CodeFormat::Cuda)
     return makeError("field 'compile_options': only CUDA C++ is compiled; " +
-                     spec.format + " is taken as it is");
+                     rt::getCodeFormatName(spec.format) +
+                     " is taken as it is");
   for (auto [index, option] : llvm::enumerate(spec.compileOptions))
     if (!rt::isAllowedCompileOption(option))
       return makeError(llvm::formatv("compile_options[{0}]: '{1}' is {2}",
@@ -422,7 +424,8 @@ static ArrayAttr paramsAttr(Builder &builder, const KernelSpec &spec) {
       fields.push_back(builder.getNamedAttr(
           "count", builder.getI64IntegerAttr(param.count)));
       fields.push_back(
-          builder.getNamedAttr("role", builder.getStringAttr(param.role)));
+          builder.getNamedAttr(
+              "role", builder.getStringAttr(rt::getBufferRoleName(param.role))));
       if (param.indexBound > 0)
         fields.push_back(builder.getNamedAttr(
             "index_bound", builder.getI64IntegerAttr(param.indexBound)));
@@ -460,20 +463,21 @@ std::string mlir::autoprof::importKernel(ModuleOp module,
       context, /*optLevel=*/2, "nvptx64-nvidia-cuda", chip, /*features=*/"");
   auto object = gpu::ObjectAttr::get(
       context, target,
-      spec.format == "cubin" ? gpu::CompilationTarget::Binary
+      spec.format == rt::CodeFormat::Cubin ? gpu::CompilationTarget::Binary
                              : gpu::CompilationTarget::Assembly,
       builder.getStringAttr(code), nullptr, nullptr);
   auto binary = gpu::BinaryOp::create(builder, loc, name,
                                       /*offloadingHandler=*/nullptr,
                                       ArrayRef<Attribute>{object});
   SmallVector<NamedAttribute> imported = {
-      builder.getNamedAttr("format", builder.getStringAttr(spec.format)),
+      builder.getNamedAttr(
+          "format", builder.getStringAttr(rt::getCodeFormatName(spec.format))),
       builder.getNamedAttr("source", builder.getStringAttr(spec.sourcePath)),
       builder.getNamedAttr("entry", builder.getStringAttr(spec.entry)),
       builder.getNamedAttr("block_size_generic",
                            builder.getBoolAttr(spec.blockSizeGeneric)),
       builder.getNamedAttr("params", paramsAttr(builder, spec))};
-  if (spec.format == "cuda")
+  if (spec.format == rt::CodeFormat::Cuda)
     imported.push_back(
         builder.getNamedAttr("code", builder.getStringAttr(sourceText)));
   if (!spec.compileOptions.empty())

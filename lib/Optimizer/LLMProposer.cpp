@@ -84,7 +84,9 @@ std::string mlir::autoprof::getCudaDeclaration(gpu::GPUFuncOp kernel) {
       text += ", ";
     std::string name = "arg" + std::to_string(index);
     if (auto memref = dyn_cast<MemRefType>(arg.getType()))
-      text += (inferBufferRole(arg) == "input" ? "const " : "") +
+      text += (inferBufferRole(arg) == ::autoprof::runtime::BufferRole::Input
+                   ? "const "
+                   : "") +
               getCType(memref.getElementType()) + " *" + name;
     else
       text += getCType(arg.getType()) + " " + name;
@@ -119,7 +121,9 @@ std::string mlir::autoprof::getCudaDeclaration(const ImportedKernel &kernel) {
     if (param.isScalar)
       text += (getCType(param.dtype) + " " + name).str();
     else
-      text += ((param.role == "input" ? "const " : "") + getCType(param.dtype) +
+      text += ((param.role == ::autoprof::runtime::BufferRole::Input ? "const "
+                                                                    : "") +
+               getCType(param.dtype) +
                " *" + name)
                   .str();
   }
@@ -301,7 +305,8 @@ mlir::autoprof::buildImportedKernelPrompt(const ImportedKernel &kernel,
     if (param.isScalar)
       os << param.dtype << " scalar";
     else
-      os << param.count << " " << param.dtype << " elements, " << param.role;
+      os << param.count << " " << param.dtype << " elements, "
+         << ::autoprof::runtime::getBufferRoleName(param.role);
   }
   os << ".\nC declaration of the answer (in this order): "
      << getCudaDeclaration(kernel) << ".\n\n";

@@ -59,7 +59,7 @@ public:
       return std::optional<Candidate>(std::move(candidate));
     }
     if (!proposal->ptx.empty()) {
-      candidate.compiled = rt::JobKernel{proposal->ptx, "ptx", state.kernelName,
+      candidate.compiled = rt::JobKernel{proposal->ptx, rt::CodeFormat::Ptx, state.kernelName,
                                          state.reference.launch};
       installCudaKernel(*variant, state.moduleName, state.kernelName,
                         proposal->ptx, chip, features);

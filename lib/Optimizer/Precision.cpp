@@ -43,7 +43,7 @@ mlir::autoprof::getAllowedFormat(PrecisionPolicy policy) {
 
 std::optional<PtxMathPrecision>
 mlir::autoprof::getKernelPrecision(const rt::JobKernel &kernel) {
-  if (kernel.format != "ptx")
+  if (kernel.format != ::autoprof::runtime::CodeFormat::Ptx)
     return std::nullopt;
   StringRef body = getPtxEntryBody(kernel.code, kernel.entry);
   if (body.empty())

@@ -320,7 +320,7 @@ static FailureOr<rt::JobKernel> buildKernelJob(ModuleOp module,
       buildJobLaunch(handle.kernel, handle.launch);
   if (code == ptx->end() || failed(launch))
     return failure();
-  return rt::JobKernel{code->second, "ptx", handle.kernel.getName().str(),
+  return rt::JobKernel{code->second, rt::CodeFormat::Ptx, handle.kernel.getName().str(),
                        *launch};
 }
 

@@ -44,7 +44,8 @@ void autoprof::runtime::applyDefaultIndexBounds(JobLaunch &launch) {
   if (smallest == UINT64_MAX)
     return;
   for (JobParam &param : launch.params) {
-    if (param.isScalar || param.role != "input" || param.indexBound != 0 ||
+    if (param.isScalar || param.role != BufferRole::Input ||
+        param.indexBound != 0 ||
         param.range || param.dtype.empty() || param.dtype.front() == 'f' ||
         param.dtype == "bf16")
       continue;
@@ -79,7 +80,7 @@ Value autoprof::runtime::toJSON(const JobParam &param) {
   Object object{{"kind", "buffer"},
                 {"dtype", param.dtype},
                 {"count", static_cast<int64_t>(param.count)},
-                {"role", param.role}};
+                {"role", getBufferRoleName(param.role)}};
   if (param.indexBound > 0)
     object["index_bound"] = param.indexBound;
   if (param.sorted)
@@ -109,10 +110,10 @@ Value autoprof::runtime::toJSON(const JobLaunch &launch) {
 
 Value autoprof::runtime::toJSON(const JobKernel &kernel) {
   // A cubin's bytes are not text: JSON carries them in base64.
-  Object object{{"code", kernel.format == "cubin"
+  Object object{{"code", kernel.format == CodeFormat::Cubin
                              ? llvm::encodeBase64(kernel.code)
                              : kernel.code},
-                {"format", kernel.format},
+                {"format", getCodeFormatName(kernel.format)},
                 {"entry", kernel.entry},
                 {"launch", toJSON(kernel.launch)}};
   if (kernel.referenceParams) {
@@ -248,6 +249,71 @@ bool autoprof::runtime::fromJSON(const Value &value, TimingStats &timing,
          mapper.mapOptional("sm_clock_khz_after", timing.smClockKhzAfter) &&
          mapper.mapOptional("sm_clock_khz_min", timing.smClockKhzMin) &&
          mapper.mapOptional("input_sets", timing.inputSets);
+}
+
+llvm::StringRef autoprof::runtime::getBufferRoleName(BufferRole role) {
+  switch (role) {
+  case BufferRole::Input:
+    return "input";
+  case BufferRole::Output:
+    return "output";
+  case BufferRole::InOut:
+    return "inout";
+  }
+  llvm_unreachable("unknown buffer role");
+}
+
+std::optional<BufferRole>
+autoprof::runtime::parseBufferRole(llvm::StringRef name) {
+  for (BufferRole role :
+       {BufferRole::Input, BufferRole::Output, BufferRole::InOut})
+    if (name == getBufferRoleName(role))
+      return role;
+  return std::nullopt;
+}
+
+autoprof_role autoprof::runtime::toRuntimeRole(BufferRole role) {
+  switch (role) {
+  case BufferRole::Input:
+    return AUTOPROF_ROLE_INPUT;
+  case BufferRole::Output:
+    return AUTOPROF_ROLE_OUTPUT;
+  case BufferRole::InOut:
+    return AUTOPROF_ROLE_INOUT;
+  }
+  llvm_unreachable("unknown buffer role");
+}
+
+llvm::StringRef autoprof::runtime::getCodeFormatName(CodeFormat format) {
+  switch (format) {
+  case CodeFormat::Ptx:
+    return "ptx";
+  case CodeFormat::Cubin:
+    return "cubin";
+  case CodeFormat::Cuda:
+    return "cuda";
+  }
+  llvm_unreachable("unknown code format");
+}
+
+std::optional<CodeFormat>
+autoprof::runtime::parseCodeFormat(llvm::StringRef name) {
+  for (CodeFormat format : {CodeFormat::Ptx, CodeFormat::Cubin, CodeFormat::Cuda})
+    if (name == getCodeFormatName(format))
+      return format;
+  return std::nullopt;
+}
+
+autoprof_code_format autoprof::runtime::toRuntimeFormat(CodeFormat format) {
+  switch (format) {
+  case CodeFormat::Ptx:
+    return AUTOPROF_CODE_PTX;
+  case CodeFormat::Cubin:
+    return AUTOPROF_CODE_CUBIN;
+  case CodeFormat::Cuda:
+    return AUTOPROF_CODE_CUDA;
+  }
+  llvm_unreachable("unknown code format");
 }
 
 llvm::StringRef autoprof::runtime::getJobStatusName(JobStatus status) {
@@ -404,7 +470,8 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
     return false;
   }
   int64_t count = 0;
-  if (!mapper.map("count", count) || !mapper.mapOptional("role", param.role) ||
+  std::string role = "input";
+  if (!mapper.map("count", count) || !mapper.mapOptional("role", role) ||
       !mapper.mapOptional("index_bound", param.indexBound) ||
       !mapper.mapOptional("sorted", param.sorted))
     return false;
@@ -426,10 +493,12 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
     return false;
   }
   param.count = static_cast<uint64_t>(count);
-  if (!llvm::is_contained({"input", "output", "inout"}, param.role)) {
+  std::optional<BufferRole> parsedRole = parseBufferRole(role);
+  if (!parsedRole) {
     path.field("role").report("expected \"input\", \"output\" or \"inout\"");
     return false;
   }
+  param.role = *parsedRole;
   if (const Value *range = value.getAsObject()->get("range")) {
     const Array *bounds = range->getAsArray();
     std::optional<double> low, high;
@@ -459,9 +528,7 @@ autoprof::runtime::checkValueRange(const JobParam &param) {
   generated.is_scalar = param.isScalar;
   generated.dtype = AUTOPROF_F64;
   (void)dtypeFromName(param.dtype, generated.dtype);
-  generated.role = param.role == "output"  ? AUTOPROF_ROLE_OUTPUT
-                   : param.role == "inout" ? AUTOPROF_ROLE_INOUT
-                                           : AUTOPROF_ROLE_INPUT;
+  generated.role = toRuntimeRole(param.role);
   generated.index_bound = param.indexBound;
   generated.has_range = 1;
   generated.range_low = (*param.range)[0];
@@ -550,16 +617,19 @@ bool autoprof::runtime::fromJSON(const Value &value, JobLaunch &launch,
 bool autoprof::runtime::fromJSON(const Value &value, JobKernel &kernel,
                                  llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
+  std::string format = "ptx";
   if (!mapper || !mapper.map("code", kernel.code) ||
-      !mapper.mapOptional("format", kernel.format) ||
+      !mapper.mapOptional("format", format) ||
       !mapper.map("entry", kernel.entry) ||
       !mapper.map("launch", kernel.launch))
     return false;
-  if (!llvm::is_contained({"ptx", "cubin", "cuda"}, kernel.format)) {
+  std::optional<CodeFormat> parsedFormat = parseCodeFormat(format);
+  if (!parsedFormat) {
     path.field("format").report("expected \"ptx\", \"cubin\" or \"cuda\"");
     return false;
   }
-  if (kernel.format == "cubin") {
+  kernel.format = *parsedFormat;
+  if (kernel.format == CodeFormat::Cubin) {
     std::vector<char> bytes;
     if (llvm::Error error = llvm::decodeBase64(kernel.code, bytes)) {
       llvm::consumeError(std::move(error));
@@ -716,7 +786,7 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
     if (!compileMapper || !compileMapper.map("arch", arch) ||
         !compileMapper.mapOptional("options", job.compileOptions))
       return false;
-    if (job.kernel.format != "cuda") {
+    if (job.kernel.format != CodeFormat::Cuda) {
       path.field("compile").report("only CUDA C++ kernels can be compiled");
       return false;
     }

@@ -250,7 +250,7 @@ llvm::Expected<std::string> autoprof::runtime::compileCudaToPtx(
                      "': expected a chip sm_XX (e.g. sm_90)");
   EvaluationJob job;
   job.kernel.code = source.str();
-  job.kernel.format = "cuda";
+  job.kernel.format = CodeFormat::Cuda;
   job.kernel.entry = entry.str();
   job.time = false;
   job.compileArch = ("compute_" + version).str();

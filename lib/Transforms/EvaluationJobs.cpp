@@ -100,9 +100,9 @@ CompulsoryTraffic mlir::autoprof::getCompulsoryTraffic(
       continue;
     uint64_t bytes =
         param.count * ::autoprof::runtime::getDtypeBytes(param.dtype);
-    if (param.role != "output")
+    if (param.role != ::autoprof::runtime::BufferRole::Output)
       traffic.readBytes += bytes;
-    if (param.role != "input")
+    if (param.role != ::autoprof::runtime::BufferRole::Input)
       traffic.writeBytes += bytes;
   }
   return traffic;
@@ -114,10 +114,12 @@ uint64_t mlir::autoprof::getCompulsoryBytes(
   return traffic.readBytes + traffic.writeBytes;
 }
 
-std::string mlir::autoprof::inferBufferRole(Value buffer) {
+::autoprof::runtime::BufferRole mlir::autoprof::inferBufferRole(Value buffer) {
+  using ::autoprof::runtime::BufferRole;
   BufferUse use;
   collectUses(buffer, use);
-  return use.written ? (use.read ? "inout" : "output") : "input";
+  return use.written ? (use.read ? BufferRole::InOut : BufferRole::Output)
+                     : BufferRole::Input;
 }
 
 std::optional<HostLoopRepeat>
@@ -540,7 +542,7 @@ mlir::autoprof::getVerifyDistributions(gpu::GPUFuncOp reference,
   bool readsFloats = llvm::any_of(reference.getArguments(), [](Value arg) {
     auto memref = dyn_cast<MemRefType>(arg.getType());
     return memref && isFloatLike(memref.getElementType()) &&
-           inferBufferRole(arg) != "output";
+           inferBufferRole(arg) != ::autoprof::runtime::BufferRole::Output;
   });
   if (!readsFloats)
     return refuse("it reads no float buffer");

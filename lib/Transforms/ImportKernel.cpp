@@ -59,7 +59,7 @@ struct ImportKernelPass
         parseKernelSpec((*specText)->getBuffer(), path);
     if (!spec)
       return fail(llvm::toString(spec.takeError()));
-    bool isCubin = spec->format == "cubin";
+    bool isCubin = spec->format == ::autoprof::runtime::CodeFormat::Cubin;
     auto sourceText =
         ::autoprof::readInputFile(spec->sourcePath, /*text=*/!isCubin);
     if (!sourceText)
@@ -76,7 +76,7 @@ struct ImportKernelPass
       return success();
     }
     std::string ptx = source.str();
-    if (spec->format == "cuda") {
+    if (spec->format == ::autoprof::runtime::CodeFormat::Cuda) {
       // CUDA C++ to PTX with NVRTC, in a compile-only worker job.
       rt::WorkerOptions options;
       options.workerPath = workerPath;
@@ -109,7 +109,7 @@ struct ImportKernelPass
     if (llvm::Error error = checkPtxEntry(*spec, *entry, chip))
       return fail(llvm::toString(std::move(error)));
     importKernel(getOperation(), *spec, ptx, chip,
-                 spec->format == "cuda" ? source : StringRef());
+                 spec->format == ::autoprof::runtime::CodeFormat::Cuda ? source : StringRef());
     return success();
   }
 };

@@ -326,7 +326,8 @@ void ProfilePass::runOnOperation() {
 
     ::autoprof::runtime::EvaluationJob job;
     job.device = device;
-    job.kernel = {code->second, "ptx", kernel.getName().str(), *jobLaunch};
+    job.kernel = {code->second, ::autoprof::runtime::CodeFormat::Ptx,
+                  kernel.getName().str(), *jobLaunch};
     job.timeBudgetSeconds = timeBudget;
     FailureOr<std::vector<std::string>> names = getJobMetrics(
         kernel, [&] { return getOrSelectProfile(kernel, launch, tree->tree); });

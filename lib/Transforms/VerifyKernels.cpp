@@ -462,9 +462,9 @@ void VerifyKernelsPass::runOnOperation() {
     }
     rt::EvaluationJob job;
     job.device = device;
-    job.kernel = {referenceCode->second, "ptx", entry.referenceName,
+    job.kernel = {referenceCode->second, rt::CodeFormat::Ptx, entry.referenceName,
                   entry.reference};
-    job.candidate = rt::JobKernel{code->second, "ptx", name.str(),
+    job.candidate = rt::JobKernel{code->second, rt::CodeFormat::Ptx, name.str(),
                                   entry.candidate, entry.referenceParams};
     job.verifySeeds = {seed, seed + 1u};
     job.verifyDistributions = getVerifyDistributions(entry.referenceKernel);

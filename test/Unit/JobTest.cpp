@@ -23,7 +23,7 @@ EvaluationJob makeJob() {
   JobParam x;
   x.dtype = "f32";
   x.count = 1 << 20;
-  x.role = "input";
+  x.role = BufferRole::Input;
   JobParam rows;
   rows.dtype = "i32";
   rows.count = 64;
@@ -31,14 +31,14 @@ EvaluationJob makeJob() {
   JobParam y;
   y.dtype = "bf16";
   y.count = 1 << 20;
-  y.role = "inout";
+  y.role = BufferRole::InOut;
   JobParam a;
   a.isScalar = true;
   a.dtype = "f32";
   a.value = 2.5;
   job.kernel.launch.params = {x, rows, y, a};
   job.candidate = job.kernel;
-  job.candidate->format = "cuda";
+  job.candidate->format = CodeFormat::Cuda;
   job.candidate->launch.block[0] = 128;
   job.verifySeeds = {7, 8, 9};
   job.verifyDistributions = {"large"};
@@ -61,11 +61,11 @@ TEST(Job, RoundTripsThroughJSON) {
   EXPECT_EQ(parsed->kernel.launch.dynamicSharedBytes, 1024u);
   ASSERT_EQ(parsed->kernel.launch.params.size(), 4u);
   EXPECT_EQ(parsed->kernel.launch.params[1].indexBound, 64);
-  EXPECT_EQ(parsed->kernel.launch.params[2].role, "inout");
+  EXPECT_EQ(parsed->kernel.launch.params[2].role, BufferRole::InOut);
   EXPECT_TRUE(parsed->kernel.launch.params[3].isScalar);
   EXPECT_EQ(parsed->kernel.launch.params[3].value, 2.5);
   ASSERT_TRUE(parsed->candidate.has_value());
-  EXPECT_EQ(parsed->candidate->format, "cuda");
+  EXPECT_EQ(parsed->candidate->format, CodeFormat::Cuda);
   EXPECT_EQ(parsed->candidate->launch.block[0], 128u);
   EXPECT_EQ(parsed->verifySeeds, (std::vector<uint64_t>{7, 8, 9}));
   EXPECT_EQ(parsed->verifyDistributions, std::vector<std::string>{"large"});
@@ -80,7 +80,7 @@ TEST(Job, RoundTripsThroughJSON) {
 // error at the field.
 TEST(Job, CubinBytesRoundTripInBase64) {
   EvaluationJob job = makeJob();
-  job.kernel.format = "cubin";
+  job.kernel.format = CodeFormat::Cubin;
   job.kernel.code = std::string("\x7f"
                                 "ELF\x02\x01\x00\xff\xfe",
                                 9);
@@ -92,7 +92,7 @@ TEST(Job, CubinBytesRoundTripInBase64) {
       parseDocument<EvaluationJob>(text, "job");
   ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
   EXPECT_EQ(parsed->kernel.code, job.kernel.code);
-  EXPECT_EQ(parsed->kernel.format, "cubin");
+  EXPECT_EQ(parsed->kernel.format, CodeFormat::Cubin);
 
   llvm::Expected<EvaluationJob> broken = parseDocument<EvaluationJob>(
       R"({"kernel": {"code": "not base64!", "format": "cubin", "entry": "k",
@@ -263,7 +263,7 @@ TEST(Job, AllowsOnlyOptimizationAndMacroCompileOptions) {
 TEST(Job, CompileOnlyJobsCarryTheirArchitectureAndPTX) {
   EvaluationJob job;
   job.kernel.code = "extern \"C\" __global__ void k(float *x) {}";
-  job.kernel.format = "cuda";
+  job.kernel.format = CodeFormat::Cuda;
   job.kernel.entry = "k";
   job.time = false;
   job.compileArch = "compute_90";
@@ -316,7 +316,7 @@ EvaluationJob makeMappedJob() {
   buffer.dtype = "f32";
   buffer.count = 256;
   JobParam output = buffer;
-  output.role = "output";
+  output.role = BufferRole::Output;
   JobParam step;
   step.isScalar = true;
   step.dtype = "i64";
@@ -589,3 +589,20 @@ TEST(Job, ValueRangesTakeThePlaceOfTheDefaultIndexBound) {
 }
 
 } // namespace
+
+TEST(JobTest, RolesAndFormatsAreSpelledOnce) {
+  // Each name reads back to its value, and nothing else reads.
+  for (BufferRole role :
+       {BufferRole::Input, BufferRole::Output, BufferRole::InOut})
+    EXPECT_EQ(parseBufferRole(getBufferRoleName(role)), role);
+  for (CodeFormat format :
+       {CodeFormat::Ptx, CodeFormat::Cubin, CodeFormat::Cuda})
+    EXPECT_EQ(parseCodeFormat(getCodeFormatName(format)), format);
+  EXPECT_EQ(parseBufferRole("Input"), std::nullopt);
+  EXPECT_EQ(parseBufferRole("scratch"), std::nullopt);
+  EXPECT_EQ(parseCodeFormat("sass"), std::nullopt);
+  EXPECT_EQ(parseCodeFormat(""), std::nullopt);
+  // The runtime's C enumerations are what the worker passes on.
+  EXPECT_EQ(toRuntimeRole(BufferRole::InOut), AUTOPROF_ROLE_INOUT);
+  EXPECT_EQ(toRuntimeFormat(CodeFormat::Cubin), AUTOPROF_CODE_CUBIN);
+}

@@ -56,7 +56,7 @@ TEST(KernelSpecTest, ReadsTritonEntries) {
             (std::vector<std::string>{".u64", ".u64", ".u32", ".u64"}));
   KernelSpec spec = parse(kAddParams);
   EXPECT_EQ(spec.sourcePath, "/specs/k.ptx");
-  EXPECT_EQ(spec.format, "ptx");
+  EXPECT_EQ(spec.format, ::autoprof::runtime::CodeFormat::Ptx);
   EXPECT_EQ(spec.paramNames,
             (std::vector<std::string>{"arg0", "arg1", "arg2", "out"}));
   EXPECT_FALSE(static_cast<bool>(checkPtxEntry(spec, *entry, "sm_90")));

@@ -84,7 +84,7 @@ TEST(PrecisionTest, ComparesAccumulationsApart) {
 
 TEST(PrecisionTest, ChecksOnlyPtx) {
   rt::JobKernel cuda;
-  cuda.format = "cuda";
+  cuda.format = ::autoprof::runtime::CodeFormat::Cuda;
   cuda.entry = "k";
   cuda.code = "__global__ void k(__half *x) { x[0] = x[0] * x[0]; }";
   EXPECT_FALSE(getKernelPrecision(cuda));

@@ -150,9 +150,7 @@ static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
     p.is_scalar = param.isScalar;
     p.dtype = toDtype(param.dtype);
     p.count = param.count;
-    p.role = param.role == "output"  ? AUTOPROF_ROLE_OUTPUT
-             : param.role == "inout" ? AUTOPROF_ROLE_INOUT
-                                     : AUTOPROF_ROLE_INPUT;
+    p.role = toRuntimeRole(param.role);
     p.index_bound = param.indexBound;
     p.sorted = param.sorted;
     if (param.range) {
@@ -178,12 +176,6 @@ static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
     result->spec.repeat_step = launch.repeat->step;
   }
   return result;
-}
-
-static autoprof_code_format toFormat(llvm::StringRef format) {
-  return format == "cubin"  ? AUTOPROF_CODE_CUBIN
-         : format == "cuda" ? AUTOPROF_CODE_CUDA
-                            : AUTOPROF_CODE_PTX;
 }
 
 /// Runs the job; fills `result` and returns when done or at the first
@@ -260,7 +252,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
                   JobStatus status) -> autoprof_kernel * {
     autoprof_kernel *loaded = nullptr;
     autoprof_status s = autoprof_kernel_load(
-        session, toFormat(kernel.format), kernel.code.data(),
+        session, toRuntimeFormat(kernel.format), kernel.code.data(),
         kernel.code.size(), kernel.entry.c_str(), &loaded);
     if (s != AUTOPROF_OK) {
       fail(status, llvm::Twine("the ") + what + " does not " +

@@ -54,8 +54,7 @@ struct KernelSpec {
   /// spec's folder).
   std::string specPath;
   std::string sourcePath;
-  /// "cuda", "ptx" or "cubin".
-  std::string format;
+  ::autoprof::runtime::CodeFormat format = ::autoprof::runtime::CodeFormat::Ptx;
   std::string entry;
   /// Grid, block, dynamic shared memory and parameters.
   ::autoprof::runtime::JobLaunch launch;

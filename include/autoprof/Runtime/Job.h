@@ -8,12 +8,15 @@
 // runs `autoprof-worker` on it in a child process with a deadline, and reads
 // the JSON result. A faulting, hanging or crashing candidate therefore costs
 // one job, never the compiler. This header defines both documents and their
-// JSON form (llvm::json); it needs LLVM Support only.
+// JSON form (llvm::json); it needs LLVM Support and the runtime's C header
+// (its enumerations) only.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AUTOPROF_RUNTIME_JOB_H
 #define AUTOPROF_RUNTIME_JOB_H
+
+#include "autoprof/Runtime/Runtime.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
@@ -26,6 +29,40 @@
 
 namespace autoprof::runtime {
 
+/// What a kernel does with a buffer parameter.
+enum class BufferRole {
+  /// It reads the buffer only.
+  Input,
+  /// It writes the buffer and reads what it wrote only.
+  Output,
+  /// It reads and writes the buffer.
+  InOut,
+};
+
+/// "input", "output" or "inout": the role as jobs and kernel specs spell it.
+llvm::StringRef getBufferRoleName(BufferRole role);
+/// The role `name` spells, if any.
+std::optional<BufferRole> parseBufferRole(llvm::StringRef name);
+/// The runtime's C form of `role`.
+autoprof_role toRuntimeRole(BufferRole role);
+
+/// The form of a kernel's code.
+enum class CodeFormat {
+  /// PTX assembly.
+  Ptx,
+  /// A cubin for one GPU architecture.
+  Cubin,
+  /// CUDA C++, compiled with NVRTC.
+  Cuda,
+};
+
+/// "ptx", "cubin" or "cuda": the format as jobs and kernel specs spell it.
+llvm::StringRef getCodeFormatName(CodeFormat format);
+/// The format `name` spells, if any.
+std::optional<CodeFormat> parseCodeFormat(llvm::StringRef name);
+/// The runtime's C form of `format`.
+autoprof_code_format toRuntimeFormat(CodeFormat format);
+
 /// One kernel parameter in declaration order (bare-pointer ABI).
 struct JobParam {
   /// A buffer (one device pointer) or a scalar passed by value.
@@ -33,10 +70,9 @@ struct JobParam {
   /// Element or scalar type: f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16,
   /// u32, u64.
   std::string dtype;
-  /// Buffers: elements, and what the kernel does with them: "input",
-  /// "output" or "inout".
+  /// Buffers: elements, and what the kernel does with them.
   uint64_t count = 0;
-  std::string role = "input";
+  BufferRole role = BufferRole::Input;
   /// Buffers: integer inputs are generated in [0, indexBound) when > 0.
   int64_t indexBound = 0;
   /// Buffers: integer inputs are sorted ascending (offsets, row pointers).
@@ -71,11 +107,11 @@ struct JobLaunch {
   std::optional<JobRepeat> repeat;
 };
 
-/// A kernel variant: code, format ("ptx", "cubin" or "cuda"), entry name and
-/// launch. `code` holds a cubin's bytes as they are; its JSON form is base64.
+/// A kernel variant: code, format, entry name and launch. `code` holds a
+/// cubin's bytes as they are; its JSON form is base64.
 struct JobKernel {
   std::string code;
-  std::string format = "ptx";
+  CodeFormat format = CodeFormat::Ptx;
   std::string entry;
   JobLaunch launch;
   /// Candidates only (JSON `reference_params`): for each parameter of this

@@ -82,10 +82,10 @@ struct CompulsoryTraffic {
 CompulsoryTraffic
 getCompulsoryTraffic(const ::autoprof::runtime::JobLaunch &launch);
 
-/// What a kernel does with a buffer argument, followed through views:
-/// "input" (only read or unused), "output" (only written) or "inout".
-/// Uses AutoProf cannot classify count as both.
-std::string inferBufferRole(Value buffer);
+/// What a kernel does with a buffer argument, followed through views: an
+/// input (only read or unused), an output (only written) or both. Uses
+/// AutoProf cannot classify count as both.
+::autoprof::runtime::BufferRole inferBufferRole(Value buffer);
 
 /// The `reference_params` a candidate job carries for a parameter map from
 /// mapJobParameters: none when candidate parameter i receives reference

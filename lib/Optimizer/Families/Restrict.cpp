@@ -62,7 +62,7 @@ protected:
           continue;
         kernel.setArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName(),
                           rewriter.getUnitAttr());
-        if (inferBufferRole(arg) == "input")
+        if (inferBufferRole(arg) == ::autoprof::runtime::BufferRole::Input)
           kernel.setArgAttr(index, LLVM::LLVMDialect::getReadonlyAttrName(),
                             rewriter.getUnitAttr());
       }
