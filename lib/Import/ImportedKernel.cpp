@@ -7,6 +7,7 @@
 #include "autoprof/Import/ImportedKernel.h"
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+#include "autoprof/Runtime/HostData.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -298,9 +299,9 @@ static FailureOr<ImportedKernel> readImportedKernel(gpu::BinaryOp binary,
     const std::vector<CubinParam> &taken = kernel.cubinEntry->params;
     bool agree = taken.size() == job.params.size();
     for (size_t i = 0; agree && i < taken.size(); ++i)
-      agree = taken[i].bytes == (job.params[i].isScalar
-                                     ? rt::getDtypeBytes(job.params[i].dtype)
-                                     : 8u);
+      agree =
+          taken[i].bytes ==
+          (job.params[i].isScalar ? rt::dtypeSize(job.params[i].dtype) : 8u);
     if (!agree)
       return emitError(binary.getLoc(), "the parameters of imported kernel @")
              << binary.getSymName()

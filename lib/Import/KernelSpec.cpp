@@ -7,6 +7,7 @@
 #include "autoprof/Import/KernelSpec.h"
 #include "autoprof/Import/Cubin.h"
 #include "autoprof/Import/ImportedKernel.h"
+#include "autoprof/Runtime/HostData.h"
 #include "autoprof/Support/Json.h"
 #include "autoprof/Support/Yaml.h"
 
@@ -93,22 +94,21 @@ static std::optional<std::string>
 checkScalarValue(const ::autoprof::runtime::JobParam &param) {
   if (!param.isScalar)
     return std::nullopt;
-  StringRef dtype = param.dtype;
-  if (dtype.starts_with("f") || dtype == "bf16") {
-    double largest = dtype == "f16"   ? 65504.0
-                     : dtype == "f64" ? std::numeric_limits<double>::max()
-                                      : std::numeric_limits<float>::max();
+  StringRef dtype = rt::dtypeName(param.dtype);
+  if (rt::isFloatType(param.dtype)) {
+    double largest = param.dtype == AUTOPROF_F16 ? 65504.0
+                     : param.dtype == AUTOPROF_F64
+                         ? std::numeric_limits<double>::max()
+                         : std::numeric_limits<float>::max();
     if (std::isfinite(param.value) && std::fabs(param.value) > largest)
       return llvm::formatv("{0:E} is beyond the largest {1} ({2:E})",
                            param.value, dtype, largest)
           .str();
     return std::nullopt;
   }
-  unsigned bits = 0;
-  if (dtype.drop_front(1).getAsInteger(10, bits) || bits == 0 || bits > 64)
-    return std::nullopt;
+  unsigned bits = rt::dtypeSize(param.dtype) * 8;
   int64_t value = param.intValue;
-  if (dtype.starts_with("u")) {
+  if (rt::isUnsignedType(param.dtype)) {
     if (value < 0 || (bits < 64 && static_cast<uint64_t>(value) >> bits))
       return llvm::formatv("{0} does not fit {1} (0 to 2^{2} - 1)", value,
                            dtype, bits)
@@ -273,13 +273,9 @@ llvm::Expected<PtxEntry> mlir::autoprof::readPtxEntry(StringRef ptx,
   return result;
 }
 
-/// Bits of a dtype of the job schema.
-static unsigned dtypeBits(StringRef dtype) {
-  return llvm::StringSwitch<unsigned>(dtype)
-      .Cases({"i8", "u8"}, 8)
-      .Cases({"i16", "u16", "f16", "bf16"}, 16)
-      .Cases({"i32", "u32", "f32"}, 32)
-      .Default(64);
+/// Bits of an element type.
+static unsigned dtypeBits(autoprof_dtype dtype) {
+  return rt::dtypeSize(dtype) * 8;
 }
 
 /// Bits of a scalar PTX type (".u64" -> 64), or 0 for anything else.
@@ -323,19 +319,19 @@ llvm::Error mlir::autoprof::checkPtxEntry(const KernelSpec &spec,
       return makeError(where + ": a buffer is a 64-bit pointer, but entry '" +
                        spec.entry + "' takes a " + type + " there");
     if (param.isScalar && bits != dtypeBits(param.dtype))
-      return makeError(where + ": a " + param.dtype + " scalar, but entry '" +
-                       spec.entry + "' takes a " + type + " there");
+      return makeError(where + ": a " + rt::dtypeName(param.dtype) +
+                       " scalar, but entry '" + spec.entry + "' takes a " +
+                       type + " there");
     // Of the same size, a float where the PTX spells an integer (.u, .s)
     // or the other way round (.f) would reach the kernel as the wrong
     // bits; untyped .b parameters take either.
-    bool isFloat = StringRef(param.dtype).starts_with("f") ||
-                   StringRef(param.dtype) == "bf16";
+    bool isFloat = rt::isFloatType(param.dtype);
     if (param.isScalar && ((type[1] == 'f' && !isFloat) ||
                            ((type[1] == 'u' || type[1] == 's') && isFloat)))
-      return makeError(where + ": a " + param.dtype + " scalar, but entry '" +
-                       spec.entry + "' takes a " + type + " there (" +
-                       (type[1] == 'f' ? "a float" : "an integer") +
-                       " of the same size)");
+      return makeError(
+          where + ": a " + rt::dtypeName(param.dtype) + " scalar, but entry '" +
+          spec.entry + "' takes a " + type + " there (" +
+          (type[1] == 'f' ? "a float" : "an integer") + " of the same size)");
   }
   unsigned target = archNumber(entry.target);
   unsigned device = archNumber(chip);
@@ -366,7 +362,8 @@ llvm::Error mlir::autoprof::checkCubinEntry(const KernelSpec &spec,
     if (param.isScalar && bytes * 8 != dtypeBits(param.dtype))
       return makeError(llvm::formatv("{0}: a {1} scalar, but entry '{2}' of "
                                      "the cubin takes {3} bytes there",
-                                     where, param.dtype, spec.entry, bytes));
+                                     where, rt::dtypeName(param.dtype),
+                                     spec.entry, bytes));
   }
   // Machine code runs on its own major architecture, on minor revisions
   // from its own on; code for an architecture-specific target ("sm_90a")
@@ -388,18 +385,19 @@ llvm::Error mlir::autoprof::checkCubinEntry(const KernelSpec &spec,
 
 /// The MLIR element type of a dtype: unsigned types for the u* buffers
 /// (`signless` for scalars, which arith.constant needs).
-static Type elementType(MLIRContext *context, StringRef dtype, bool signless) {
+static Type elementType(MLIRContext *context, autoprof_dtype dtype,
+                        bool signless) {
   Builder builder(context);
-  if (dtype == "f32")
+  if (dtype == AUTOPROF_F32)
     return builder.getF32Type();
-  if (dtype == "f64")
+  if (dtype == AUTOPROF_F64)
     return builder.getF64Type();
-  if (dtype == "f16")
+  if (dtype == AUTOPROF_F16)
     return builder.getF16Type();
-  if (dtype == "bf16")
+  if (dtype == AUTOPROF_BF16)
     return builder.getBF16Type();
   return IntegerType::get(context, dtypeBits(dtype),
-                          dtype.front() == 'u' && !signless
+                          rt::isUnsignedType(dtype) && !signless
                               ? IntegerType::Unsigned
                               : IntegerType::Signless);
 }
@@ -413,9 +411,10 @@ static ArrayAttr paramsAttr(Builder &builder, const KernelSpec &spec) {
         builder.getNamedAttr("name", builder.getStringAttr(name)),
         builder.getNamedAttr("kind", builder.getStringAttr(
                                          param.isScalar ? "scalar" : "buffer")),
-        builder.getNamedAttr("dtype", builder.getStringAttr(param.dtype))};
+        builder.getNamedAttr(
+            "dtype", builder.getStringAttr(rt::dtypeName(param.dtype)))};
     if (param.isScalar) {
-      bool isFloat = param.dtype.front() == 'f' || param.dtype == "bf16";
+      bool isFloat = rt::isFloatType(param.dtype);
       fields.push_back(builder.getNamedAttr(
           "value", isFloat ? Attribute(builder.getF64FloatAttr(param.value))
                            : Attribute(builder.getI64IntegerAttr(

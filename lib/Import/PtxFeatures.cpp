@@ -8,6 +8,7 @@
 
 #include "autoprof/Analysis/FeatureSchema.h"
 #include "autoprof/Import/PtxInstructions.h"
+#include "autoprof/Runtime/HostData.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -21,7 +22,7 @@ namespace rt = ::autoprof::runtime;
 
 /// Bytes of a parameter under the bare-pointer ABI: a buffer is a pointer.
 static uint64_t getParamBytes(const rt::JobParam &param) {
-  return param.isScalar ? rt::getDtypeBytes(param.dtype) : 8;
+  return param.isScalar ? unsigned(rt::dtypeSize(param.dtype)) : 8;
 }
 
 /// Calls `visit` with the groups of every match of `regex` in `text`, left

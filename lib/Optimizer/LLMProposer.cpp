@@ -7,6 +7,7 @@
 #include "autoprof/Optimizer/LLMProposer.h"
 
 #include "autoprof/Dialect/AutoProf/IR/AutoProf.h"
+#include "autoprof/Runtime/HostData.h"
 
 #include "autoprof/Diagnosis/BottleneckFacts.h"
 #include "autoprof/LLM/CodeBlock.h"
@@ -119,13 +120,15 @@ std::string mlir::autoprof::getCudaDeclaration(const ImportedKernel &kernel) {
       text += ", ";
     StringRef name = kernel.paramNames[index];
     if (param.isScalar)
-      text += (getCType(param.dtype) + " " + name).str();
+      text +=
+          (getCType(::autoprof::runtime::dtypeName(param.dtype)) + " " + name)
+              .str();
     else
-      text += ((param.role == ::autoprof::runtime::BufferRole::Input ? "const "
-                                                                    : "") +
-               getCType(param.dtype) +
-               " *" + name)
-                  .str();
+      text +=
+          ((param.role == ::autoprof::runtime::BufferRole::Input ? "const "
+                                                                 : "") +
+           getCType(::autoprof::runtime::dtypeName(param.dtype)) + " *" + name)
+              .str();
   }
   return text + ")";
 }
@@ -303,10 +306,10 @@ mlir::autoprof::buildImportedKernelPrompt(const ImportedKernel &kernel,
   for (auto [index, param] : llvm::enumerate(launch.params)) {
     os << (index ? "; " : " ") << kernel.paramNames[index] << ": ";
     if (param.isScalar)
-      os << param.dtype << " scalar";
+      os << ::autoprof::runtime::dtypeName(param.dtype) << " scalar";
     else
-      os << param.count << " " << param.dtype << " elements, "
-         << ::autoprof::runtime::getBufferRoleName(param.role);
+      os << param.count << " " << ::autoprof::runtime::dtypeName(param.dtype)
+         << " elements, " << ::autoprof::runtime::getBufferRoleName(param.role);
   }
   os << ".\nC declaration of the answer (in this order): "
      << getCudaDeclaration(kernel) << ".\n\n";

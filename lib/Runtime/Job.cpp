@@ -22,18 +22,6 @@ using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
 
-static const char *const kDtypes[] = {"f32", "f64", "f16", "bf16",
-                                      "i8",  "i16", "i32", "i64",
-                                      "u8",  "u16", "u32", "u64"};
-
-unsigned autoprof::runtime::getDtypeBytes(llvm::StringRef dtype) {
-  return llvm::StringSwitch<unsigned>(dtype)
-      .Cases({"f64", "i64", "u64"}, 8)
-      .Cases({"f16", "bf16", "i16", "u16"}, 2)
-      .Cases({"i8", "u8"}, 1)
-      .Default(4);
-}
-
 void autoprof::runtime::applyDefaultIndexBounds(JobLaunch &launch) {
   // One-element buffers are results (sums, counters), not what indices
   // index; bounding by them would make every index input zero.
@@ -45,12 +33,10 @@ void autoprof::runtime::applyDefaultIndexBounds(JobLaunch &launch) {
     return;
   for (JobParam &param : launch.params) {
     if (param.isScalar || param.role != BufferRole::Input ||
-        param.indexBound != 0 ||
-        param.range || param.dtype.empty() || param.dtype.front() == 'f' ||
-        param.dtype == "bf16")
+        param.indexBound != 0 || param.range || isFloatType(param.dtype))
       continue;
-    unsigned bits = getDtypeBytes(param.dtype) * 8;
-    uint64_t typeLimit = param.dtype.front() == 'u'
+    unsigned bits = dtypeSize(param.dtype) * 8;
+    uint64_t typeLimit = isUnsignedType(param.dtype)
                              ? (bits >= 64 ? UINT64_MAX : (1ull << bits))
                              : (1ull << (bits - 1));
     if (smallest <= typeLimit)
@@ -71,14 +57,14 @@ static Array toArray(const std::vector<std::string> &strings) {
 
 Value autoprof::runtime::toJSON(const JobParam &param) {
   if (param.isScalar) {
-    bool isFloat = param.dtype.front() == 'f' || param.dtype == "bf16";
+    bool isFloat = isFloatType(param.dtype);
     return Object{
         {"kind", "scalar"},
-        {"dtype", param.dtype},
+        {"dtype", dtypeName(param.dtype)},
         {"value", isFloat ? Value(param.value) : Value(param.intValue)}};
   }
   Object object{{"kind", "buffer"},
-                {"dtype", param.dtype},
+                {"dtype", dtypeName(param.dtype)},
                 {"count", static_cast<int64_t>(param.count)},
                 {"role", getBufferRoleName(param.role)}};
   if (param.indexBound > 0)
@@ -252,15 +238,7 @@ bool autoprof::runtime::fromJSON(const Value &value, TimingStats &timing,
 }
 
 llvm::StringRef autoprof::runtime::getBufferRoleName(BufferRole role) {
-  switch (role) {
-  case BufferRole::Input:
-    return "input";
-  case BufferRole::Output:
-    return "output";
-  case BufferRole::InOut:
-    return "inout";
-  }
-  llvm_unreachable("unknown buffer role");
+  return roleName(toRuntimeRole(role));
 }
 
 std::optional<BufferRole>
@@ -432,10 +410,10 @@ static bool readUnsigned(const Object &object, llvm::StringRef key,
 bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
                                  llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
-  std::string kind;
-  if (!mapper || !mapper.map("kind", kind) || !mapper.map("dtype", param.dtype))
+  std::string kind, dtype;
+  if (!mapper || !mapper.map("kind", kind) || !mapper.map("dtype", dtype))
     return false;
-  if (!llvm::is_contained(kDtypes, param.dtype)) {
+  if (!dtypeFromName(dtype, param.dtype)) {
     path.field("dtype").report("unknown element type");
     return false;
   }
@@ -446,8 +424,7 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
       path.field("value").report("missing value");
       return false;
     }
-    bool isFloat = param.dtype.front() == 'f' || param.dtype == "bf16";
-    if (isFloat) {
+    if (isFloatType(param.dtype)) {
       std::optional<double> number = scalar->getAsNumber();
       if (!number) {
         path.field("value").report("expected a number");
@@ -482,7 +459,7 @@ bool autoprof::runtime::fromJSON(const Value &value, JobParam &param,
   // 1 TiB: more than any GPU's memory, and far from where a byte count
   // overflows.
   constexpr int64_t kMaxBufferBytes = int64_t(1) << 40;
-  if (count > kMaxBufferBytes / getDtypeBytes(param.dtype)) {
+  if (count > int64_t(kMaxBufferBytes / dtypeSize(param.dtype))) {
     path.field("count").report("a buffer of more than 1 TiB, more than a "
                                "GPU holds");
     return false;
@@ -526,8 +503,7 @@ autoprof::runtime::checkValueRange(const JobParam &param) {
   // The generator's own check, on the C form it is given.
   autoprof_param generated = {};
   generated.is_scalar = param.isScalar;
-  generated.dtype = AUTOPROF_F64;
-  (void)dtypeFromName(param.dtype, generated.dtype);
+  generated.dtype = param.dtype;
   generated.role = toRuntimeRole(param.role);
   generated.index_bound = param.indexBound;
   generated.has_range = 1;
@@ -598,8 +574,7 @@ bool autoprof::runtime::fromJSON(const Value &value, JobLaunch &launch,
   result.param = static_cast<unsigned>(param);
   result.count = static_cast<uint64_t>(count);
   const JobParam &varying = launch.params[result.param];
-  if (!varying.isScalar || varying.dtype.empty() ||
-      varying.dtype.front() == 'f' || varying.dtype == "bf16") {
+  if (!varying.isScalar || isFloatType(varying.dtype)) {
     repeatPath.field("param").report(
         "the repeated parameter must be an integer scalar");
     return false;

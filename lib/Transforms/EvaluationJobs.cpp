@@ -6,6 +6,7 @@
 
 #include "autoprof/Transforms/EvaluationJobs.h"
 
+#include "autoprof/Runtime/HostData.h"
 #include "autoprof/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -29,25 +30,35 @@
 using namespace mlir;
 using namespace mlir::autoprof;
 
-/// The job's name for an element or scalar type, or "" when unsupported.
-static std::string getDtypeName(Type type) {
+/// The job's element or scalar type for `type`, or nothing when the runtime
+/// has none.
+static std::optional<autoprof_dtype> getDtype(Type type) {
   if (type.isF32())
-    return "f32";
+    return AUTOPROF_F32;
   if (type.isF64())
-    return "f64";
+    return AUTOPROF_F64;
   if (type.isF16())
-    return "f16";
+    return AUTOPROF_F16;
   if (type.isBF16())
-    return "bf16";
+    return AUTOPROF_BF16;
   if (type.isIndex())
-    return "i64";
-  if (auto integer = dyn_cast<IntegerType>(type)) {
-    unsigned width = integer.getWidth();
-    if (width != 8 && width != 16 && width != 32 && width != 64)
-      return "";
-    return (integer.isUnsigned() ? "u" : "i") + std::to_string(width);
+    return AUTOPROF_I64;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return std::nullopt;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 8:
+    return isUnsigned ? AUTOPROF_U8 : AUTOPROF_I8;
+  case 16:
+    return isUnsigned ? AUTOPROF_U16 : AUTOPROF_I16;
+  case 32:
+    return isUnsigned ? AUTOPROF_U32 : AUTOPROF_I32;
+  case 64:
+    return isUnsigned ? AUTOPROF_U64 : AUTOPROF_I64;
+  default:
+    return std::nullopt;
   }
-  return "";
 }
 
 namespace {
@@ -98,8 +109,7 @@ CompulsoryTraffic mlir::autoprof::getCompulsoryTraffic(
   for (const ::autoprof::runtime::JobParam &param : launch.params) {
     if (param.isScalar)
       continue;
-    uint64_t bytes =
-        param.count * ::autoprof::runtime::getDtypeBytes(param.dtype);
+    uint64_t bytes = param.count * ::autoprof::runtime::dtypeSize(param.dtype);
     if (param.role != ::autoprof::runtime::BufferRole::Output)
       traffic.readBytes += bytes;
     if (param.role != ::autoprof::runtime::BufferRole::Input)
@@ -230,12 +240,13 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
     ::autoprof::runtime::JobParam param;
     Type type = arg.getType();
     if (auto memref = dyn_cast<MemRefType>(type)) {
-      param.dtype = getDtypeName(memref.getElementType());
-      if (param.dtype.empty() || !memref.hasStaticShape())
+      std::optional<autoprof_dtype> dtype = getDtype(memref.getElementType());
+      if (!dtype || !memref.hasStaticShape())
         return launch.emitError("argument #")
                << index << " of type " << type
                << " cannot be reproduced by the runtime (static shapes of "
                   "f32/f64/f16/bf16 or 8- to 64-bit integers only)";
+      param.dtype = *dtype;
       // Separate buffers in the job would change what an aliasing launch
       // computes.
       if (!seenBuffers.insert(operand).second)
@@ -274,8 +285,10 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
       }
     } else {
       param.isScalar = true;
-      param.dtype = getDtypeName(type);
-      if (repeat && index == repeat->operand && !param.dtype.empty() &&
+      std::optional<autoprof_dtype> dtype = getDtype(type);
+      if (dtype)
+        param.dtype = *dtype;
+      if (repeat && index == repeat->operand && dtype &&
           isa<IndexType, IntegerType>(type)) {
         // Varies over the repeated launches.
         param.intValue = repeat->start;
@@ -284,7 +297,7 @@ mlir::autoprof::buildJobLaunch(gpu::GPUFuncOp kernel,
         continue;
       }
       Attribute value;
-      if (param.dtype.empty() || !matchPattern(operand, m_Constant(&value)))
+      if (!dtype || !matchPattern(operand, m_Constant(&value)))
         return launch.emitError("scalar argument #")
                << index << " of type " << type
                << " must be a host constant of a supported type, or the "
@@ -344,16 +357,12 @@ static std::string describeBufferOrigin(Value buffer,
          describeHostOp(result.getOwner(), function);
 }
 
-static bool isFloatDtype(StringRef dtype) {
-  return dtype.front() == 'f' || dtype == "bf16";
-}
-
 /// Whether two scalar parameters pass the same value of the same type.
 static bool isSameScalar(const ::autoprof::runtime::JobParam &a,
                          const ::autoprof::runtime::JobParam &b) {
   if (a.dtype != b.dtype)
     return false;
-  if (isFloatDtype(a.dtype))
+  if (::autoprof::runtime::isFloatType(a.dtype))
     return a.value == b.value || (a.value != a.value && b.value != b.value);
   return a.intValue == b.intValue;
 }
@@ -362,8 +371,8 @@ static bool isSameScalar(const ::autoprof::runtime::JobParam &a,
 static std::string describeScalar(const ::autoprof::runtime::JobParam &param) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << param.dtype << " ";
-  if (isFloatDtype(param.dtype))
+  os << ::autoprof::runtime::dtypeName(param.dtype) << " ";
+  if (::autoprof::runtime::isFloatType(param.dtype))
     os << llvm::format("%g", param.value);
   else
     os << param.intValue;
@@ -401,10 +410,11 @@ FailureOr<std::vector<unsigned>> mlir::autoprof::mapJobParameters(
       if (theirs.dtype != param.dtype || theirs.count != param.count)
         return launch.emitError("cannot map the parameters of @")
                << kernelName << " to the reference's: buffer argument #" << i
-               << " has " << param.count << " elements of " << param.dtype
+               << " has " << param.count << " elements of "
+               << ::autoprof::runtime::dtypeName(param.dtype)
                << " but the reference's argument #" << found->second << " from "
                << origin << " has " << theirs.count << " elements of "
-               << theirs.dtype;
+               << ::autoprof::runtime::dtypeName(theirs.dtype);
       param.role = theirs.role;
       param.indexBound = theirs.indexBound;
       param.sorted = theirs.sorted;

@@ -21,20 +21,20 @@ EvaluationJob makeJob() {
   job.kernel.launch.block[0] = 256;
   job.kernel.launch.dynamicSharedBytes = 1024;
   JobParam x;
-  x.dtype = "f32";
+  x.dtype = AUTOPROF_F32;
   x.count = 1 << 20;
   x.role = BufferRole::Input;
   JobParam rows;
-  rows.dtype = "i32";
+  rows.dtype = AUTOPROF_I32;
   rows.count = 64;
   rows.indexBound = 64;
   JobParam y;
-  y.dtype = "bf16";
+  y.dtype = AUTOPROF_BF16;
   y.count = 1 << 20;
   y.role = BufferRole::InOut;
   JobParam a;
   a.isScalar = true;
-  a.dtype = "f32";
+  a.dtype = AUTOPROF_F32;
   a.value = 2.5;
   job.kernel.launch.params = {x, rows, y, a};
   job.candidate = job.kernel;
@@ -175,7 +175,7 @@ TEST(Job, RepeatedLaunchesRoundTrip) {
   EvaluationJob job = makeJob();
   JobParam step;
   step.isScalar = true;
-  step.dtype = "i64";
+  step.dtype = AUTOPROF_I64;
   job.kernel.launch.params.push_back(step);
   job.kernel.launch.repeat = JobRepeat{4, 3, 2, 4096};
   std::string text;
@@ -224,7 +224,7 @@ TEST(Job, IntegerScalarsTravelExactly) {
   EvaluationJob job = makeJob();
   JobParam big;
   big.isScalar = true;
-  big.dtype = "i64";
+  big.dtype = AUTOPROF_I64;
   big.intValue = (int64_t(1) << 60) + 1; // not representable as a double
   job.kernel.launch.params.push_back(big);
   std::string text;
@@ -313,17 +313,17 @@ EvaluationJob makeMappedJob() {
   job.kernel.code = "reference";
   job.kernel.entry = "k";
   JobParam buffer;
-  buffer.dtype = "f32";
+  buffer.dtype = AUTOPROF_F32;
   buffer.count = 256;
   JobParam output = buffer;
   output.role = BufferRole::Output;
   JobParam step;
   step.isScalar = true;
-  step.dtype = "i64";
+  step.dtype = AUTOPROF_I64;
   step.intValue = 1;
   JobParam scale;
   scale.isScalar = true;
-  scale.dtype = "f32";
+  scale.dtype = AUTOPROF_F32;
   scale.value = 0.5;
   job.kernel.launch.params = {buffer, step, output, step, scale};
   job.candidate = job.kernel;
@@ -574,10 +574,10 @@ TEST(Job, ValueRangesRoundTripAndAreChecked) {
 TEST(Job, ValueRangesTakeThePlaceOfTheDefaultIndexBound) {
   JobLaunch launch;
   JobParam table;
-  table.dtype = "f32";
+  table.dtype = AUTOPROF_F32;
   table.count = 100;
   JobParam offsets;
-  offsets.dtype = "i32";
+  offsets.dtype = AUTOPROF_I32;
   offsets.count = 100;
   offsets.range = std::array<double, 2>{-5.0, 5.0};
   JobParam indices = offsets;

@@ -118,22 +118,6 @@ struct LaunchSpec {
 
 } // namespace
 
-static autoprof_dtype toDtype(llvm::StringRef name) {
-  return llvm::StringSwitch<autoprof_dtype>(name)
-      .Case("f64", AUTOPROF_F64)
-      .Case("f16", AUTOPROF_F16)
-      .Case("bf16", AUTOPROF_BF16)
-      .Case("i8", AUTOPROF_I8)
-      .Case("i16", AUTOPROF_I16)
-      .Case("i32", AUTOPROF_I32)
-      .Case("i64", AUTOPROF_I64)
-      .Case("u8", AUTOPROF_U8)
-      .Case("u16", AUTOPROF_U16)
-      .Case("u32", AUTOPROF_U32)
-      .Case("u64", AUTOPROF_U64)
-      .Default(AUTOPROF_F32);
-}
-
 static autoprof_distribution toDistribution(llvm::StringRef name) {
   return llvm::StringSwitch<autoprof_distribution>(name)
       .Case("uniform", AUTOPROF_DIST_UNIFORM)
@@ -148,7 +132,7 @@ static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
   for (const JobParam &param : launch.params) {
     autoprof_param p = {};
     p.is_scalar = param.isScalar;
-    p.dtype = toDtype(param.dtype);
+    p.dtype = param.dtype;
     p.count = param.count;
     p.role = toRuntimeRole(param.role);
     p.index_bound = param.indexBound;

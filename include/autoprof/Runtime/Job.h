@@ -67,9 +67,8 @@ autoprof_code_format toRuntimeFormat(CodeFormat format);
 struct JobParam {
   /// A buffer (one device pointer) or a scalar passed by value.
   bool isScalar = false;
-  /// Element or scalar type: f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16,
-  /// u32, u64.
-  std::string dtype;
+  /// Element or scalar type (JSON: its name, dtypeName).
+  autoprof_dtype dtype = AUTOPROF_F32;
   /// Buffers: elements, and what the kernel does with them.
   uint64_t count = 0;
   BufferRole role = BufferRole::Input;
@@ -158,10 +157,6 @@ struct EvaluationJob {
   /// isAllowedCompileOption accepts).
   std::vector<std::string> compileOptions;
 };
-
-/// Bytes of one element of `dtype` (one of JobParam's types; 4 for any
-/// other).
-unsigned getDtypeBytes(llvm::StringRef dtype);
 
 /// Why `param`'s value range cannot be generated (HostData.h's check), or
 /// nothing when it can or there is none.
