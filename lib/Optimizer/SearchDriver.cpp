@@ -450,7 +450,7 @@ SearchDriver::searchKernel(OwningOpRef<ModuleOp> &incumbent,
   // Special values (NaN, infinities) join the inputs where the original
   // tolerates them.
   std::string noSpecialValues;
-  std::vector<std::string> verifyDistributions =
+  std::vector<autoprof_distribution> verifyDistributions =
       getVerifyDistributions(original.kernel, &noSpecialValues);
   if (!noSpecialValues.empty())
     emitRemark(loc, "@") << kernelName

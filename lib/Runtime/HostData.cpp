@@ -112,11 +112,29 @@ autoprof::runtime::distributionName(autoprof_distribution distribution) {
   case AUTOPROF_DIST_LARGE:
     return "large";
   case AUTOPROF_DIST_SMALL_INT:
-    return "small-int";
+    return "small_int";
   case AUTOPROF_DIST_SPECIAL:
     return "special";
+  case AUTOPROF_DIST_SKEWED:
+    return "skewed";
+  case AUTOPROF_DIST_NEAR_RANGE:
+    return "near_range";
+  case AUTOPROF_DIST_SUBNORMAL:
+    return "subnormal";
   }
   return "invalid";
+}
+
+bool autoprof::runtime::distributionFromName(
+    const std::string &name, autoprof_distribution &distribution) {
+  for (int candidate = AUTOPROF_DIST_NORMAL;
+       candidate <= AUTOPROF_DIST_SUBNORMAL; ++candidate)
+    if (name ==
+        distributionName(static_cast<autoprof_distribution>(candidate))) {
+      distribution = static_cast<autoprof_distribution>(candidate);
+      return true;
+    }
+  return false;
 }
 
 namespace {
@@ -216,6 +234,12 @@ public:
     return static_cast<uint64_t>(
         (static_cast<unsigned __int128>(next()) * bound) >> 64);
   }
+  /// A Zipfian rank in [1, n], n > 0: rank r about as likely as 1 / r
+  /// (log-uniform, the continuous law of exponent 1, rounded down).
+  uint64_t zipf(uint64_t n) {
+    double rank = std::floor(std::exp(uniform() * std::log(double(n) + 1)));
+    return std::min<uint64_t>(std::max(rank, 1.0), n);
+  }
   /// Standard normal (Box-Muller, both values used).
   double normal() {
     if (hasSpare) {
@@ -259,7 +283,7 @@ const char *autoprof::runtime::roleName(autoprof_role role) {
 bool autoprof::runtime::isValidDistribution(
     autoprof_distribution distribution) {
   return distribution >= AUTOPROF_DIST_NORMAL &&
-         distribution <= AUTOPROF_DIST_SPECIAL;
+         distribution <= AUTOPROF_DIST_SUBNORMAL;
 }
 
 /// Minimum and maximum of an integer type as doubles (for clamping).
@@ -383,13 +407,28 @@ struct GenerateJob {
   std::atomic<uint64_t> nextChunk{0};
 };
 
+/// The smallest normal value of float type `dtype`.
+double smallestNormal(autoprof_dtype dtype) {
+  return dtype == AUTOPROF_F64   ? 0x1p-1022
+         : dtype == AUTOPROF_F16 ? 0x1p-14
+                                 : 0x1p-126; // f32, bf16
+}
+
+/// A subnormal value of float type `dtype`, of random sign and magnitude.
+double subnormalValue(SplitMix64 &rng, autoprof_dtype dtype) {
+  // A quarter to nine tenths of the smallest normal, or a sixteenth of
+  // that: subnormal after rounding to any of the float types (the largest
+  // bf16 subnormal is 127/128 of the smallest normal), never zero.
+  double magnitude = smallestNormal(dtype) * (0.25 + 0.65 * rng.uniform()) *
+                     (rng.below(2) ? 1.0 : 0x1p-4);
+  return rng.below(2) ? magnitude : -magnitude;
+}
+
 /// One of the special values of the special distribution (`which` < 6):
 /// NaN, +Inf, -Inf, -0, and a subnormal of `dtype` of either sign (a quarter
 /// of its smallest normal).
 double specialValue(autoprof_dtype dtype, uint64_t which) {
-  double smallestNormal = dtype == AUTOPROF_F64   ? 0x1p-1022
-                          : dtype == AUTOPROF_F16 ? 0x1p-14
-                                                  : 0x1p-126; // f32, bf16
+  double smallest = smallestNormal(dtype);
   switch (which) {
   case 0:
     return std::numeric_limits<double>::quiet_NaN();
@@ -400,9 +439,9 @@ double specialValue(autoprof_dtype dtype, uint64_t which) {
   case 3:
     return -0.0;
   case 4:
-    return smallestNormal / 4;
+    return smallest / 4;
   default:
-    return -smallestNormal / 4;
+    return -smallest / 4;
   }
 }
 
@@ -423,7 +462,8 @@ double floatMax(autoprof_dtype dtype) {
 /// One value of `distribution` within [low, high] (generateInput's ranges);
 /// `integral` rounds it to an integer of the range.
 double rangedValue(SplitMix64 &rng, autoprof_distribution distribution,
-                   double low, double high, bool integral) {
+                   autoprof_dtype dtype, double low, double high,
+                   bool integral) {
   double width = high - low;
   double value;
   switch (distribution) {
@@ -453,6 +493,25 @@ double rangedValue(SplitMix64 &rng, autoprof_distribution distribution,
       return rng.below(2) ? high : low;
     value = low + width * rng.uniform();
     break;
+  case AUTOPROF_DIST_SKEWED:
+    // Low ranks near the low end: rank r at (r - 1) / 1023 of the range.
+    if (integral && width < 1023)
+      return low + static_cast<double>(
+                       rng.zipf(static_cast<uint64_t>(width) + 1) - 1);
+    value = low + width * static_cast<double>(rng.zipf(1024) - 1) / 1023.0;
+    break;
+  case AUTOPROF_DIST_NEAR_RANGE: {
+    // Within a thousandth of the range (at least one integer) of its ends.
+    double offset =
+        std::max(width * 1e-3, integral ? 1.0 : 0.0) * rng.uniform();
+    value = rng.below(2) ? high - offset : low + offset;
+    break;
+  }
+  case AUTOPROF_DIST_SUBNORMAL:
+    // The range's own subnormals where it holds zero, else uniform.
+    value = low <= 0 && high >= 0 && !integral ? subnormalValue(rng, dtype)
+                                               : low + width * rng.uniform();
+    break;
   default:
     value = low + width * 0.5 + width / 6.0 * rng.normal();
     break;
@@ -473,7 +532,7 @@ void generateChunk(const GenerateJob &job, uint64_t chunk) {
   if (param.has_range) {
     bool integral = !isFloatType(dtype);
     for (uint64_t i = begin; i < end; ++i) {
-      double value = rangedValue(rng, job.distribution, param.range_low,
+      double value = rangedValue(rng, job.distribution, dtype, param.range_low,
                                  param.range_high, integral);
       if (integral)
         storeInteger(out + i * size, dtype, static_cast<int64_t>(value));
@@ -500,6 +559,22 @@ void generateChunk(const GenerateJob &job, uint64_t chunk) {
         if (rng.below(8) == 0)
           value = specialValue(dtype, rng.below(6));
         break;
+      case AUTOPROF_DIST_SKEWED: {
+        uint64_t rank = rng.zipf(1024);
+        value = static_cast<double>(rank) / 8.0 * (rank % 2 ? -1.0 : 1.0);
+        break;
+      }
+      case AUTOPROF_DIST_NEAR_RANGE:
+        // 2^-5 to 2^-1 of the square root of the largest value: a product
+        // of two stays below a quarter of it.
+        value =
+            std::sqrt(floatMax(dtype)) * std::exp2(-1.0 - 4.0 * rng.uniform());
+        if (rng.below(2))
+          value = -value;
+        break;
+      case AUTOPROF_DIST_SUBNORMAL:
+        value = subnormalValue(rng, dtype);
+        break;
       default:
         value = rng.normal();
         break;
@@ -519,8 +594,25 @@ void generateChunk(const GenerateJob &job, uint64_t chunk) {
                 : std::min<uint64_t>(param.index_bound, typeMax + 1);
   for (uint64_t i = begin; i < end; ++i) {
     int64_t value;
-    if (bound) {
+    if (bound && job.distribution == AUTOPROF_DIST_SKEWED) {
+      value = static_cast<int64_t>(rng.zipf(bound) - 1);
+    } else if (bound && job.distribution == AUTOPROF_DIST_NEAR_RANGE) {
+      value = static_cast<int64_t>(bound - 1 -
+                                   rng.below(std::min<uint64_t>(bound, 16)));
+    } else if (bound) {
       value = static_cast<int64_t>(rng.below(bound));
+    } else if (job.distribution == AUTOPROF_DIST_SKEWED) {
+      value = static_cast<int64_t>(
+          rng.zipf(std::min<uint64_t>(typeMax, 1 << 20)) - 1);
+      if (!isUnsigned && rng.below(2))
+        value = -value;
+    } else if (job.distribution == AUTOPROF_DIST_NEAR_RANGE) {
+      // Within 16 of either end of the type (wrapping to the type's width
+      // where it is stored).
+      uint64_t offset = rng.below(16);
+      uint64_t top = typeMax - offset;
+      uint64_t bottom = isUnsigned ? offset : ~typeMax + offset;
+      value = static_cast<int64_t>(rng.below(2) ? top : bottom);
     } else {
       double raw;
       switch (job.distribution) {

@@ -118,8 +118,11 @@ Value autoprof::runtime::toJSON(const EvaluationJob &job) {
     Array seeds;
     for (uint64_t seed : job.verifySeeds)
       seeds.push_back(static_cast<int64_t>(seed));
+    Array names;
+    for (autoprof_distribution distribution : job.verifyDistributions)
+      names.push_back(distributionName(distribution));
     Object verify{{"seeds", std::move(seeds)},
-                  {"distributions", toArray(job.verifyDistributions)}};
+                  {"distributions", std::move(names)}};
     if (job.verifyReassociated)
       verify["reassociated"] = true;
     object["verify"] = std::move(verify);
@@ -707,21 +710,29 @@ bool autoprof::runtime::fromJSON(const Value &value, EvaluationJob &job,
   if (const Value *verify = object->get("verify")) {
     llvm::json::ObjectMapper verifyMapper(*verify, path.field("verify"));
     std::vector<int64_t> seeds;
+    std::optional<std::vector<std::string>> distributions;
     if (!verifyMapper || !verifyMapper.mapOptional("seeds", seeds) ||
-        !verifyMapper.mapOptional("distributions", job.verifyDistributions) ||
+        !verifyMapper.mapOptional("distributions", distributions) ||
         !verifyMapper.mapOptional("reassociated", job.verifyReassociated))
       return false;
     if (!seeds.empty())
       job.verifySeeds.assign(seeds.begin(), seeds.end());
-    for (const std::string &name : job.verifyDistributions)
-      if (!llvm::is_contained(
-              {"normal", "uniform", "large", "small_int", "special"}, name)) {
-        path.field("verify")
-            .field("distributions")
-            .report("expected \"normal\", \"uniform\", \"large\", "
-                    "\"small_int\" or \"special\"");
-        return false;
+    if (distributions) {
+      job.verifyDistributions.clear();
+      for (auto [i, name] : llvm::enumerate(*distributions)) {
+        autoprof_distribution distribution;
+        if (!distributionFromName(name, distribution)) {
+          path.field("verify")
+              .field("distributions")
+              .index(i)
+              .report("expected \"normal\", \"uniform\", \"large\", "
+                      "\"small_int\", \"special\", \"skewed\", "
+                      "\"near_range\" or \"subnormal\"");
+          return false;
+        }
+        job.verifyDistributions.push_back(distribution);
       }
+    }
   }
   job.time = false;
   if (const Value *time = object->get("time")) {

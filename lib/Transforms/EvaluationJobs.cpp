@@ -536,14 +536,16 @@ static bool isIntegerLike(Type type) {
   return isa<IntegerType, IndexType>(getScalarType(type));
 }
 
-std::vector<std::string> mlir::autoprof::getBaseVerifyDistributions() {
-  return {"normal", "uniform", "large", "small_int"};
+std::vector<autoprof_distribution>
+mlir::autoprof::getBaseVerifyDistributions() {
+  return ::autoprof::runtime::EvaluationJob().verifyDistributions;
 }
 
-std::vector<std::string>
+std::vector<autoprof_distribution>
 mlir::autoprof::getVerifyDistributions(gpu::GPUFuncOp reference,
                                        std::string *why) {
-  std::vector<std::string> distributions = getBaseVerifyDistributions();
+  std::vector<autoprof_distribution> distributions =
+      getBaseVerifyDistributions();
   auto refuse = [&](const Twine &reason) {
     if (why)
       *why = reason.str();
@@ -580,7 +582,7 @@ mlir::autoprof::getVerifyDistributions(gpu::GPUFuncOp reference,
   });
   if (!offending.empty())
     return refuse(offending);
-  distributions.push_back("special");
+  distributions.push_back(AUTOPROF_DIST_SPECIAL);
   return distributions;
 }
 

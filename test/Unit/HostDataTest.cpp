@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <set>
 #include <vector>
 
 using namespace autoprof::runtime;
@@ -36,8 +38,9 @@ std::vector<double> generate(const autoprof_param &param,
 }
 
 const autoprof_distribution allDistributions[] = {
-    AUTOPROF_DIST_NORMAL, AUTOPROF_DIST_UNIFORM, AUTOPROF_DIST_LARGE,
-    AUTOPROF_DIST_SMALL_INT, AUTOPROF_DIST_SPECIAL};
+    AUTOPROF_DIST_NORMAL,     AUTOPROF_DIST_UNIFORM,  AUTOPROF_DIST_LARGE,
+    AUTOPROF_DIST_SMALL_INT,  AUTOPROF_DIST_SPECIAL,  AUTOPROF_DIST_SKEWED,
+    AUTOPROF_DIST_NEAR_RANGE, AUTOPROF_DIST_SUBNORMAL};
 
 TEST(HostDataTest, RoundsHalvesToNearestEven) {
   uint8_t bytes[2];
@@ -117,6 +120,82 @@ TEST(HostDataTest, DrawsEveryDistributionWithinAValueRange) {
     std::vector<double> special = generate(param, AUTOPROF_DIST_SPECIAL);
     EXPECT_NE(std::find(special.begin(), special.end(), 2.0), special.end());
     EXPECT_NE(std::find(special.begin(), special.end(), 50.0), special.end());
+  }
+}
+
+TEST(HostDataTest, SkewedValuesAndIndicesCrowdOnAFew) {
+  // Floats: (-1)^r r / 8 for a Zipfian rank r; the first rank alone is
+  // drawn about one time in ln(1025), far more than a uniform draw.
+  std::vector<double> values =
+      generate(buffer(AUTOPROF_F32, 100000), AUTOPROF_DIST_SKEWED);
+  size_t first = std::count(values.begin(), values.end(), -0.125);
+  EXPECT_GT(first, values.size() / 20);
+  for (double value : values)
+    EXPECT_EQ(value * 8, std::nearbyint(value * 8)) << value;
+  // Indices: the low ones are hot, all below the bound.
+  autoprof_param indices = buffer(AUTOPROF_I32, 100000);
+  indices.index_bound = 1000;
+  std::vector<double> drawn = generate(indices, AUTOPROF_DIST_SKEWED);
+  size_t low = std::count_if(drawn.begin(), drawn.end(),
+                             [](double index) { return index < 10; });
+  EXPECT_GT(low, drawn.size() / 4);
+  EXPECT_LT(*std::max_element(drawn.begin(), drawn.end()), 1000);
+  EXPECT_GT(*std::max_element(drawn.begin(), drawn.end()), 500);
+}
+
+TEST(HostDataTest, NearRangeValuesKeepProductsFinite) {
+  for (autoprof_dtype dtype :
+       {AUTOPROF_F16, AUTOPROF_BF16, AUTOPROF_F32, AUTOPROF_F64}) {
+    std::vector<double> values =
+        generate(buffer(dtype, 10000), AUTOPROF_DIST_NEAR_RANGE);
+    double root = std::sqrt(dtype == AUTOPROF_F16    ? 65504.0
+                            : dtype == AUTOPROF_BF16 ? 0x1.FEp127
+                            : dtype == AUTOPROF_F32
+                                ? double(std::numeric_limits<float>::max())
+                                : std::numeric_limits<double>::max());
+    bool negative = false;
+    for (double value : values) {
+      // A thirty-second of the root (less rounding) to half of it.
+      EXPECT_GE(std::fabs(value), root / 33) << dtypeName(dtype);
+      EXPECT_LE(std::fabs(value), root / 2 * 1.01) << dtypeName(dtype);
+      negative |= value < 0;
+    }
+    EXPECT_TRUE(negative) << dtypeName(dtype);
+    uint8_t product[8];
+    storeFloat(product, dtype, values[0] * values[1]);
+    EXPECT_TRUE(std::isfinite(loadElement(product, dtype, 0)));
+  }
+  // Integers sit within 16 of the type's ends, or of the index bound.
+  for (double value :
+       generate(buffer(AUTOPROF_I8, 1000), AUTOPROF_DIST_NEAR_RANGE))
+    EXPECT_TRUE(value >= 112 || value <= -113) << value;
+  for (double value :
+       generate(buffer(AUTOPROF_U16, 1000), AUTOPROF_DIST_NEAR_RANGE))
+    EXPECT_TRUE(value >= 65520 || value < 16) << value;
+  autoprof_param indices = buffer(AUTOPROF_I64, 1000);
+  indices.index_bound = 100;
+  for (double value : generate(indices, AUTOPROF_DIST_NEAR_RANGE)) {
+    EXPECT_GE(value, 84);
+    EXPECT_LT(value, 100);
+  }
+}
+
+TEST(HostDataTest, SubnormalValuesAreSubnormal) {
+  for (autoprof_dtype dtype :
+       {AUTOPROF_F16, AUTOPROF_BF16, AUTOPROF_F32, AUTOPROF_F64}) {
+    double smallestNormal = dtype == AUTOPROF_F64   ? 0x1p-1022
+                            : dtype == AUTOPROF_F16 ? 0x1p-14
+                                                    : 0x1p-126;
+    std::vector<double> values =
+        generate(buffer(dtype, 4096), AUTOPROF_DIST_SUBNORMAL);
+    size_t zeros = 0;
+    for (double value : values) {
+      EXPECT_LT(std::fabs(value), smallestNormal) << dtypeName(dtype);
+      zeros += value == 0;
+    }
+    EXPECT_EQ(zeros, 0u) << dtypeName(dtype);
+    EXPECT_GT(std::set<double>(values.begin(), values.end()).size(), 16u)
+        << dtypeName(dtype);
   }
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Runtime/Job.h"
+#include "autoprof/Runtime/HostData.h"
 
 #include "gtest/gtest.h"
 
@@ -41,7 +42,7 @@ EvaluationJob makeJob() {
   job.candidate->format = CodeFormat::Cuda;
   job.candidate->launch.block[0] = 128;
   job.verifySeeds = {7, 8, 9};
-  job.verifyDistributions = {"large"};
+  job.verifyDistributions = {AUTOPROF_DIST_LARGE};
   job.verifyReassociated = true;
   job.minRepetitions = 5;
   job.metrics = {"dram__bytes_read.sum", "launch__registers_per_thread"};
@@ -68,7 +69,8 @@ TEST(Job, RoundTripsThroughJSON) {
   EXPECT_EQ(parsed->candidate->format, CodeFormat::Cuda);
   EXPECT_EQ(parsed->candidate->launch.block[0], 128u);
   EXPECT_EQ(parsed->verifySeeds, (std::vector<uint64_t>{7, 8, 9}));
-  EXPECT_EQ(parsed->verifyDistributions, std::vector<std::string>{"large"});
+  EXPECT_EQ(parsed->verifyDistributions,
+            std::vector<autoprof_distribution>{AUTOPROF_DIST_LARGE});
   EXPECT_TRUE(parsed->verifyReassociated);
   EXPECT_TRUE(parsed->time);
   EXPECT_EQ(parsed->minRepetitions, 5);
@@ -514,20 +516,29 @@ TEST(Job, InterleavedTimingRoundTrips) {
   EXPECT_EQ(back->interleavedTiming->smClockKhzMin, 1755000);
 }
 
-TEST(Job, TheSpecialDistributionIsKnown) {
+TEST(Job, EveryDistributionIsKnown) {
   EvaluationJob job = makeJob();
-  job.verifyDistributions = {"normal", "special"};
+  job.verifyDistributions = {AUTOPROF_DIST_NORMAL,    AUTOPROF_DIST_SPECIAL,
+                             AUTOPROF_DIST_SKEWED,    AUTOPROF_DIST_NEAR_RANGE,
+                             AUTOPROF_DIST_SUBNORMAL, AUTOPROF_DIST_SMALL_INT};
   std::string text;
   llvm::raw_string_ostream(text) << llvm::json::Value(toJSON(job));
+  EXPECT_NE(text.find(R"("distributions":["normal","special","skewed",)"
+                      R"("near_range","subnormal","small_int"])"),
+            std::string::npos)
+      << text;
   llvm::Expected<EvaluationJob> parsed =
       parseDocument<EvaluationJob>(text, "job");
   ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
-  EXPECT_EQ(parsed->verifyDistributions,
-            (std::vector<std::string>{"normal", "special"}));
+  EXPECT_EQ(parsed->verifyDistributions, job.verifyDistributions);
   EXPECT_EQ(errorOf(R"({"kernel": {"code": "c", "entry": "k",
-      "launch": {"params": []}}, "verify": {"distributions": ["odd"]}})"),
-            "expected \"normal\", \"uniform\", \"large\", \"small_int\" or "
-            "\"special\" at job.verify.distributions");
+      "launch": {"params": []}}, "verify": {"distributions": ["normal",
+      "odd"]}})"),
+            "expected \"normal\", \"uniform\", \"large\", \"small_int\", "
+            "\"special\", \"skewed\", \"near_range\" or \"subnormal\" at "
+            "job.verify.distributions[1]");
+  // The small-integer distribution is spelled as jobs spell it.
+  EXPECT_STREQ(distributionName(AUTOPROF_DIST_SMALL_INT), "small_int");
 }
 
 namespace {

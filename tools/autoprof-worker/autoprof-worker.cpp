@@ -118,15 +118,6 @@ struct LaunchSpec {
 
 } // namespace
 
-static autoprof_distribution toDistribution(llvm::StringRef name) {
-  return llvm::StringSwitch<autoprof_distribution>(name)
-      .Case("uniform", AUTOPROF_DIST_UNIFORM)
-      .Case("large", AUTOPROF_DIST_LARGE)
-      .Case("small_int", AUTOPROF_DIST_SMALL_INT)
-      .Case("special", AUTOPROF_DIST_SPECIAL)
-      .Default(AUTOPROF_DIST_NORMAL);
-}
-
 static std::unique_ptr<LaunchSpec> toLaunchSpec(const JobLaunch &launch) {
   auto result = std::make_unique<LaunchSpec>();
   for (const JobParam &param : launch.params) {
@@ -334,8 +325,7 @@ static void runJob(const EvaluationJob &job, EvaluationResult &result,
   std::vector<size_t> parameterMap;
   static const size_t noParameters = 0;
   if (job.candidate) {
-    for (const std::string &name : job.verifyDistributions)
-      distributions.push_back(toDistribution(name));
+    distributions = job.verifyDistributions;
     options.seeds = job.verifySeeds.data();
     options.num_seeds = job.verifySeeds.size();
     options.distributions = distributions.data();

@@ -32,8 +32,13 @@ bool isUnsignedType(autoprof_dtype dtype);
 const char *dtypeName(autoprof_dtype dtype);
 /// The element type named `name` ("f32", "bf16", ...), or false.
 bool dtypeFromName(const std::string &name, autoprof_dtype &dtype);
-/// "normal", "uniform", "large", "small-int"; "invalid" for unknown values.
+/// "normal", "uniform", "large", "small_int", "special", "skewed",
+/// "near_range", "subnormal" (as jobs spell them); "invalid" for unknown
+/// values.
 const char *distributionName(autoprof_distribution distribution);
+/// The distribution named `name`, or false.
+bool distributionFromName(const std::string &name,
+                          autoprof_distribution &distribution);
 /// "input", "output", "inout"; "invalid" for unknown values.
 const char *roleName(autoprof_role role);
 

@@ -132,8 +132,11 @@ struct EvaluationJob {
   /// timing and profiling then apply to the candidate.
   std::optional<JobKernel> candidate;
   std::vector<uint64_t> verifySeeds = {1, 2};
-  std::vector<std::string> verifyDistributions = {"normal", "uniform", "large",
-                                                  "small_int"};
+  /// The input distributions verification runs (JSON: their names,
+  /// distributionName).
+  std::vector<autoprof_distribution> verifyDistributions = {
+      AUTOPROF_DIST_NORMAL, AUTOPROF_DIST_UNIFORM, AUTOPROF_DIST_LARGE,
+      AUTOPROF_DIST_SMALL_INT};
   /// The candidate reassociates floating-point sums: float tolerances follow
   /// the magnitude of the sums' terms (autoprof_verify_options::reassociated).
   bool verifyReassociated = false;

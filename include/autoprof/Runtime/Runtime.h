@@ -85,6 +85,19 @@ typedef enum autoprof_distribution {
   /* Floats N(0, 1) with one element in 8 replaced by NaN, +Inf, -Inf, -0 or
      a subnormal of either sign; integers as for NORMAL. */
   AUTOPROF_DIST_SPECIAL,
+  /* Zipfian: value rank r (r >= 1) has probability about 1 / r. Floats are
+     (-1)^r r / 8, so a few values fill most of the buffer; integers are
+     r - 1 (indices below the bound, the low ones hot), else r - 1 with a
+     random sign where the type is signed. */
+  AUTOPROF_DIST_SKEWED,
+  /* Near the type's range: floats with magnitudes from 2^-4 to 1 of the
+     largest finite value's square root (products stay finite, sums of a
+     few thousand too), random signs; integers within 16 of the type's
+     extremes (or of the index bound's). */
+  AUTOPROF_DIST_NEAR_RANGE,
+  /* Floats subnormal only, of random sign and magnitude; integers as for
+     NORMAL. */
+  AUTOPROF_DIST_SUBNORMAL,
 } autoprof_distribution;
 
 /// One kernel parameter, in declaration order.

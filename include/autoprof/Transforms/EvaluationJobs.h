@@ -96,7 +96,7 @@ asReferenceParams(std::vector<unsigned> map, size_t numReferenceParams);
 /// The input distributions every kernel is verified on: getVerifyDistributions
 /// without the special values, which only a kernel known to tolerate them
 /// gets.
-std::vector<std::string> getBaseVerifyDistributions();
+std::vector<autoprof_distribution> getBaseVerifyDistributions();
 
 /// The input distributions a verification of `reference` (and of the
 /// variants verified against it) uses: the job's four defaults, and
@@ -106,8 +106,8 @@ std::vector<std::string> getBaseVerifyDistributions();
 /// loop, so that the special values change its results, never whether it
 /// ends or where it reads and writes. `why`, when given, says what keeps
 /// "special" out.
-std::vector<std::string> getVerifyDistributions(gpu::GPUFuncOp reference,
-                                                std::string *why = nullptr);
+std::vector<autoprof_distribution>
+getVerifyDistributions(gpu::GPUFuncOp reference, std::string *why = nullptr);
 
 /// Checks a worker deadline option (1 to 86400 seconds); emits an error on
 /// `module` otherwise.
