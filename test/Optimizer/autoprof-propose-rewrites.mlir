@@ -26,7 +26,7 @@
 // PROPOSED: remark: @matmul_kernel: proposal 1: form-blocks=256 (score
 // PROPOSED-NOT: does not apply
 // BLOCKS-LABEL: gpu.func @matmul_kernel
-// BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "map-nest=256", "map-vector=4", "map-nest=128", "map-nest=512", "launch-bounds=1"]
+// BLOCKS-SAME: autoprof.proposals = ["form-blocks=256", "form-blocks=128", "form-blocks=512", "register-accumulate=1", "unroll=4", "unroll=8", "min-blocks=2", "map-stage=4", "map-stage=2", "map-nest=256", "map-vector=4", "map-nest=128", "map-nest=512", "launch-bounds=1"]
 
 // 16x16 tiles that read along y and write along x: staging through shared
 // tiles (both sides coalesced) first, then coalescing one side; other block
