@@ -1,5 +1,5 @@
 """The command line the corpus scripts of this folder share:
-SCRIPT AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--only S...], the pool that runs
+SCRIPT AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--part K/N] [--only S...], the pool that runs
 their per-module work side by side, and the steps of applying rewrites to a
 kernel and verifying the result."""
 
@@ -13,19 +13,28 @@ def parse(argv):
     """Returns autoprof-opt, the output folder (created) and the modules to
     run as (corpus, module) pairs: every module of each corpus in order,
     only those whose name contains one of the --only strings when some are
-    given."""
+    given, and of those, with --part K/N, every N-th from the K-th (a shard
+    of a check too long for one command)."""
     args = list(argv)
     only = []
     if "--only" in args:
         only = args[args.index("--only") + 1:]
         args = args[:args.index("--only")]
+    part, parts = 1, 1
+    if "--part" in args:
+        at = args.index("--part")
+        k, _, n = args[at + 1].partition("/")
+        part, parts = int(k), int(n)
+        if not 1 <= part <= parts:
+            raise SystemExit(f"--part {args[at + 1]}: expected K/N, 1 <= K <= N")
+        del args[at:at + 2]
     opt, out = args[0], pathlib.Path(args[1])
     out.mkdir(parents=True, exist_ok=True)
     modules = [(corpus, module)
                for corpus in map(pathlib.Path, args[2:])
                for module in sorted(corpus.glob("*.mlir"))
                if not only or any(o in module.name for o in only)]
-    return opt, out, modules
+    return opt, out, modules[part - 1::parts]
 
 
 def jobs():

@@ -7,7 +7,7 @@ preconditions let a wrong kernel through. Modules run side by side
 (corpus_args.jobs()). Prints one line per kernel and a final "N kernels, N
 rewrites verified, N rejected, N failed" line.
 With --family F, only the proposals of family F.
-Usage: rewrite-soundness.py [--family F] AUTOPROF_OPT OUT_DIR CORPUS_DIR...
+Usage: rewrite-soundness.py [--family F] AUTOPROF_OPT OUT_DIR CORPUS_DIR... [--part K/N]
        [--only S...]"""
 
 import re
