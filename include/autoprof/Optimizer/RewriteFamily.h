@@ -16,9 +16,11 @@
 // A plan refers to operations of the kernel it was matched on: it is valid
 // until that kernel or its launches change, and is applied at most once.
 //
-// The built-in families live one per file in lib/Optimizer/Families/ and are
-// registered in RewriteFamilyRegistry's constructor; tools may register
-// their own.
+// The built-in families are declared in RewriteFamilies.td (name, summary,
+// parameter domain, addressed facts, kernel forms), live one per file in
+// lib/Optimizer/Families/ and are registered, in the order of their
+// declarations, in RewriteFamilyRegistry's constructor; tools may register
+// their own, with a declaration of their own.
 //
 //===----------------------------------------------------------------------===//
 
