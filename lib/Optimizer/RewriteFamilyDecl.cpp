@@ -47,6 +47,10 @@ ArrayRef<RewriteFamilyDecl> mlir::autoprof::getBuiltinRewriteFamilyDecls() {
   return kBuiltinRewriteFamilyDecls;
 }
 
+ArrayRef<StringRef> mlir::autoprof::getDeclaredFactNames() {
+  return kDeclaredFactNames;
+}
+
 const RewriteFamilyDecl &
 mlir::autoprof::getBuiltinRewriteFamilyDecl(BuiltinRewriteFamily family) {
   return kBuiltinRewriteFamilyDecls[static_cast<unsigned>(family)];

@@ -425,6 +425,15 @@ TEST_F(RewriteFamilyTest, AddressedFactsAreDefinedFacts) {
           << "', which is no fact of the diagnosis";
 }
 
+TEST_F(RewriteFamilyTest, DeclaredFactsAreTheDiagnosisFacts) {
+  // BottleneckFacts.td and lib/Diagnosis/BottleneckFacts.cpp list the same
+  // facts in the same order.
+  SmallVector<StringRef> defined;
+  for (const FactDefinition &definition : getFactDefinitions())
+    defined.push_back(definition.name);
+  EXPECT_EQ(ArrayRef<StringRef>(defined), getDeclaredFactNames());
+}
+
 TEST_F(RewriteFamilyTest, EvidenceReadsTheFacts) {
   RewriteTarget target = RewriteTarget::get(*module, kernel);
   auto evidence = [&](llvm::StringMap<double> metrics) {

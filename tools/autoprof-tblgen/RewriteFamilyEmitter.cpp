@@ -153,14 +153,16 @@ bool readFamilies(const RecordKeeper &records, std::vector<Family> &families) {
     family.importedSummary = def->getValueAsString("importedSummary");
     if (!readDomain(def, def->getValueAsDef("parameter"), family.parameter))
       return false;
-    family.facts = def->getValueAsListOfStrings("facts");
     StringSet<> facts;
-    for (StringRef fact : family.facts)
+    for (const Record *factDef : def->getValueAsListOfDefs("facts")) {
+      StringRef fact = factDef->getValueAsString("name");
+      family.facts.push_back(fact);
       if (!facts.insert(fact).second) {
         PrintError(def, "family '" + family.name + "' names the fact '" + fact +
                             "' twice");
         return false;
       }
+    }
     for (const Record *form : def->getValueAsListOfDefs("forms")) {
       StringRef cppName = form->getValueAsString("cppName");
       family.mlir |= cppName == "Mlir";
@@ -235,6 +237,15 @@ bool autoprof::tblgen::emitRewriteFamilyDefs(const RecordKeeper &records,
       os << "};\n";
     }
   }
+  // The fact vocabulary the declarations draw on, in its order.
+  std::vector<const Record *> factDefs(
+      records.getAllDerivedDefinitions("BottleneckFact"));
+  llvm::sort(factDefs, LessRecordByID());
+  os << "static const ::llvm::StringRef kDeclaredFactNames[] = {";
+  llvm::interleaveComma(factDefs, os, [&](const Record *fact) {
+    os << quote(fact->getValueAsString("name"));
+  });
+  os << "};\n";
   os << "static const RewriteFamilyDecl kBuiltinRewriteFamilyDecls[] = {\n";
   for (const Family &family : families) {
     StringRef def = family.record->getName();

@@ -26,7 +26,7 @@ def Restrict : RewriteFamily<"restrict"> {
                 "parameter 1";
   let parameter = One;
   // Loads through the read-only path, reordered freely.
-  let facts = ["dram-bound", "latency-bound"];
+  let facts = [DramBound, LatencyBound];
 }
 
 def BlockSize : RewriteFamily<"block-size", [MlirKernel, PtxKernel]> {
@@ -36,7 +36,7 @@ def BlockSize : RewriteFamily<"block-size", [MlirKernel, PtxKernel]> {
                         "original threads (block-size-generic kernels only)";
   let parameter = Range<"the block size", 32, 1024, 32>;
   // The block size sets the warps an SM holds and how the last wave fills.
-  let facts = ["low-occupancy", "too-few-waves", "tail-effect"];
+  let facts = [LowOccupancy, TooFewWaves, TailEffect];
 }
 
 def Vectorize : RewriteFamily<"vectorize"> {
@@ -44,7 +44,7 @@ def Vectorize : RewriteFamily<"vectorize"> {
                 "loads, stores and arithmetic (grid x / V)";
   let parameter = Values<"the vector width", [2, 4, 8, 16]>;
   // Fewer, wider load and store instructions.
-  let facts = ["issue-bound", "dram-bound"];
+  let facts = [IssueBound, DramBound];
 }
 
 def Coarsen : RewriteFamily<"coarsen"> {
@@ -52,7 +52,7 @@ def Coarsen : RewriteFamily<"coarsen"> {
                 "blocks (grid x / C, the body in a loop)";
   let parameter = Range<"the coarsening factor", 2, 64>;
   // Fewer, longer-lived blocks.
-  let facts = ["tail-effect", "issue-bound"];
+  let facts = [TailEffect, IssueBound];
 }
 
 def PrivatizeAtomics : RewriteFamily<"privatize-atomics"> {
@@ -61,7 +61,7 @@ def PrivatizeAtomics : RewriteFamily<"privatize-atomics"> {
   let parameter = Range<"the coarsening factor", 1, 64>;
   // Atomic adds into shared memory instead of L2, one per element and block
   // there.
-  let facts = ["atomic-contention", "l2-bound", "latency-bound"];
+  let facts = [AtomicContention, L2Bound, LatencyBound];
 }
 
 def MapNest : RewriteFamily<"map-nest"> {
@@ -69,7 +69,7 @@ def MapNest : RewriteFamily<"map-nest"> {
                 "parallel point, the contiguous dimension along the lanes, T "
                 "threads per block, reductions in registers";
   let parameter = Values<"threads per block", [64, 128, 256, 512]>;
-  let facts = ["uncoalesced-loads", "uncoalesced-stores", "low-occupancy"];
+  let facts = [UncoalescedLoads, UncoalescedStores, LowOccupancy];
 }
 
 def MapLanes : RewriteFamily<"map-lanes"> {
@@ -77,7 +77,7 @@ def MapLanes : RewriteFamily<"map-lanes"> {
                 "parallel point splitting its reductions, combined by "
                 "shuffles";
   let parameter = PowersOfTwo<"lanes per point", 2, 256>;
-  let facts = ["uncoalesced-loads", "low-occupancy", "too-few-waves"];
+  let facts = [UncoalescedLoads, LowOccupancy, TooFewWaves];
 }
 
 def MapVector : RewriteFamily<"map-vector"> {
@@ -85,7 +85,7 @@ def MapVector : RewriteFamily<"map-vector"> {
                 "points per thread along the contiguous dimension, their "
                 "accesses one vector access where aligned";
   let parameter = Values<"points per thread", [2, 4, 8, 16]>;
-  let facts = ["uncoalesced-loads", "uncoalesced-stores", "dram-bound"];
+  let facts = [UncoalescedLoads, UncoalescedStores, DramBound];
 }
 
 def MapSplit : RewriteFamily<"map-split"> {
@@ -93,7 +93,7 @@ def MapSplit : RewriteFamily<"map-split"> {
                 "reductions split into S chunks of threads across the grid, "
                 "combined in the output by atomic operations";
   let parameter = PowersOfTwo<"chunks per point", 2, 4096>;
-  let facts = ["too-few-waves", "low-occupancy"];
+  let facts = [TooFewWaves, LowOccupancy];
 }
 
 def MapReuse : RewriteFamily<"map-reuse"> {
@@ -101,7 +101,7 @@ def MapReuse : RewriteFamily<"map-reuse"> {
                 "thread along the parallel dimension whose points share the "
                 "largest loads, loaded once for the R";
   let parameter = PowersOfTwo<"points per thread", 2, 16>;
-  let facts = ["l1-bound", "uncoalesced-loads", "issue-bound"];
+  let facts = [L1Bound, UncoalescedLoads, IssueBound];
 }
 
 def MapStack : RewriteFamily<"map-stack"> {
@@ -110,7 +110,7 @@ def MapStack : RewriteFamily<"map-stack"> {
                 "and combined through shared memory, in S chunks across the "
                 "grid";
   let parameter = PowersOfTwo<"chunks per point", 1, 4096>;
-  let facts = ["too-few-waves", "low-occupancy"];
+  let facts = [TooFewWaves, LowOccupancy];
 }
 
 def MapTile : RewriteFamily<"map-tile"> {
@@ -118,7 +118,7 @@ def MapTile : RewriteFamily<"map-tile"> {
                 "per thread: R points along the dimension whose points share "
                 "the largest loads times 4 (or 2) along the contiguous one";
   let parameter = PowersOfTwo<"rows per tile", 2, 16>;
-  let facts = ["l1-bound", "uncoalesced-loads", "issue-bound"];
+  let facts = [L1Bound, UncoalescedLoads, IssueBound];
 }
 
 def MapStage : RewriteFamily<"map-stage"> {
@@ -126,7 +126,7 @@ def MapStage : RewriteFamily<"map-stage"> {
                 "shared operand slices are staged in shared memory per chunk "
                 "of 16 reduction points, R x 4 (or 2) points per thread";
   let parameter = Values<"rows per thread", [1, 2, 4, 8]>;
-  let facts = ["l1-bound", "uncoalesced-loads", "issue-bound", "dram-bound"];
+  let facts = [L1Bound, UncoalescedLoads, IssueBound, DramBound];
 }
 
 def FormBlocks : RewriteFamily<"form-blocks"> {
@@ -134,7 +134,7 @@ def FormBlocks : RewriteFamily<"form-blocks"> {
                 "contiguous dimension (grid rounded up, guarded)";
   let parameter = Values<"the block size", [64, 128, 256, 512]>;
   // One-thread blocks run one lane of 32.
-  let facts = ["warp-divergence", "low-occupancy"];
+  let facts = [WarpDivergence, LowOccupancy];
 }
 
 def Coalesce : RewriteFamily<"coalesce"> {
@@ -142,7 +142,7 @@ def Coalesce : RewriteFamily<"coalesce"> {
                 "block along it";
   let parameter = Values<"the block's extent along x", [32, 64, 128]>;
   // Consecutive lanes on contiguous memory.
-  let facts = ["uncoalesced-loads", "uncoalesced-stores"];
+  let facts = [UncoalescedLoads, UncoalescedStores];
 }
 
 def TransposeTile : RewriteFamily<"transpose-tile"> {
@@ -150,7 +150,7 @@ def TransposeTile : RewriteFamily<"transpose-tile"> {
                 "and the store of a transposition are coalesced";
   let parameter = Values<"the tile size", [16, 32]>;
   // Both sides of a transpose coalesced through shared memory.
-  let facts = ["uncoalesced-loads", "uncoalesced-stores"];
+  let facts = [UncoalescedLoads, UncoalescedStores];
 }
 
 def ContractionTile : RewriteFamily<"contraction-tile"> {
@@ -159,7 +159,7 @@ def ContractionTile : RewriteFamily<"contraction-tile"> {
                 "in shared memory";
   let parameter = Values<"the tile of results", [16, 32, 64, 128]>;
   // Each staged element serves S results from shared memory.
-  let facts = ["l1-bound", "l2-bound", "dram-bound", "latency-bound"];
+  let facts = [L1Bound, L2Bound, DramBound, LatencyBound];
 }
 
 def MmaTile : RewriteFamily<"mma-tile"> {
@@ -169,12 +169,12 @@ def MmaTile : RewriteFamily<"mma-tile"> {
   let parameter = Values<"the tile of results", [64, 128]>;
   // The FMA pipe's work moves to the tensor cores; each staged element
   // serves 64 results.
-  let facts = ["issue-bound", "l1-bound", "l2-bound", "latency-bound"];
+  let facts = [IssueBound, L1Bound, L2Bound, LatencyBound];
 }
 
 /// What a tile in two shared buffers addresses: warps waiting at the
 /// barriers of a stage, or for its loads.
-defvar PipelineFacts = ["barrier-stalls", "latency-bound", "l1-bound"];
+defvar PipelineFacts = [BarrierStalls, LatencyBound, L1Bound];
 
 def ContractionPipeline : RewriteFamily<"contraction-pipeline"> {
   let summary = "contraction-tile=S (16, 32, 64 or 128) with two shared "
@@ -196,7 +196,7 @@ def PadShared : RewriteFamily<"pad-shared"> {
   let summary = "widen each row of the kernel's shared tiles by P bytes, so "
                 "that a column's elements fall in different banks";
   let parameter = Range<"the padding", 1, 128, 1, "bytes">;
-  let facts = ["shared-bank-conflicts"];
+  let facts = [SharedBankConflicts];
 }
 
 def HaloTile : RewriteFamily<"halo-tile"> {
@@ -204,7 +204,7 @@ def HaloTile : RewriteFamily<"halo-tile"> {
                 "halo, in shared memory once";
   let parameter = One;
   // A block reads its input box from shared memory.
-  let facts = ["l1-bound", "l2-bound"];
+  let facts = [L1Bound, L2Bound];
 }
 
 def CoarsenRows : RewriteFamily<"coarsen-rows"> {
@@ -214,14 +214,14 @@ def CoarsenRows : RewriteFamily<"coarsen-rows"> {
                 "dimension)";
   let parameter = Range<"the number of rows per thread", 2, 16>;
   // Rows the neighbouring windows share are loaded once, into registers.
-  let facts = ["l1-bound", "l2-bound"];
+  let facts = [L1Bound, L2Bound];
 }
 
 def DistributeLoop : RewriteFamily<"distribute-loop"> {
   let summary = "L lanes per original thread split its loop";
   let parameter = Values<"the number of lanes", [2, 4, 8, 16, 32]>;
   // Lanes walk a row together.
-  let facts = ["uncoalesced-loads", "too-few-waves"];
+  let facts = [UncoalescedLoads, TooFewWaves];
 }
 
 def RegisterAccumulate : RewriteFamily<"register-accumulate"> {
@@ -229,7 +229,7 @@ def RegisterAccumulate : RewriteFamily<"register-accumulate"> {
                 "a register; parameter 1";
   let parameter = One;
   // No load and store of the accumulator per iteration.
-  let facts = ["l1-bound", "latency-bound"];
+  let facts = [L1Bound, LatencyBound];
 }
 
 def WarpReduce : RewriteFamily<"warp-reduce"> {
@@ -237,7 +237,7 @@ def WarpReduce : RewriteFamily<"warp-reduce"> {
                 "partial results with shuffles";
   let parameter = Values<"the number of lanes", [4, 8, 16, 32]>;
   // Lanes of a warp read a row together.
-  let facts = ["uncoalesced-loads", "too-few-waves", "latency-bound"];
+  let facts = [UncoalescedLoads, TooFewWaves, LatencyBound];
 }
 
 def BlockReduce : RewriteFamily<"block-reduce"> {
@@ -245,14 +245,14 @@ def BlockReduce : RewriteFamily<"block-reduce"> {
                 "partial results through shared memory";
   let parameter = Values<"the number of threads", [4, 8, 16, 32]>;
   // More threads per column keep more loads in flight and fill the GPU.
-  let facts = ["too-few-waves", "latency-bound"];
+  let facts = [TooFewWaves, LatencyBound];
 }
 
 def Unroll : RewriteFamily<"unroll"> {
   let summary = "unroll innermost constant-step scf.for loops by F";
   let parameter = Range<"the unroll factor", 2, 16>;
   // Independent loads and FMAs in flight.
-  let facts = ["latency-bound", "issue-bound"];
+  let facts = [LatencyBound, IssueBound];
 }
 
 def MaxRegisters : RewriteFamily<"max-registers", [MlirKernel, PtxKernel]> {
@@ -263,7 +263,7 @@ def MaxRegisters : RewriteFamily<"max-registers", [MlirKernel, PtxKernel]> {
       "16 to the target's registers per thread, and at most its registers "
       "per block over the block's threads">;
   // A register cap raises the warps an SM holds.
-  let facts = ["low-occupancy"];
+  let facts = [LowOccupancy];
 }
 
 def MinBlocks : RewriteFamily<"min-blocks", [MlirKernel, PtxKernel]> {
@@ -274,14 +274,14 @@ def MinBlocks : RewriteFamily<"min-blocks", [MlirKernel, PtxKernel]> {
   let parameter = TargetLimited<"the resident blocks",
       "2 or more, their threads at most the target's per SM">;
   // More resident blocks per SM.
-  let facts = ["low-occupancy"];
+  let facts = [LowOccupancy];
 }
 
 def LaunchBounds : RewriteFamily<"launch-bounds"> {
   let summary = "promise the exact block size (nvvm.maxntid); parameter 1";
   let parameter = One;
   // The compiler knows the block size and may use fewer registers.
-  let facts = ["low-occupancy", "register-spills"];
+  let facts = [LowOccupancy, RegisterSpills];
 }
 
 def FoldHostLoop : RewriteFamily<"fold-host-loop"> {

@@ -272,6 +272,8 @@ struct RewriteFamilyDecl {
 
 /// The built-in families' declarations, in registry order.
 ArrayRef<RewriteFamilyDecl> getBuiltinRewriteFamilyDecls();
+/// The facts those declarations may name (BottleneckFacts.td), in order.
+ArrayRef<StringRef> getDeclaredFactNames();
 /// The declaration of the built-in family `family`.
 const RewriteFamilyDecl &
 getBuiltinRewriteFamilyDecl(BuiltinRewriteFamily family);

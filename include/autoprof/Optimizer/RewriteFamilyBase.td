@@ -12,6 +12,8 @@
 #ifndef AUTOPROF_OPTIMIZER_REWRITEFAMILYBASE
 #define AUTOPROF_OPTIMIZER_REWRITEFAMILYBASE
 
+include "autoprof/Diagnosis/BottleneckFacts.td"
+
 //===----------------------------------------------------------------------===//
 // Kernel forms
 //===----------------------------------------------------------------------===//
@@ -82,7 +84,7 @@ class RewriteFamily<string Name, list<KernelForm> Forms = [MlirKernel]> {
   ParameterDomain parameter = ?;
   /// The facts whose holding speaks for the family; empty where no counter
   /// of one launch shows what it gains.
-  list<string> facts = [];
+  list<BottleneckFact> facts = [];
 }
 
 #endif // AUTOPROF_OPTIMIZER_REWRITEFAMILYBASE
