@@ -240,17 +240,27 @@ bool autoprof::runtime::fromJSON(const Value &value, TimingStats &timing,
          mapper.mapOptional("input_sets", timing.inputSets);
 }
 
+/// The value of `values` that `nameOf` spells `name`, if any: the reading
+/// of a closed vocabulary from its JSON spelling.
+template <typename Enum>
+static std::optional<Enum> findByName(llvm::StringRef name,
+                                      std::initializer_list<Enum> values,
+                                      llvm::StringRef (*nameOf)(Enum)) {
+  for (Enum value : values)
+    if (name == nameOf(value))
+      return value;
+  return std::nullopt;
+}
+
 llvm::StringRef autoprof::runtime::getBufferRoleName(BufferRole role) {
   return roleName(toRuntimeRole(role));
 }
 
 std::optional<BufferRole>
 autoprof::runtime::parseBufferRole(llvm::StringRef name) {
-  for (BufferRole role :
-       {BufferRole::Input, BufferRole::Output, BufferRole::InOut})
-    if (name == getBufferRoleName(role))
-      return role;
-  return std::nullopt;
+  return findByName(name,
+                    {BufferRole::Input, BufferRole::Output, BufferRole::InOut},
+                    getBufferRoleName);
 }
 
 autoprof_role autoprof::runtime::toRuntimeRole(BufferRole role) {
@@ -279,10 +289,8 @@ llvm::StringRef autoprof::runtime::getCodeFormatName(CodeFormat format) {
 
 std::optional<CodeFormat>
 autoprof::runtime::parseCodeFormat(llvm::StringRef name) {
-  for (CodeFormat format : {CodeFormat::Ptx, CodeFormat::Cubin, CodeFormat::Cuda})
-    if (name == getCodeFormatName(format))
-      return format;
-  return std::nullopt;
+  return findByName(name, {CodeFormat::Ptx, CodeFormat::Cubin, CodeFormat::Cuda},
+                    getCodeFormatName);
 }
 
 autoprof_code_format autoprof::runtime::toRuntimeFormat(CodeFormat format) {
@@ -311,11 +319,8 @@ llvm::StringRef autoprof::runtime::getJobStatusName(JobStatus status) {
 
 std::optional<JobStatus>
 autoprof::runtime::parseJobStatus(llvm::StringRef name) {
-  for (JobStatus status :
-       {JobStatus::Ok, JobStatus::Rejected, JobStatus::Error})
-    if (name == getJobStatusName(status))
-      return status;
-  return std::nullopt;
+  return findByName(name, {JobStatus::Ok, JobStatus::Rejected, JobStatus::Error},
+                    getJobStatusName);
 }
 
 Value autoprof::runtime::toJSON(const EvaluationResult &result) {

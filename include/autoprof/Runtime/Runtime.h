@@ -90,10 +90,10 @@ typedef enum autoprof_distribution {
      r - 1 (indices below the bound, the low ones hot), else r - 1 with a
      random sign where the type is signed. */
   AUTOPROF_DIST_SKEWED,
-  /* Near the type's range: floats with magnitudes from 2^-4 to 1 of the
-     largest finite value's square root (products stay finite, sums of a
-     few thousand too), random signs; integers within 16 of the type's
-     extremes (or of the index bound's). */
+  /* Near the type's range: floats with magnitudes from 2^-5 to 2^-1 of the
+     largest finite value's square root (a product of two stays below a
+     quarter of the largest value), random signs; integers within 16 of the
+     type's extremes (or of the index bound's). */
   AUTOPROF_DIST_NEAR_RANGE,
   /* Floats subnormal only, of random sign and magnitude; integers as for
      NORMAL. */
